@@ -1,0 +1,107 @@
+//! Bytecode analysis for Rivet: per method a control-flow graph, branches numbered as JaCoCo
+//! counts them, post-dominators, control dependence and source lines.
+
+pub mod branch;
+pub mod cfg;
+pub mod dominance;
+pub mod filter;
+
+pub use branch::{Branch, BranchId, BranchKind};
+pub use cfg::{Block, BlockId, Cfg};
+pub use dominance::PostDominators;
+
+use rivet_classfile::{ClassFile, ParseError};
+
+/// Analysis failed; names the class and method concerned.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error("class {class}: {source}")]
+    Constant {
+        class: String,
+        #[source]
+        source: ParseError,
+    },
+}
+
+/// The analysis of one method with code.
+#[derive(Debug, Clone)]
+pub struct MethodAnalysis {
+    /// Index into `ClassFile::methods`.
+    pub index: usize,
+    pub name: String,
+    pub descriptor: String,
+    pub cfg: Cfg,
+    pub postdom: PostDominators,
+    pub branches: Vec<Branch>,
+    /// Set when JaCoCo would not count this method at all (its `branches` are then empty).
+    pub skipped: Option<&'static str>,
+}
+
+/// The analysis of one class: its methods with code, in declaration order.
+#[derive(Debug, Clone)]
+pub struct ClassAnalysis {
+    /// Binary name (`a.b.Outer$Inner`).
+    pub class: String,
+    pub skipped: Option<&'static str>,
+    pub methods: Vec<MethodAnalysis>,
+}
+
+impl ClassAnalysis {
+    /// All counted branches of the class, in id order.
+    pub fn branches(&self) -> impl Iterator<Item = (&MethodAnalysis, &Branch)> {
+        self.methods
+            .iter()
+            .flat_map(|m| m.branches.iter().map(move |b| (m, b)))
+    }
+
+    pub fn branch_count(&self) -> usize {
+        self.methods.iter().map(|m| m.branches.len()).sum()
+    }
+}
+
+/// Analyzes every method with code of a class.
+pub fn analyze_class(cf: &ClassFile) -> Result<ClassAnalysis, AnalysisError> {
+    let class = cf
+        .name()
+        .map_err(|source| AnalysisError::Constant {
+            class: "?".into(),
+            source,
+        })?
+        .replace('/', ".");
+    let err = |source| AnalysisError::Constant {
+        class: class.clone(),
+        source,
+    };
+    let class_skip = filter::skipped_class(cf);
+    let mut methods = Vec::new();
+    let mut next_id = 0u32;
+    for (index, m) in cf.methods.iter().enumerate() {
+        let Some(code) = m.code() else { continue };
+        let name = cf.member_name(m).map_err(err)?.to_string();
+        let descriptor = cf.member_descriptor(m).map_err(err)?.to_string();
+        let cfg = Cfg::build(code);
+        let postdom = PostDominators::compute(&cfg);
+        let skipped = class_skip.or_else(|| filter::skipped_method(cf, m));
+        let branches = if skipped.is_some() {
+            Vec::new()
+        } else {
+            let f = filter::filter_method(cf, m, code);
+            branch::enumerate(code, &cfg, &postdom, &f, next_id)
+        };
+        next_id += branches.len() as u32;
+        methods.push(MethodAnalysis {
+            index,
+            name,
+            descriptor,
+            cfg,
+            postdom,
+            branches,
+            skipped,
+        });
+    }
+    Ok(ClassAnalysis {
+        class,
+        skipped: class_skip,
+        methods,
+    })
+}

@@ -1,0 +1,93 @@
+//! Command-line flags of every `rivet` subcommand (the contract of the design brief, §5).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "rivet",
+    version,
+    about = "Generate JUnit tests for compiled Java classes",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the branches of classes as TSV (class, method, descriptor, branch, offset, line, kind)
+    Branches(BranchesArgs),
+    /// Generate JUnit tests for a class
+    Generate(GenerateArgs),
+    /// Explore a method symbolically and write its path conditions
+    Explore(ExploreArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("selection").required(true).args(["class", "package", "all"])))]
+pub struct BranchesArgs {
+    /// Classpath: directories and jars separated by ':'
+    #[arg(long, value_name = "CP")]
+    pub classpath: String,
+    /// A class by binary name (`a.b.C`, nested `a.b.Outer$Inner`)
+    #[arg(long, value_name = "NAME")]
+    pub class: Option<String>,
+    /// Every class of this package (not its subpackages)
+    #[arg(long, value_name = "PKG")]
+    pub package: Option<String>,
+    /// Every class on the classpath (the JDK's own classes excluded)
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Strategy {
+    Search,
+    Symbolic,
+    Concolic,
+    All,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(long, value_name = "CP")]
+    pub classpath: String,
+    #[arg(long, value_name = "FQN")]
+    pub class: String,
+    #[arg(long, value_name = "NAME")]
+    pub method: Option<String>,
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub budget: u64,
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    #[arg(long, value_name = "5|4", default_value = "5", value_parser = ["5", "4"])]
+    pub junit: String,
+    #[arg(long, value_name = "CP")]
+    pub test_classpath: Option<String>,
+    #[arg(long, value_name = "DIR")]
+    pub keep_artifacts: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "all")]
+    pub strategy: Strategy,
+}
+
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    #[arg(long, value_name = "CP")]
+    pub classpath: String,
+    /// The method as `FQN.name(DESCRIPTOR)`
+    #[arg(long, value_name = "METHOD")]
+    pub method: String,
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Heap scope per class, `CLASS=N` (repeatable)
+    #[arg(long = "heap-scope", value_name = "CLASS=N")]
+    pub heap_scope: Vec<String>,
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}

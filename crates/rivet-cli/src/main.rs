@@ -1,0 +1,64 @@
+//! The `rivet` command line: parses arguments, runs a subcommand, maps failures to exit codes.
+
+mod branches;
+mod cli;
+
+use clap::Parser;
+use cli::{Cli, Command};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// A failure the user caused (bad flags, missing class, corrupt input): exit code 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Shorthand for returning a bad-input failure.
+pub fn bad_input(msg: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(msg.into()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("RIVET_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let result = match cli.command {
+        Command::Branches(args) => branches::run(&args),
+        Command::Generate(_) => Err(bad_input(
+            "rivet generate is not implemented yet (it arrives with the search issue)",
+        )),
+        Command::Explore(_) => Err(bad_input(
+            "rivet explore is not implemented yet (it arrives with the symbolic-execution issue)",
+        )),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let mut err = std::io::stderr().lock();
+            // A closed stdout (`rivet branches … | head`) is not an error worth reporting.
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
+            let _ = writeln!(err, "rivet: error: {e:#}");
+            if e.downcast_ref::<BadInput>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
