@@ -13,7 +13,8 @@
  *
  * one line per method JaCoCo reports, sorted by class, method, descriptor
  * (String.compareTo order). Class names are binary names with dots.
- * Classes JaCoCo refuses are reported on stderr and skipped.
+ * Classes JaCoCo refuses are reported on stderr and skipped; so is a second,
+ * different class file with an already seen class name (the first wins).
  */
 
 import java.io.ByteArrayOutputStream;
@@ -27,7 +28,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
@@ -42,7 +45,7 @@ public final class JacocoBranches {
     private static final int CLASS_MAGIC = 0xCAFEBABE;
     private static final int ZIP_MAGIC = 0x504B0304;
 
-    private final CoverageBuilder builder = new CoverageBuilder();
+    private final CoverageBuilder builder = new FirstWinsBuilder();
     private final Analyzer analyzer =
             new Analyzer(new ExecutionDataStore(), builder);
     private int refused = 0;
@@ -139,6 +142,31 @@ public final class JacocoBranches {
                 t = t.getCause() == t ? null : t.getCause();
             }
             System.err.println(msg);
+        }
+    }
+
+    /**
+     * JaCoCo's CoverageBuilder stores a class before it notices that a
+     * different class (other CRC64 id) with the same name was already
+     * added, so the later definition would silently replace the earlier one
+     * while the later one is reported as failing. Check first instead: the
+     * first definition wins and the later one is refused (stderr) and
+     * skipped. Identical duplicates are accepted, as by JaCoCo.
+     */
+    private static final class FirstWinsBuilder extends CoverageBuilder {
+        private final Map<String, Long> ids = new HashMap<>();
+
+        @Override
+        public void visitCoverage(IClassCoverage coverage) {
+            Long previous = ids.get(coverage.getName());
+            if (previous != null && previous.longValue() != coverage.getId()) {
+                throw new IllegalStateException(
+                        "Can't add different class with same name: "
+                                + coverage.getName()
+                                + " (first definition kept)");
+            }
+            ids.put(coverage.getName(), coverage.getId());
+            super.visitCoverage(coverage);
         }
     }
 
