@@ -27,9 +27,6 @@ pub enum BranchKind {
     Case(Vec<i32>),
     /// The switch default target (keys that share it are folded in).
     Default,
-    /// One of several targets JaCoCo counts in place of a compiler-generated construct
-    /// (a string switch's or enum switch's final targets), by target offset.
-    Target(u32),
 }
 
 impl fmt::Display for BranchKind {
@@ -48,7 +45,6 @@ impl fmt::Display for BranchKind {
                 }
                 Ok(())
             }
-            BranchKind::Target(t) => write!(f, "target {t}"),
         }
     }
 }
@@ -106,13 +102,6 @@ pub fn enumerate(
     };
     for (i, insn) in code.instructions.iter().enumerate() {
         if filter.ignored.contains(&i) || filter.merged_into.contains_key(&i) {
-            continue;
-        }
-        if let Some(targets) = filter.replaced.get(&i) {
-            for &t in targets {
-                let off = code.instructions[t].offset;
-                push(i, BranchKind::Target(off), off, &mut out);
-            }
             continue;
         }
         if insn.opcode.is_conditional_jump() {

@@ -81,11 +81,11 @@ pub fn analyze_class(cf: &ClassFile) -> Result<ClassAnalysis, AnalysisError> {
         let descriptor = cf.member_descriptor(m).map_err(err)?.to_string();
         let cfg = Cfg::build(code);
         let postdom = PostDominators::compute(&cfg);
-        let skipped = class_skip.or_else(|| filter::skipped_method(cf, m));
+        let skipped = class_skip.or_else(|| filter::skipped_method(cf, m, code));
         let branches = if skipped.is_some() {
             Vec::new()
         } else {
-            let f = filter::filter_method(cf, m, code);
+            let f = filter::filter_method(cf, code);
             branch::enumerate(code, &cfg, &postdom, &f, next_id)
         };
         next_id += branches.len() as u32;

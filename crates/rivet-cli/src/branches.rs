@@ -3,7 +3,7 @@
 use crate::bad_input;
 use crate::cli::BranchesArgs;
 use anyhow::Result;
-use rivet_analysis::analyze_class;
+use rivet_analysis::{analyze_class, ClassAnalysis};
 use rivet_classfile::ClassFile;
 use rivet_classpath::Classpath;
 use std::io::{BufWriter, Write};
@@ -13,70 +13,49 @@ use std::process::ExitCode;
 pub const HEADER: &str = "class\tmethod\tdescriptor\tbranch\toffset\tline\tkind";
 
 pub fn run(args: &BranchesArgs) -> Result<ExitCode> {
-    let classpath = Classpath::parse(&args.classpath, None).map_err(|e| bad_input(e.to_string()))?;
-    let names: Vec<String> = if let Some(class) = &args.class {
-        vec![class.replace('.', "/")]
-    } else if let Some(pkg) = &args.package {
-        let pkg = pkg.replace('.', "/");
-        let names = classpath
-            .classes_in_package(&pkg)
-            .map_err(|e| bad_input(e.to_string()))?;
-        if names.is_empty() {
-            return Err(bad_input(format!(
-                "package {} has no classes on the classpath {}",
-                pkg.replace('/', "."),
-                args.classpath
-            )));
+    let classpath =
+        Classpath::parse(&args.classpath, None).map_err(|e| bad_input(e.to_string()))?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    if let Some(class) = &args.class {
+        // One class: nothing is printed unless it can be read.
+        let analysis = load(&classpath, &class.replace('.', "/"), &args.classpath)?;
+        writeln!(out, "{HEADER}")?;
+        print(&mut out, &analysis)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let names = match &args.package {
+        Some(pkg) => {
+            let names = classpath
+                .package_classes(&pkg.replace('.', "/"))
+                .map_err(|e| bad_input(e.to_string()))?;
+            if names.is_empty() {
+                return Err(bad_input(format!(
+                    "package {pkg} has no classes on the classpath {}",
+                    args.classpath
+                )));
+            }
+            names
         }
-        names
-    } else {
-        classpath.user_classes().map_err(|e| bad_input(e.to_string()))?
+        None => classpath
+            .user_classes()
+            .map_err(|e| bad_input(e.to_string()))?,
     };
-    let stdout = std::io::stdout().lock();
-    let mut out = BufWriter::new(stdout);
     writeln!(out, "{HEADER}")?;
     let mut failures = 0usize;
     for internal in &names {
-        let binary = internal.replace('/', ".");
-        let bytes = match classpath.class_bytes(internal) {
-            Ok(Some(b)) => b,
-            Ok(None) => {
-                return Err(bad_input(format!(
-                    "class {binary} not found on the classpath {}",
-                    args.classpath
-                )))
-            }
+        match load(&classpath, internal, &args.classpath) {
+            Ok(analysis) => print(&mut out, &analysis)?,
             Err(e) => {
+                // Keep what was printed, name the unreadable class, and go on.
                 failures += 1;
-                report(&mut out, &format!("class {binary}: {e}"))?;
-                continue;
+                out.flush()?;
+                eprintln!("rivet: error: {e:#}");
             }
-        };
-        let analysis = match ClassFile::parse(&bytes)
-            .map_err(|e| e.in_class(&binary).to_string())
-            .and_then(|cf| analyze_class(&cf).map_err(|e| e.to_string()))
-        {
-            Ok(a) => a,
-            Err(e) => {
-                failures += 1;
-                report(&mut out, &e)?;
-                continue;
-            }
-        };
-        for (m, b) in analysis.branches() {
-            let line = b.line.map_or_else(|| "-".to_string(), |l| l.to_string());
-            writeln!(
-                out,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                analysis.class, m.name, m.descriptor, b.id, b.offset, line, b.kind
-            )?;
         }
     }
     out.flush()?;
     if failures > 0 {
-        if names.len() == 1 {
-            return Err(bad_input("the class could not be read"));
-        }
         return Err(bad_input(format!(
             "{failures} of {} classes could not be read (see above)",
             names.len()
@@ -85,9 +64,29 @@ pub fn run(args: &BranchesArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Flushes what was printed so far, then names one unreadable class on stderr.
-fn report(out: &mut impl Write, message: &str) -> Result<()> {
-    out.flush()?;
-    eprintln!("rivet: error: {message}");
+/// Reads, parses and analyses one class; every failure is bad input naming the class.
+fn load(classpath: &Classpath, internal: &str, cp_text: &str) -> Result<ClassAnalysis> {
+    let binary = internal.replace('/', ".");
+    let bytes = classpath
+        .class_bytes(internal)
+        .map_err(|e| bad_input(format!("class {binary}: {e}")))?
+        .ok_or_else(|| {
+            bad_input(format!(
+                "class {binary} not found on the classpath {cp_text}"
+            ))
+        })?;
+    let cf = ClassFile::parse(&bytes).map_err(|e| bad_input(e.in_class(&binary).to_string()))?;
+    analyze_class(&cf).map_err(|e| bad_input(e.to_string()))
+}
+
+fn print(out: &mut impl Write, analysis: &ClassAnalysis) -> Result<()> {
+    for (m, b) in analysis.branches() {
+        let line = b.line.map_or_else(|| "-".to_string(), |l| l.to_string());
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            analysis.class, m.name, m.descriptor, b.id, b.offset, line, b.kind
+        )?;
+    }
     Ok(())
 }

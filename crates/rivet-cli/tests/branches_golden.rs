@@ -31,8 +31,11 @@ fn package_selection_lists_only_that_package() {
     let dir = rivet_testkit::compiled_subjects(11);
     let dir = dir.to_str().expect("utf-8 path");
     let tsv = rivet_ok(&["branches", "--classpath", dir, "--package", "sushi"]);
-    let classes: std::collections::BTreeSet<&str> =
-        tsv.lines().skip(1).map(|l| l.split('\t').next().unwrap_or("")).collect();
+    let classes: std::collections::BTreeSet<&str> = tsv
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap_or(""))
+        .collect();
     assert_eq!(
         classes.into_iter().collect::<Vec<_>>(),
         vec!["sushi.Process", "sushi.Sample", "sushi.Scheduler"]

@@ -8,10 +8,23 @@ use common::rivet;
 fn assert_bad_input(args: &[&str], fragments: &[&str]) {
     let out = rivet(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "rivet {args:?}: stderr {stderr}");
-    assert!(!stderr.contains("panicked"), "rivet {args:?} panicked: {stderr}");
-    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("rivet: error:")).collect();
-    assert!(!errors.is_empty(), "rivet {args:?}: no error line in {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "rivet {args:?}: stderr {stderr}"
+    );
+    assert!(
+        !stderr.contains("panicked"),
+        "rivet {args:?} panicked: {stderr}"
+    );
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("rivet: error:"))
+        .collect();
+    assert!(
+        !errors.is_empty(),
+        "rivet {args:?}: no error line in {stderr}"
+    );
     for f in fragments {
         assert!(stderr.contains(f), "rivet {args:?}: {f:?} not in {stderr}");
     }
@@ -47,7 +60,13 @@ fn missing_classpath_entry() {
 fn class_not_found() {
     let dir = rivet_testkit::compiled_subjects(11);
     assert_bad_input(
-        &["branches", "--classpath", dir.to_str().unwrap(), "--class", "sushi.Nope"],
+        &[
+            "branches",
+            "--classpath",
+            dir.to_str().unwrap(),
+            "--class",
+            "sushi.Nope",
+        ],
         &["sushi.Nope", "not found"],
     );
 }
@@ -58,7 +77,13 @@ fn corrupt_class_file() {
         b[0] = 0;
     });
     assert_bad_input(
-        &["branches", "--classpath", dir.to_str().unwrap(), "--class", "sushi.Sample"],
+        &[
+            "branches",
+            "--classpath",
+            dir.to_str().unwrap(),
+            "--class",
+            "sushi.Sample",
+        ],
         &["sushi.Sample", "not a class file"],
     );
 }
@@ -70,7 +95,13 @@ fn truncated_class_file() {
         b.truncate(n);
     });
     assert_bad_input(
-        &["branches", "--classpath", dir.to_str().unwrap(), "--class", "sushi.Sample"],
+        &[
+            "branches",
+            "--classpath",
+            dir.to_str().unwrap(),
+            "--class",
+            "sushi.Sample",
+        ],
         &["sushi.Sample", "truncated"],
     );
 }
@@ -82,7 +113,13 @@ fn unsupported_major_version() {
         b[7] = 70;
     });
     assert_bad_input(
-        &["branches", "--classpath", dir.to_str().unwrap(), "--class", "sushi.Sample"],
+        &[
+            "branches",
+            "--classpath",
+            dir.to_str().unwrap(),
+            "--class",
+            "sushi.Sample",
+        ],
         &["sushi.Sample", "unsupported class-file version 70"],
     );
 }
@@ -112,20 +149,35 @@ fn one_bad_class_among_many_loses_nothing() {
         std::fs::create_dir_all(dir.join("sushi")).unwrap();
         std::fs::copy(good.join(class), dir.join(class)).unwrap();
     }
-    std::fs::write(dir.join("sushi/Broken.class"), [0xCA, 0xFE, 0xBA, 0xBE, 0, 0]).unwrap();
+    std::fs::write(
+        dir.join("sushi/Broken.class"),
+        [0xCA, 0xFE, 0xBA, 0xBE, 0, 0],
+    )
+    .unwrap();
     let out = rivet(&["branches", "--classpath", dir.to_str().unwrap(), "--all"]);
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("sushi.Sample\tsample"), "{stdout}");
     assert!(stdout.contains("sushi.Process"), "{stdout}");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("sushi.Broken") || stderr.contains("Broken.class"), "{stderr}");
+    assert!(
+        stderr.contains("sushi.Broken") || stderr.contains("Broken.class"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn generate_and_explore_say_not_implemented() {
     assert_bad_input(
-        &["generate", "--classpath", ".", "--class", "a.B", "--out", "x"],
+        &[
+            "generate",
+            "--classpath",
+            ".",
+            "--class",
+            "a.B",
+            "--out",
+            "x",
+        ],
         &["not implemented yet"],
     );
     assert_bad_input(

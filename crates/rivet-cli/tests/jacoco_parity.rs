@@ -18,7 +18,12 @@ fn assert_same(what: &str, expected: &BranchCounts, actual: &BranchCounts) {
         diffs.is_empty(),
         "{what}: {} method(s) differ:\n{}",
         diffs.len(),
-        diffs.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+        diffs
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     let total: u32 = expected.values().sum();
     assert!(total > 0, "{what}: no branches at all");
@@ -28,13 +33,21 @@ fn assert_same(what: &str, expected: &BranchCounts, actual: &BranchCounts) {
 #[test]
 fn subjects_match_jacoco() {
     let dir = rivet_testkit::compiled_subjects(11);
-    assert_same("subjects", &jacoco_branch_counts(&[&dir]), &rivet_counts(&dir));
+    assert_same(
+        "subjects",
+        &jacoco_branch_counts(&[&dir]),
+        &rivet_counts(&dir),
+    );
 }
 
 #[test]
 fn commons_lang3_matches_jacoco() {
     let jar = rivet_testkit::debian_jar("commons-lang3");
-    assert_same("commons-lang3", &jacoco_branch_counts(&[&jar]), &rivet_counts(&jar));
+    assert_same(
+        "commons-lang3",
+        &jacoco_branch_counts(&[&jar]),
+        &rivet_counts(&jar),
+    );
 }
 
 #[test]

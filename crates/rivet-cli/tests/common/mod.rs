@@ -11,6 +11,7 @@ pub fn rivet(args: &[&str]) -> Output {
 }
 
 /// Stdout of a successful `rivet` run.
+#[allow(dead_code)] // not every test binary uses it
 pub fn rivet_ok(args: &[&str]) -> String {
     let out = rivet(args);
     assert!(
