@@ -151,7 +151,13 @@ fn build_once(dir: &Path, f: impl FnOnce(&Path)) -> PathBuf {
 pub fn compiled_subjects(release: u32) -> PathBuf {
     let dir = cache_dir().join(format!("subjects-{release}"));
     build_once(&dir, |d| {
-        javac(Jdk::for_release(release), release, "", &subject_sources(), d)
+        javac(
+            Jdk::for_release(release),
+            release,
+            "",
+            &subject_sources(),
+            d,
+        )
     })
 }
 
@@ -211,7 +217,11 @@ fn parse_counts(tsv: &str, count_column: usize) -> BranchCounts {
     let mut counts = BranchCounts::new();
     for line in tsv.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
-        let key = (cols[0].to_string(), cols[1].to_string(), cols[2].to_string());
+        let key = (
+            cols[0].to_string(),
+            cols[1].to_string(),
+            cols[2].to_string(),
+        );
         let n: u32 = cols[count_column].parse().expect("branch count");
         if n > 0 {
             *counts.entry(key).or_default() += n;
@@ -225,7 +235,11 @@ pub fn rivet_branch_counts(tsv: &str) -> BranchCounts {
     let mut counts = BranchCounts::new();
     for line in tsv.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
-        let key = (cols[0].to_string(), cols[1].to_string(), cols[2].to_string());
+        let key = (
+            cols[0].to_string(),
+            cols[1].to_string(),
+            cols[2].to_string(),
+        );
         *counts.entry(key).or_default() += 1;
     }
     counts
