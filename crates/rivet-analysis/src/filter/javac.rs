@@ -314,10 +314,8 @@ pub(super) fn finally(raw: &RawCode<'_>, ignored: &mut HashSet<usize>, merges: &
                         }
                     }
                     continues = op != Opcode::GOTO;
-                } else if op.is_return() || op == Opcode::ATHROW {
-                    continues = false;
                 } else {
-                    continues = true;
+                    continues = !(op.is_return() || op == Opcode::ATHROW);
                 }
             }
             if continues {

@@ -84,6 +84,10 @@ impl<'a> RawCode<'a> {
         self.ops.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
     /// Normalized opcode of instruction `i`.
     pub fn op(&self, i: usize) -> Option<Opcode> {
         self.ops.get(i).copied()
