@@ -6,6 +6,7 @@ pub mod bytes;
 pub mod class;
 pub mod constant_pool;
 pub mod descriptor;
+pub mod edit;
 pub mod error;
 pub mod insn;
 pub mod opcode;
@@ -18,6 +19,7 @@ pub use attribute::{
 pub use class::{AccessFlags, ClassFile, Member, MAX_MAJOR_VERSION, MIN_MAJOR_VERSION};
 pub use constant_pool::{Constant, ConstantPool, CpIndex, MemberRef, Utf8Const};
 pub use descriptor::{FieldType, MethodDescriptor};
+pub use edit::{CodeEditor, Frame, Item, Label};
 pub use error::{ParseError, ParseErrorKind, WriteError};
 pub use insn::{Instruction, Operand};
 pub use opcode::Opcode;
