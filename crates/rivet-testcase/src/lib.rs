@@ -1,0 +1,223 @@
+//! Rivet's test-case model: a test is a sequence of statements over the public API of the code
+//! under test (values, constructor calls, method calls, public field writes), each argument
+//! referring to an earlier statement; and the observed outcome of each statement.
+//!
+//! Types are named by JVM internal names and members by JVM descriptors, so that the worker
+//! can resolve them exactly; generators produce these values, never Java text.
+
+mod outcome;
+
+pub use outcome::{StatementOutcome, ValueSummary};
+
+use std::fmt;
+
+/// Index of a statement within its test case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StatementId(pub u32);
+
+impl fmt::Display for StatementId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}
+
+/// A primitive constant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PrimitiveValue {
+    Boolean(bool),
+    Byte(i8),
+    Char(u16),
+    Short(i16),
+    Int(i32),
+    Long(i64),
+    Float(f32),
+    Double(f64),
+}
+
+impl PrimitiveValue {
+    /// The JVM descriptor of the value's type (`I`, `J`, …).
+    pub fn descriptor(self) -> &'static str {
+        match self {
+            PrimitiveValue::Boolean(_) => "Z",
+            PrimitiveValue::Byte(_) => "B",
+            PrimitiveValue::Char(_) => "C",
+            PrimitiveValue::Short(_) => "S",
+            PrimitiveValue::Int(_) => "I",
+            PrimitiveValue::Long(_) => "J",
+            PrimitiveValue::Float(_) => "F",
+            PrimitiveValue::Double(_) => "D",
+        }
+    }
+}
+
+/// A member reference: owner class (internal name), member name and JVM descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MemberRef {
+    pub owner: String,
+    pub name: String,
+    pub descriptor: String,
+}
+
+impl MemberRef {
+    pub fn new(owner: &str, name: &str, descriptor: &str) -> Self {
+        MemberRef {
+            owner: owner.to_string(),
+            name: name.to_string(),
+            descriptor: descriptor.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for MemberRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}{}", self.owner.replace('/', "."), self.name, self.descriptor)
+    }
+}
+
+/// One statement of a test case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    Primitive(PrimitiveValue),
+    String(String),
+    /// `null` of a declared type (a field descriptor such as `Ljava/util/List;`).
+    Null { descriptor: String },
+    /// A new array of a component type (field descriptor) holding earlier values.
+    Array {
+        component: String,
+        elements: Vec<StatementId>,
+    },
+    /// `new C(args)`; `constructor.name` is `<init>`.
+    Construct {
+        constructor: MemberRef,
+        args: Vec<StatementId>,
+    },
+    /// A method call; `receiver` is None for static methods.
+    Call {
+        method: MemberRef,
+        receiver: Option<StatementId>,
+        args: Vec<StatementId>,
+    },
+    /// A write of a public field; `receiver` is None for static fields.
+    FieldWrite {
+        field: MemberRef,
+        receiver: Option<StatementId>,
+        value: StatementId,
+    },
+}
+
+impl Statement {
+    /// The statements this one reads.
+    pub fn uses(&self) -> Vec<StatementId> {
+        match self {
+            Statement::Primitive(_) | Statement::String(_) | Statement::Null { .. } => Vec::new(),
+            Statement::Array { elements, .. } => elements.clone(),
+            Statement::Construct { args, .. } => args.clone(),
+            Statement::Call { receiver, args, .. } => receiver.iter().chain(args).copied().collect(),
+            Statement::FieldWrite {
+                receiver, value, ..
+            } => receiver.iter().copied().chain([*value]).collect(),
+        }
+    }
+
+    /// Does the statement produce a value later statements may use?
+    pub fn produces_value(&self) -> bool {
+        match self {
+            Statement::Call { method, .. } => !method.descriptor.ends_with(")V"),
+            Statement::FieldWrite { .. } => false,
+            _ => true,
+        }
+    }
+}
+
+/// A test case: statements in execution order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TestCase {
+    pub statements: Vec<Statement>,
+}
+
+/// A test case whose references are not well formed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TestCaseError {
+    #[error("statement {at} refers to {used}, which is not an earlier statement")]
+    ForwardReference { at: StatementId, used: StatementId },
+    #[error("statement {at} uses {used}, which produces no value")]
+    NoValue { at: StatementId, used: StatementId },
+}
+
+impl TestCase {
+    pub fn new() -> Self {
+        TestCase::default()
+    }
+
+    /// Appends a statement and returns its id.
+    pub fn push(&mut self, s: Statement) -> StatementId {
+        self.statements.push(s);
+        StatementId(self.statements.len() as u32 - 1)
+    }
+
+    pub fn len(&self) -> usize {
+        self.statements.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.statements.is_empty()
+    }
+
+    /// Checks that every reference points to an earlier statement that produces a value.
+    pub fn validate(&self) -> Result<(), TestCaseError> {
+        for (i, s) in self.statements.iter().enumerate() {
+            let at = StatementId(i as u32);
+            for used in s.uses() {
+                if used.0 as usize >= i {
+                    return Err(TestCaseError::ForwardReference { at, used });
+                }
+                if !self.statements[used.0 as usize].produces_value() {
+                    return Err(TestCaseError::NoValue { at, used });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validate_rejects_forward_and_void_references() {
+        let mut t = TestCase::new();
+        let n = t.push(Statement::Primitive(PrimitiveValue::Int(3)));
+        let list = t.push(Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "(I)V"),
+            args: vec![n],
+        });
+        let clear = t.push(Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "clear", "()V"),
+            receiver: Some(list),
+            args: vec![],
+        });
+        assert_eq!(t.validate(), Ok(()));
+        t.push(Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z"),
+            receiver: Some(list),
+            args: vec![clear],
+        });
+        assert_eq!(
+            t.validate(),
+            Err(TestCaseError::NoValue {
+                at: StatementId(3),
+                used: clear
+            })
+        );
+        t.statements[3] = Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z"),
+            receiver: Some(StatementId(5)),
+            args: vec![],
+        };
+        assert!(matches!(
+            t.validate(),
+            Err(TestCaseError::ForwardReference { .. })
+        ));
+    }
+}
