@@ -1,0 +1,288 @@
+package rivet.runtime;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/**
+ * Branch probes called by classes that Rivet instrumented. Every branch has a global probe id
+ * (the instrumented class's base plus the branch id that `rivet branches` prints). For each probe
+ * the runtime records whether the branch was taken and the minimum branch distance seen while
+ * it was not (distance 0 when taken, otherwise |a - b|, plus 1 for strict comparisons).
+ *
+ * Single-threaded by design: the worker runs one test at a time; updates from threads the code
+ * under test starts may be lost, never crash.
+ */
+public final class Probes {
+    private Probes() {}
+
+    /** Taken flag per probe. */
+    private static boolean[] hit = new boolean[1024];
+    /** Minimum distance per probe; +infinity when never evaluated. */
+    private static double[] dist = filled(1024);
+    /** Probes touched since the last reset, for sparse reads and resets. */
+    private static int[] touched = new int[256];
+    private static int touchedCount = 0;
+    private static boolean[] isTouched = new boolean[1024];
+
+    /** Operands remembered by the last lcmp/fcmp/dcmp replacement, for the jump that follows. */
+    private static double lastA, lastB;
+
+    /** Switch tables: per switch id, sorted keys, the probe of each key, and the default probe. */
+    private static int[][] switchKeys = new int[0][];
+    private static int[][] switchProbes = new int[0][];
+    private static int[] switchDefault = new int[0];
+
+    static {
+        loadSwitchTables();
+    }
+
+    private static double[] filled(int n) {
+        double[] d = new double[n];
+        Arrays.fill(d, Double.POSITIVE_INFINITY);
+        return d;
+    }
+
+    private static void grow(int probe) {
+        int n = hit.length;
+        while (n <= probe) {
+            n *= 2;
+        }
+        hit = Arrays.copyOf(hit, n);
+        isTouched = Arrays.copyOf(isTouched, n);
+        double[] d = filled(n);
+        System.arraycopy(dist, 0, d, 0, dist.length);
+        dist = d;
+    }
+
+    private static void record(int probe, double distance) {
+        if (probe >= hit.length) {
+            grow(probe);
+        }
+        if (!isTouched[probe]) {
+            isTouched[probe] = true;
+            if (touchedCount == touched.length) {
+                touched = Arrays.copyOf(touched, touchedCount * 2);
+            }
+            touched[touchedCount++] = probe;
+        }
+        if (distance == 0) {
+            hit[probe] = true;
+            dist[probe] = 0;
+        } else if (distance < dist[probe]) {
+            dist[probe] = distance;
+        }
+    }
+
+    /** Distance from satisfying `a OP b` for the if-opcode family (ifeq..if_icmple mapped to a compare). */
+    private static double distance(double a, double b, int cmp) {
+        double d = Math.abs(a - b);
+        if (Double.isNaN(d)) {
+            return 1;
+        }
+        switch (cmp) {
+            case EQ: return a == b ? 0 : d;
+            case NE: return a != b ? 0 : 1;
+            case LT: return a < b ? 0 : d + 1;
+            case GE: return a >= b ? 0 : d;
+            case GT: return a > b ? 0 : d + 1;
+            case LE: return a <= b ? 0 : d;
+            default: return 1;
+        }
+    }
+
+    private static final int EQ = 0, NE = 1, LT = 2, GE = 3, GT = 4, LE = 5;
+
+    /** The comparison an if-opcode makes (153..158 ifXX, 159..164 if_icmpXX). */
+    private static int comparison(int opcode) {
+        if (opcode >= 153 && opcode <= 158) {
+            return opcode - 153;
+        }
+        if (opcode >= 159 && opcode <= 164) {
+            return opcode - 159;
+        }
+        return -1;
+    }
+
+    private static int negate(int cmp) {
+        return cmp ^ 1;
+    }
+
+    private static void both(double a, double b, int cmp, int probe) {
+        // probe: the jump-taken branch; probe + 1: the fall-through branch.
+        record(probe, distance(a, b, cmp));
+        record(probe + 1, distance(a, b, negate(cmp)));
+    }
+
+    /** Before ifeq..ifle (b = 0) and if_icmpeq..if_icmple: `opcode` is the jump's opcode. */
+    public static void jump(int a, int b, int opcode, int probe) {
+        both(a, b, comparison(opcode), probe);
+    }
+
+    /** Before an if-opcode that consumes the result of a replaced lcmp/fcmp/dcmp. */
+    public static void jumpCmp(int result, int opcode, int probe) {
+        int cmp = comparison(opcode);
+        boolean taken = holds(result, cmp);
+        if (Double.isNaN(lastA) || Double.isNaN(lastB)) {
+            record(probe, taken ? 0 : 1);
+            record(probe + 1, taken ? 1 : 0);
+        } else {
+            both(lastA, lastB, cmp, probe);
+            // The remembered operands decide distances; the real result decides what was taken.
+            if (taken) {
+                record(probe, 0);
+            } else {
+                record(probe + 1, 0);
+            }
+        }
+    }
+
+    private static boolean holds(int r, int cmp) {
+        switch (cmp) {
+            case EQ: return r == 0;
+            case NE: return r != 0;
+            case LT: return r < 0;
+            case GE: return r >= 0;
+            case GT: return r > 0;
+            case LE: return r <= 0;
+            default: return false;
+        }
+    }
+
+    /** Before if_acmpeq/if_acmpne (165/166) and ifnull/ifnonnull (198/199, b = null). */
+    public static void jumpRef(Object a, Object b, int opcode, int probe) {
+        boolean same = a == b;
+        boolean taken = (opcode == 165 || opcode == 198) ? same : !same;
+        record(probe, taken ? 0 : 1);
+        record(probe + 1, taken ? 1 : 0);
+    }
+
+    /** Replaces lcmp. */
+    public static int lcmp(long a, long b) {
+        lastA = a;
+        lastB = b;
+        return Long.compare(a, b);
+    }
+
+    /** Replaces fcmpl (NaN compares as -1). */
+    public static int fcmpl(float a, float b) {
+        lastA = a;
+        lastB = b;
+        return (Float.isNaN(a) || Float.isNaN(b)) ? -1 : a < b ? -1 : a == b ? 0 : 1;
+    }
+
+    /** Replaces fcmpg (NaN compares as 1). */
+    public static int fcmpg(float a, float b) {
+        lastA = a;
+        lastB = b;
+        return (Float.isNaN(a) || Float.isNaN(b)) ? 1 : a < b ? -1 : a == b ? 0 : 1;
+    }
+
+    /** Replaces dcmpl. */
+    public static int dcmpl(double a, double b) {
+        lastA = a;
+        lastB = b;
+        return (Double.isNaN(a) || Double.isNaN(b)) ? -1 : a < b ? -1 : a == b ? 0 : 1;
+    }
+
+    /** Replaces dcmpg. */
+    public static int dcmpg(double a, double b) {
+        lastA = a;
+        lastB = b;
+        return (Double.isNaN(a) || Double.isNaN(b)) ? 1 : a < b ? -1 : a == b ? 0 : 1;
+    }
+
+    /** Before a tableswitch/lookupswitch: the key and the switch's id in the switch tables. */
+    public static void switchKey(int key, int switchId) {
+        if (switchId < 0 || switchId >= switchKeys.length || switchKeys[switchId] == null) {
+            return;
+        }
+        int[] keys = switchKeys[switchId];
+        int[] probes = switchProbes[switchId];
+        boolean matched = false;
+        // Distances per case group: a group's probe appears once per key it has.
+        for (int i = 0; i < keys.length; i++) {
+            double d = Math.abs((double) key - (double) keys[i]);
+            if (d == 0) {
+                matched = true;
+            }
+            record(probes[i], d);
+        }
+        record(switchDefault[switchId], matched ? 1 : 0);
+    }
+
+    /**
+     * Loads switch tables from the resource rivet/runtime/switches.bin, written by the
+     * instrumenter: u32 count, then per switch: u32 id, u32 default probe, u32 n, n × (i32 key, u32 probe).
+     */
+    private static void loadSwitchTables() {
+        InputStream in = Probes.class.getResourceAsStream("/rivet/runtime/switches.bin");
+        if (in == null) {
+            return;
+        }
+        try (DataInputStream data = new DataInputStream(in)) {
+            int count = data.readInt();
+            int maxId = -1;
+            int[] ids = new int[count];
+            int[][] keys = new int[count][];
+            int[][] probes = new int[count][];
+            int[] defaults = new int[count];
+            for (int s = 0; s < count; s++) {
+                ids[s] = data.readInt();
+                defaults[s] = data.readInt();
+                int n = data.readInt();
+                keys[s] = new int[n];
+                probes[s] = new int[n];
+                for (int i = 0; i < n; i++) {
+                    keys[s][i] = data.readInt();
+                    probes[s][i] = data.readInt();
+                }
+                maxId = Math.max(maxId, ids[s]);
+            }
+            switchKeys = new int[maxId + 1][];
+            switchProbes = new int[maxId + 1][];
+            switchDefault = new int[maxId + 1];
+            for (int s = 0; s < count; s++) {
+                switchKeys[ids[s]] = keys[s];
+                switchProbes[ids[s]] = probes[s];
+                switchDefault[ids[s]] = defaults[s];
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("rivet: corrupt rivet/runtime/switches.bin", e);
+        }
+    }
+
+    // ---- used by the worker harness ----
+
+    /** Forgets everything recorded since the last reset. */
+    public static void reset() {
+        for (int i = 0; i < touchedCount; i++) {
+            int p = touched[i];
+            hit[p] = false;
+            dist[p] = Double.POSITIVE_INFINITY;
+            isTouched[p] = false;
+        }
+        touchedCount = 0;
+    }
+
+    /** Number of probes touched since the last reset. */
+    public static int touchedCount() {
+        return touchedCount;
+    }
+
+    /** The i-th touched probe id. */
+    public static int touchedProbe(int i) {
+        return touched[i];
+    }
+
+    /** Was the probe's branch taken? */
+    public static boolean isHit(int probe) {
+        return probe < hit.length && hit[probe];
+    }
+
+    /** Minimum distance seen for the probe (0 when hit, +infinity when never evaluated). */
+    public static double distanceOf(int probe) {
+        return probe < dist.length ? dist[probe] : Double.POSITIVE_INFINITY;
+    }
+}
