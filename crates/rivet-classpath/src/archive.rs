@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use zip::ZipArchive;
+use zip::{CompressionMethod, ZipArchive};
 
 use crate::shared_file::{FileWindow, SharedFile};
 
@@ -40,6 +40,9 @@ impl From<zip::result::ZipError> for ArchiveError {
 #[derive(Debug, Clone)]
 pub struct ZipIndex {
     path: PathBuf,
+    file: Arc<SharedFile>,
+    /// Where the zip starts in the file (4 for jmods).
+    start: u64,
     archive: ZipArchive<FileWindow>,
 }
 
@@ -53,8 +56,13 @@ impl ZipIndex {
     /// Indexes the zip archive that starts `start` bytes into an opened file.
     pub fn from_file(file: Arc<SharedFile>, start: u64) -> Result<ZipIndex, ArchiveError> {
         let path = file.path().to_path_buf();
-        let archive = ZipArchive::new(FileWindow::new(file, start))?;
-        Ok(ZipIndex { path, archive })
+        let archive = ZipArchive::new(FileWindow::new(file.clone(), start))?;
+        Ok(ZipIndex {
+            path,
+            file,
+            start,
+            archive,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -93,8 +101,48 @@ impl ZipIndex {
     }
 
     /// The uncompressed bytes of entry `index`.
+    ///
+    /// Stored and deflated entries (all that jars and jmods use) are read with one
+    /// positional read and inflated in one call into a buffer of the recorded size, their
+    /// CRC checked; other methods go through the `zip` crate's readers.
     pub fn read_at(&self, index: usize) -> Result<Vec<u8>, ArchiveError> {
         // Cloning shares the central directory and gives this read its own file position.
+        let mut archive = self.archive.clone();
+        let entry = archive.by_index_raw(index)?;
+        let method = entry.compression();
+        if method != CompressionMethod::Stored && method != CompressionMethod::Deflated {
+            drop(entry);
+            return self.read_with_zip_crate(index);
+        }
+        let (size, crc) = (entry.size(), entry.crc32());
+        let stored = usize::try_from(entry.compressed_size())
+            .map_err(|_| ArchiveError::Format(format!("{} is too large", entry.name())))?;
+        let size = usize::try_from(size)
+            .map_err(|_| ArchiveError::Format(format!("{} is too large", entry.name())))?;
+        let raw = self
+            .file
+            .read_vec(self.start + entry.data_start(), stored)
+            .map_err(ArchiveError::Io)?;
+        let data = if method == CompressionMethod::Stored {
+            raw
+        } else {
+            inflate(&raw, size)
+                .map_err(|e| ArchiveError::Format(format!("{}: {e}", entry.name())))?
+        };
+        let mut check = flate2::Crc::new();
+        check.update(&data);
+        if data.len() != size || check.sum() != crc {
+            return Err(ArchiveError::Format(format!(
+                "{}: {} bytes with CRC {:08x}, the central directory says {size} bytes with CRC {crc:08x}",
+                entry.name(),
+                data.len(),
+                check.sum()
+            )));
+        }
+        Ok(data)
+    }
+
+    fn read_with_zip_crate(&self, index: usize) -> Result<Vec<u8>, ArchiveError> {
         let mut archive = self.archive.clone();
         let mut entry = archive.by_index(index)?;
         let size = usize::try_from(entry.size()).unwrap_or(0);
@@ -110,4 +158,21 @@ impl ZipIndex {
         })?;
         Ok(data)
     }
+}
+
+/// Inflates raw deflate data that should give exactly `size` bytes.
+fn inflate(raw: &[u8], size: usize) -> Result<Vec<u8>, String> {
+    // One more byte of room than expected, so that a longer output shows as a mismatch.
+    let mut out = Vec::with_capacity(size + 1);
+    let mut inflater = flate2::Decompress::new(false);
+    let status = inflater
+        .decompress_vec(raw, &mut out, flate2::FlushDecompress::Finish)
+        .map_err(|e| format!("bad deflate data: {e}"))?;
+    if status != flate2::Status::StreamEnd {
+        return Err(format!(
+            "deflate data did not end within {} bytes of output",
+            out.len()
+        ));
+    }
+    Ok(out)
 }

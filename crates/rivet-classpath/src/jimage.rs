@@ -493,7 +493,13 @@ mod tests {
 
     #[test]
     fn hash_matches_the_jdk() {
-        // Values computed by the JDK's ImageStringsReader.hashCode.
+        // The seed itself for the empty string; FNV-1-style steps otherwise.
         assert_eq!(jimage_hash("", HASH_MULTIPLIER), 16_777_619);
+        assert_eq!(jimage_hash("foo", HASH_MULTIPLIER), 1_213_053_849);
+        assert_eq!(jimage_hash("bar", HASH_MULTIPLIER), 977_475_810);
+        // NUL hashes as its modified UTF-8 form C0 80.
+        let step = |h: u32, b: u8| h.wrapping_mul(HASH_MULTIPLIER) ^ u32::from(b);
+        let expected = [b'a', 0xC0, 0x80].into_iter().fold(HASH_MULTIPLIER, step) & 0x7FFF_FFFF;
+        assert_eq!(jimage_hash("a\0", HASH_MULTIPLIER), expected);
     }
 }
