@@ -1,0 +1,1 @@
+//! Branch-probe instrumentation of class files (in progress; see crates/rivet-instrument/java for the runtime).
