@@ -3,10 +3,9 @@
 
 mod common;
 
-use std::path::Path;
 use std::sync::Arc;
 
-use common::{fixture, JDK17_HOME};
+use common::{fixture, jdk17_home};
 use rivet_classpath::{ClassOrigin, Classpath, ClasspathError, EntryId, JdkImage, PATH_SEPARATOR};
 
 fn user_classpath() -> Classpath {
@@ -128,7 +127,7 @@ fn lists_user_classes_sorted() {
 
 #[test]
 fn jdk_classes_come_first() {
-    let jdk = Arc::new(JdkImage::open(Path::new(JDK17_HOME)).unwrap());
+    let jdk = Arc::new(JdkImage::open(&jdk17_home()).unwrap());
     let f = fixture();
     let cp = Classpath::from_paths([&f.classes], Some(jdk)).unwrap();
     // The decoy java/lang/String.class in the directory does not shadow the JDK's.

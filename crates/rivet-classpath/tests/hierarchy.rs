@@ -6,11 +6,11 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{fixture, JDK17_HOME, TEMURIN25_HOME};
+use common::{fixture, jdk17_home, temurin25_home};
 use rivet_classpath::{Classpath, Hierarchy, HierarchyError, JdkImage, SubtypeScope};
 
-fn hierarchy(home: &str) -> Hierarchy {
-    let jdk = Arc::new(JdkImage::open(Path::new(home)).unwrap());
+fn hierarchy(home: &Path) -> Hierarchy {
+    let jdk = Arc::new(JdkImage::open(home).unwrap());
     let f = fixture();
     let cp = Classpath::from_paths([&f.classes, &f.jar], Some(jdk)).unwrap();
     Hierarchy::new(Arc::new(cp))
@@ -86,18 +86,18 @@ fn check_jdk_facts(h: &Hierarchy) {
 
 #[test]
 fn jdk17_facts() {
-    check_jdk_facts(&hierarchy(JDK17_HOME));
+    check_jdk_facts(&hierarchy(&jdk17_home()));
 }
 
 #[test]
 fn temurin25_facts() {
-    let h = hierarchy(TEMURIN25_HOME);
+    let h = hierarchy(&temurin25_home());
     check_jdk_facts(&h);
     // Java 21's SequencedCollection is a supertype of List in Temurin 25, not in JDK 17.
     assert!(h
         .is_assignable("java/util/ArrayList", "java/util/SequencedCollection")
         .unwrap());
-    let h17 = hierarchy(JDK17_HOME);
+    let h17 = hierarchy(&jdk17_home());
     assert!(matches!(
         h17.is_assignable("java/util/ArrayList", "java/util/SequencedCollection"),
         Ok(false)
@@ -106,7 +106,7 @@ fn temurin25_facts() {
 
 #[test]
 fn user_class_facts() {
-    let h = hierarchy(JDK17_HOME);
+    let h = hierarchy(&jdk17_home());
     assert!(h
         .is_assignable("com/example/extra/Ring", "com/example/shapes/Shape")
         .unwrap());
@@ -157,7 +157,7 @@ fn user_class_facts() {
 
 #[test]
 fn subtypes_with_the_jdk() {
-    let h = hierarchy(TEMURIN25_HOME);
+    let h = hierarchy(&temurin25_home());
     let lists = h
         .subtypes("java/util/AbstractList", SubtypeScope::WithJdk)
         .unwrap();
@@ -179,7 +179,7 @@ fn subtypes_with_the_jdk() {
 #[test]
 fn missing_supertype_names_both_classes() {
     // Only the jar: Ring extends com/example/shapes/Circle, which is in the directory.
-    let jdk = Arc::new(JdkImage::open(Path::new(JDK17_HOME)).unwrap());
+    let jdk = Arc::new(JdkImage::open(&jdk17_home()).unwrap());
     let cp = Classpath::from_paths([&fixture().jar], Some(jdk)).unwrap();
     let h = Hierarchy::new(Arc::new(cp));
     let err = h

@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{JDK17_HOME, TEMURIN25_HOME};
+use common::{jdk17_home, temurin25_home};
 use rivet_classfile::ClassFile;
 use rivet_classpath::{JdkError, JdkFormat, JdkImage, Jimage, JimageError};
 
@@ -37,16 +37,16 @@ fn check_string(jdk: &JdkImage) {
 
 #[test]
 fn jdk17_reads_jmods() {
-    let jdk = JdkImage::open(Path::new(JDK17_HOME)).unwrap();
+    let jdk = JdkImage::open(&jdk17_home()).unwrap();
     assert_eq!(jdk.format(), JdkFormat::Jmods);
-    assert_eq!(jdk.home(), Some(Path::new(JDK17_HOME)));
+    assert_eq!(jdk.home(), Some(jdk17_home().as_path()));
     check_string(&jdk);
 }
 
 #[test]
 fn temurin25_reads_the_jimage() {
-    assert!(!Path::new(TEMURIN25_HOME).join("jmods").exists());
-    let jdk = JdkImage::open(Path::new(TEMURIN25_HOME)).unwrap();
+    assert!(!temurin25_home().join("jmods").exists());
+    let jdk = JdkImage::open(&temurin25_home()).unwrap();
     assert_eq!(jdk.format(), JdkFormat::Jimage);
     check_string(&jdk);
     let string = ClassFile::parse(&jdk.class_bytes("java/lang/String").unwrap().unwrap()).unwrap();
@@ -55,8 +55,8 @@ fn temurin25_reads_the_jimage() {
 
 #[test]
 fn jdk17_jimage_matches_its_jmods() {
-    let jmods = JdkImage::open_jmods(&Path::new(JDK17_HOME).join("jmods")).unwrap();
-    let image = JdkImage::open_jimage(&Path::new(JDK17_HOME).join("lib/modules")).unwrap();
+    let jmods = JdkImage::open_jmods(&jdk17_home().join("jmods")).unwrap();
+    let image = JdkImage::open_jimage(&jdk17_home().join("lib/modules")).unwrap();
     for class in [
         "java/lang/String",
         "java/util/ArrayList",
@@ -72,8 +72,9 @@ fn jdk17_jimage_matches_its_jmods() {
 
 #[test]
 fn class_listings_are_sorted_and_complete() {
-    for home in [JDK17_HOME, TEMURIN25_HOME] {
-        let jdk = JdkImage::open(Path::new(home)).unwrap();
+    for home in [jdk17_home(), temurin25_home()] {
+        let jdk = JdkImage::open(&home).unwrap();
+        let home = home.display();
         let entries = jdk.class_entries().unwrap();
         assert!(entries.len() > 20_000, "{home}: {} classes", entries.len());
         assert!(entries
@@ -93,8 +94,14 @@ fn class_listings_are_sorted_and_complete() {
 fn locates_the_jdk_from_path_or_java_home() {
     let home = rivet_classpath::find_home().unwrap();
     if std::env::var_os("JAVA_HOME").is_none() {
-        // /usr/bin/java is a chain of symbolic links into /usr/lib/jvm.
-        assert_eq!(home, PathBuf::from(JDK17_HOME));
+        // `java` on PATH is /usr/bin/java, a chain of symbolic links into the JDK; the
+        // home must be the JDK's, not /usr.
+        assert!(home.join("bin/java").is_file(), "{}", home.display());
+        assert!(
+            home.join("jmods").is_dir() || home.join("lib/modules").is_file(),
+            "{} is not a JDK home",
+            home.display()
+        );
     }
     let jdk = JdkImage::locate().unwrap();
     assert!(jdk.find_class("java/lang/Object").unwrap().is_some());
@@ -117,7 +124,7 @@ fn not_a_jdk_is_an_error_naming_it() {
 
 #[test]
 fn temurin25_image_is_not_compressed() {
-    let image = Jimage::open(&Path::new(TEMURIN25_HOME).join("lib/modules")).unwrap();
+    let image = Jimage::open(&temurin25_home().join("lib/modules")).unwrap();
     let mut compressed = 0;
     for location in image.locations() {
         if location.unwrap().is_compressed() {
@@ -145,7 +152,7 @@ fn temurin25_image_is_not_compressed() {
 
 /// Builds a java.base-only image with JDK 17's jlink and the given `--compress` level.
 fn jlink_image(level: &str) -> Option<PathBuf> {
-    let jlink = Path::new(JDK17_HOME).join("bin/jlink");
+    let jlink = jdk17_home().join("bin/jlink");
     if !jlink.exists() {
         eprintln!("no jlink; skipping");
         return None;
@@ -172,7 +179,7 @@ fn jlink_image(level: &str) -> Option<PathBuf> {
 fn zip_compressed_image_is_decompressed() {
     let Some(home) = jlink_image("2") else { return };
     let image = JdkImage::open_jimage(&home.join("lib/modules")).unwrap();
-    let jmods = JdkImage::open_jmods(&Path::new(JDK17_HOME).join("jmods")).unwrap();
+    let jmods = JdkImage::open_jmods(&jdk17_home().join("jmods")).unwrap();
     let raw = Jimage::open(&home.join("lib/modules")).unwrap();
     let located = raw
         .find("/java.base/java/lang/String.class")

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{JDK17_HOME, TEMURIN25_HOME};
+use common::{jdk17_home, temurin25_home};
 use rivet_classfile::ClassFile;
 use rivet_classpath::{JdkFormat, JdkImage};
 
@@ -42,8 +42,9 @@ fn round_trip(jdk: &JdkImage) -> (usize, Vec<String>) {
     (classes, failures)
 }
 
-fn check(home: &str, format: JdkFormat) {
-    let jdk = JdkImage::open(Path::new(home)).unwrap();
+fn check(home: &Path, format: JdkFormat) {
+    let jdk = JdkImage::open(home).unwrap();
+    let home = home.display();
     assert_eq!(jdk.format(), format, "{home}");
     let (classes, failures) = round_trip(&jdk);
     for f in failures.iter().take(20) {
@@ -61,10 +62,10 @@ fn check(home: &str, format: JdkFormat) {
 
 #[test]
 fn jdk17_jmods_round_trip() {
-    check(JDK17_HOME, JdkFormat::Jmods);
+    check(&jdk17_home(), JdkFormat::Jmods);
 }
 
 #[test]
 fn temurin25_jimage_round_trip() {
-    check(TEMURIN25_HOME, JdkFormat::Jimage);
+    check(&temurin25_home(), JdkFormat::Jimage);
 }

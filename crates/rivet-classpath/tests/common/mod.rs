@@ -1,15 +1,24 @@
-//! Test fixtures: Java sources compiled once with `javac` into a class directory and a jar,
-//! and the paths of the two JDKs installed on this machine.
+//! Test fixtures: Java sources compiled once with JDK 17's `javac` into a class directory
+//! and a jar, and the homes of the two JDKs (`$RIVET_JDK17`, `$RIVET_JDK25` or their
+//! default paths, as rivet-testkit says).
 
 #![allow(dead_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-pub const JDK17_HOME: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
-pub const TEMURIN25_HOME: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
+use rivet_testkit::Jdk;
+
+/// JDK 17's home: it has `jmods`.
+pub fn jdk17_home() -> PathBuf {
+    Jdk::Jdk17.home()
+}
+
+/// Temurin 25's home: no `jmods`, only `lib/modules`.
+pub fn temurin25_home() -> PathBuf {
+    Jdk::Jdk25.home()
+}
 
 /// The compiled fixture: `classes` holds package `com.example.shapes` (and a decoy
 /// `java/lang/String.class`); `jar` holds package `com.example.extra`. `com/example/Dup`
@@ -85,13 +94,7 @@ fn build_fixture() -> Fixture {
         std::fs::write(&file, text).unwrap();
         files.push(file);
     }
-    let status = Command::new("javac")
-        .arg("-d")
-        .arg(&out)
-        .args(&files)
-        .status()
-        .expect("javac runs");
-    assert!(status.success(), "javac failed");
+    rivet_testkit::javac(Jdk::Jdk17, 17, "", &files, &out);
 
     // Directory entry: everything but com/example/extra, plus a decoy java/lang/String.
     let classes = root.join("classes");
