@@ -70,7 +70,13 @@ impl MemberRef {
 
 impl fmt::Display for MemberRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}{}", self.owner.replace('/', "."), self.name, self.descriptor)
+        write!(
+            f,
+            "{}.{}{}",
+            self.owner.replace('/', "."),
+            self.name,
+            self.descriptor
+        )
     }
 }
 
@@ -80,7 +86,9 @@ pub enum Statement {
     Primitive(PrimitiveValue),
     String(String),
     /// `null` of a declared type (a field descriptor such as `Ljava/util/List;`).
-    Null { descriptor: String },
+    Null {
+        descriptor: String,
+    },
     /// A new array of a component type (field descriptor) holding earlier values.
     Array {
         component: String,
@@ -112,7 +120,9 @@ impl Statement {
             Statement::Primitive(_) | Statement::String(_) | Statement::Null { .. } => Vec::new(),
             Statement::Array { elements, .. } => elements.clone(),
             Statement::Construct { args, .. } => args.clone(),
-            Statement::Call { receiver, args, .. } => receiver.iter().chain(args).copied().collect(),
+            Statement::Call { receiver, args, .. } => {
+                receiver.iter().chain(args).copied().collect()
+            }
             Statement::FieldWrite {
                 receiver, value, ..
             } => receiver.iter().copied().chain([*value]).collect(),

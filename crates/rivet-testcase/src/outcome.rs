@@ -17,7 +17,10 @@ pub enum ValueSummary {
     String(String),
     /// An object: its identity within the test (objects numbered in order of first sight) and
     /// its runtime class (binary name).
-    Object { identity: u32, class: String },
+    Object {
+        identity: u32,
+        class: String,
+    },
 }
 
 /// The outcome of one statement.
