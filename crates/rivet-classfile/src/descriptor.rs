@@ -33,7 +33,7 @@ pub struct DescriptorError(pub String);
 impl FieldType {
     fn parse_prefix(s: &str) -> Option<(FieldType, &str)> {
         let c = s.chars().next()?;
-        let rest = &s[1..];
+        let rest = &s[c.len_utf8()..];
         Some(match c {
             'B' => (FieldType::Byte, rest),
             'C' => (FieldType::Char, rest),

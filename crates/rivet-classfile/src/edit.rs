@@ -17,8 +17,17 @@
 //! before `X` to `X`'s. Local variables starting at offset 0 (parameters) keep starting at 0.
 //!
 //! Inserted code must leave the operand stack as it found it, and should only store into fresh
-//! locals (see [`CodeEditor::new_local`]); its labels get the stack-map frame of the instruction
-//! where the code was inserted, so at a label the locals and stack must be those of that frame.
+//! locals (see [`CodeEditor::new_local`]). A label that is jumped to needs a stack-map frame: it
+//! gets the frame of the instruction where its code was inserted (the entry frame at offset 0),
+//! so at the label the locals and stack must be those of that frame; where the original code
+//! has no frame, give one with [`CodeEditor::set_label_frame`].
+//!
+//! Jumps that no longer fit 16 bits are widened (`goto` to `goto_w`, `jsr` to `jsr_w`); a
+//! conditional jump is sent through a `goto_w` trampoline placed where nothing falls into it
+//! unguarded: after the last instruction, or in an island before an instruction that has a
+//! frame (or before offset 0), entered by a `goto` around it. A trampoline's frame is its
+//! target's; islands are cut out of exception ranges. Raw code attributes (such as type
+//! annotations with code offsets) are kept unchanged.
 
 mod frames;
 mod layout;
@@ -275,7 +284,8 @@ impl CodeEditor {
         let mut frames_written = false;
         for a in &self.code.attributes {
             let body = match &a.body {
-                AttributeBody::StackMapTable(_) => {
+                // Only the first StackMapTable counts (the JVM refuses a second one).
+                AttributeBody::StackMapTable(_) if !frames_written => {
                     frames_written = true;
                     AttributeBody::StackMapTable(frames.clone().unwrap_or_default())
                 }

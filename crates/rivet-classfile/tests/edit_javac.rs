@@ -388,7 +388,9 @@ public class Main {
         } catch (ArithmeticException e) { s = -s; }
         return s;
     }
+    static String uninit(int n) { return new String(n > 0 ? "pos" : "neg"); }
     public static void main(String[] args) {
+        System.out.println(uninit(1) + uninit(-1));
         System.out.println(loopInTry(2) + " " + loopInTry(5));
         System.out.println(loop(10) + " " + loop(0));
         System.out.println(doWhile(10) + " " + doWhile(0));
@@ -403,13 +405,14 @@ fn bloat(cf: &mut ClassFile, n: usize) -> Vec<String> {
     let mut seen = Vec::new();
     for m in 0..cf.methods.len() {
         let name = method_name(cf, m);
-        if !["loop", "doWhile", "guard", "handler", "loopInTry"].contains(&name.as_str()) {
+        if !["loop", "doWhile", "guard", "handler", "loopInTry", "uninit"].contains(&name.as_str())
+        {
             continue;
         }
         cf.edit_code(m, |ed, _| {
             let insns = &ed.original().instructions;
             let at = match name.as_str() {
-                "guard" | "handler" => {
+                "guard" | "handler" | "uninit" => {
                     insns
                         .iter()
                         .find(|i| i.opcode.is_conditional_jump())
@@ -424,7 +427,7 @@ fn bloat(cf: &mut ClassFile, n: usize) -> Vec<String> {
                         .offset
                 }
             };
-            if name != "guard" && name != "handler" {
+            if !["guard", "handler", "uninit"].contains(&name.as_str()) {
                 ed.insert_before(at, nops(n));
             } else {
                 ed.insert_after(at, nops(n));
@@ -466,7 +469,7 @@ fn long_jumps_become_goto_w_and_trampolines() {
     let out = tmp.path().join("edited");
     let mut seen = Vec::new();
     rewrite(&classes, &out, |cf| seen = bloat(cf, 34_000));
-    assert_eq!(seen.len(), 5);
+    assert_eq!(seen.len(), 6);
     if let Some(keep) = std::env::var_os("RIVET_KEEP_EDITED") {
         rewrite(&out, Path::new(&keep), |_| {});
     }
@@ -771,4 +774,131 @@ fn subjects_verify_after_probing_with_labels_everywhere() {
         stdout.contains(&format!("linked {}", names.len())),
         "{stdout}"
     );
+}
+
+const VERIFY_BOOT: &str = r#"
+import java.nio.file.*;
+import java.util.*;
+
+/** Links (and so verifies) every class under args[0], loaded by the boot loader. */
+public class VerifyBoot {
+    public static void main(String[] args) throws Exception {
+        Path root = Paths.get(args[0]);
+        List<String> names = new ArrayList<>();
+        try (var s = Files.walk(root)) {
+            s.filter(p -> p.toString().endsWith(".class"))
+             .forEach(p -> names.add(root.relativize(p).toString().replace('/', '.').replaceAll("\\.class$", "")));
+        }
+        int ok = 0;
+        for (String n : names) {
+            try {
+                Class<?> c = Class.forName(n, false, null);
+                c.getDeclaredMethods(); // links the class
+                ok++;
+            } catch (VerifyError | ClassFormatError e) {
+                System.out.println("BAD " + n + ": " + e);
+            } catch (Throwable t) {
+                System.out.println("OTHER " + n + ": " + t);
+            }
+        }
+        System.out.println("linked " + ok);
+    }
+}
+"#;
+
+/// Every method of a spread of java.base classes gets labelled code at every branch target
+/// and nops before every instruction; the classes (those the VM does not load at startup)
+/// replace java.base's through --patch-module and must pass `-Xverify:all`.
+#[test]
+fn jdk_classes_verify_after_editing() {
+    let jmod = "/usr/lib/jvm/java-17-openjdk-amd64/jmods/java.base.jmod";
+    if !Path::new(jmod).exists() {
+        eprintln!("no {jmod}: skipped");
+        return;
+    }
+    let tmp = TempDir::new("jdk");
+    let base = tmp.path().join("base");
+    let o = std::process::Command::new("jmod")
+        .args(["extract", "--dir"])
+        .arg(&base)
+        .arg(jmod)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let harness = javac(tmp.path(), &[("VerifyBoot.java", VERIFY_BOOT)], "17");
+    // Classes the VM loads while starting the harness are left alone.
+    let o = std::process::Command::new("java")
+        .args(["-Xshare:off", "-Xlog:class+load=info", "-cp"])
+        .arg(&harness)
+        .args(["VerifyBoot", "/nonexistent"])
+        .output()
+        .unwrap();
+    let startup: BTreeSet<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| l.split("] ").nth(1)?.split(' ').next().map(str::to_string))
+        .collect();
+    assert!(startup.contains("java.lang.Object"));
+    let classes = base.join("classes");
+    let patch = tmp.path().join("patch");
+    let (mut methods, mut written) = (0, 0);
+    for (k, p) in class_files(&classes).iter().enumerate() {
+        let rel = p.strip_prefix(&classes).unwrap();
+        let name = rel
+            .to_str()
+            .unwrap()
+            .trim_end_matches(".class")
+            .replace('/', ".");
+        if k % 10 != 0 || name == "module-info" || startup.contains(&name) {
+            continue;
+        }
+        let mut cf = ClassFile::parse(&std::fs::read(p).unwrap()).unwrap();
+        edit_all(&mut cf, |_, ed, _| {
+            let code = ed.original().clone();
+            let mut targets = branch_targets(&code);
+            targets.insert(0);
+            for (n, insn) in code.instructions.iter().enumerate() {
+                if targets.contains(&insn.offset) {
+                    let l = ed.new_label();
+                    ed.insert_before(
+                        insn.offset,
+                        [
+                            Item::Insn(Instruction::new(Opcode::ICONST_1, Operand::None)),
+                            Item::Insn(Instruction::new(Opcode::IFNE, Operand::Jump(l.target()))),
+                            Item::Insn(Instruction::new(Opcode::NOP, Operand::None)),
+                            Item::Label(l),
+                        ],
+                    );
+                }
+                ed.insert_before(insn.offset, nops(n % 3));
+            }
+            ed.add_max_stack(1);
+            methods += 1;
+            Ok(())
+        });
+        let dest = patch.join(rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::write(dest, cf.to_bytes().unwrap()).unwrap();
+        written += 1;
+    }
+    assert!(
+        methods > 3000 && written > 300,
+        "{methods} methods, {written} classes"
+    );
+    let o = std::process::Command::new("java")
+        .arg("-Xverify:all")
+        .arg(format!("--patch-module=java.base={}", patch.display()))
+        .arg("-cp")
+        .arg(&harness)
+        .arg("VerifyBoot")
+        .arg(&patch)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!stdout.contains("BAD"), "{stdout}");
+    assert!(stdout.contains(&format!("linked {written}")), "{stdout}");
 }

@@ -461,9 +461,9 @@ impl<'a> Builder<'a> {
                 exact(h.end_pc, "end")?
             };
             // Trampoline islands are left out of every protected range: their frames need not
-            // agree with the handler's.
+            // agree with the handler's. Empty or inverted (invalid) ranges are kept as they are.
             let mut s = start;
-            for &(a, b) in &islands {
+            for &(a, b) in islands.iter().filter(|_| start < end) {
                 if a >= end {
                     break;
                 }
@@ -480,7 +480,7 @@ impl<'a> Builder<'a> {
                 }
                 s = b;
             }
-            if s < end || start == end {
+            if s < end || start >= end {
                 out.push(ExceptionHandler {
                     start_pc: s,
                     end_pc: end,

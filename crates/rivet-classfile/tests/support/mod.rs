@@ -2,6 +2,8 @@
 //! with java, and rewriting every class file of a directory.
 #![allow(dead_code)]
 
+pub mod check;
+
 use rivet_classfile::ClassFile;
 use std::path::{Path, PathBuf};
 use std::process::Command;
