@@ -1,0 +1,349 @@
+package rivet.worker;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.IdentityHashMap;
+import rivet.runtime.ExitRequested;
+import rivet.runtime.Exits;
+import rivet.runtime.Probes;
+
+/**
+ * Runs one test case by reflection and encodes its result frame: per statement its outcome (a
+ * value summary or the thrown exception; statements after an exception are not run), the probes
+ * touched, the duration and the number of threads left behind.
+ */
+final class Runner {
+    private static final String UNRUNNABLE = "rivet.worker.Unrunnable";
+    private static final String EXIT_REQUESTED = "rivet.runtime.ExitRequested";
+
+    private final Members members;
+    private final PrintStream sink;
+    private final InputStream emptyIn;
+    private final ClassLoader loader;
+    private final PrintStream log;
+    private final int threadBaseline;
+    private final IdentityHashMap<Object, Integer> identities = new IdentityHashMap<Object, Integer>();
+    private boolean probesBroken;
+
+    Runner(Members members, PrintStream sink, InputStream emptyIn, ClassLoader loader, PrintStream log, int threadBaseline) {
+        this.members = members;
+        this.sink = sink;
+        this.emptyIn = emptyIn;
+        this.loader = loader;
+        this.log = log;
+        this.threadBaseline = threadBaseline;
+    }
+
+    void run(Batch batch, int index, Wire.Out out) {
+        Batch.Statement[] statements = batch.tests[index];
+        int n = statements.length;
+        Object[] values = new Object[n];
+        Class<?>[] types = new Class<?>[n];
+        Throwable thrown = null;
+        int ran = 0;
+        resetProbes();
+        Exits.reset();
+        long start = System.nanoTime();
+        for (; ran < n; ran++) {
+            try {
+                values[ran] = execute(batch, statements[ran], values, types, ran);
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            if (Exits.requested() != null && !(thrown instanceof ExitRequested)) {
+                thrown = new CaughtExit(Exits.requested());
+            }
+            if (thrown != null) {
+                break;
+            }
+        }
+        long duration = System.nanoTime() - start;
+        restoreEnvironment();
+
+        out.reset();
+        out.u8(Wire.RESP_RESULT);
+        out.u32(batch.id);
+        out.u32(index);
+        out.u64(duration);
+        out.u32(Math.max(0, Thread.activeCount() - threadBaseline));
+        out.u32(n);
+        identities.clear();
+        for (int i = 0; i < n; i++) {
+            if (i < ran) {
+                out.u8(Wire.OUT_NORMAL);
+                summary(out, values[i], types[i]);
+            } else if (i == ran && thrown != null) {
+                out.u8(Wire.OUT_THREW);
+                exception(out, thrown);
+            } else {
+                out.u8(Wire.OUT_NOT_RUN);
+            }
+        }
+        probes(out);
+    }
+
+    /** An exit request the code under test caught: reported as the statement's exception. */
+    private static final class CaughtExit extends Throwable {
+        private static final long serialVersionUID = 1L;
+
+        CaughtExit(int status) {
+            super("exit(" + status + ") requested by the code under test, which caught the ExitRequested", null, false, false);
+        }
+    }
+
+    private Object execute(Batch batch, Batch.Statement s, Object[] values, Class<?>[] types, int at) throws Throwable {
+        switch (s.tag) {
+            case Wire.ST_PRIMITIVE:
+                types[at] = primitiveClass(s.type);
+                return s.value;
+            case Wire.ST_STRING:
+                types[at] = String.class;
+                return s.text;
+            case Wire.ST_NULL:
+                types[at] = Object.class;
+                return null;
+            case Wire.ST_ARRAY: {
+                types[at] = Object.class;
+                Class<?> component = members.classOfDescriptor(s.text);
+                Object array = Array.newInstance(component, s.args.length);
+                for (int i = 0; i < s.args.length; i++) {
+                    try {
+                        Array.set(array, i, Members.coerce(values[s.args[i]], component));
+                    } catch (IllegalArgumentException e) {
+                        throw new Unrunnable("element " + i + " of " + s.text + "[]: " + e.getMessage());
+                    }
+                }
+                return array;
+            }
+            case Wire.ST_CONSTRUCT: {
+                types[at] = Object.class;
+                Constructor<?> k = (Constructor<?>) resolve(batch, s.member, false);
+                Object[] args = arguments(k.getParameterTypes(), s.args, values);
+                try {
+                    return k.newInstance(args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                } catch (IllegalArgumentException e) {
+                    throw new Unrunnable(k + ": " + e.getMessage());
+                } catch (IllegalAccessException e) {
+                    throw new Unrunnable(k + ": " + e.getMessage());
+                } catch (InstantiationException e) {
+                    throw new Unrunnable(k + ": " + e.getMessage());
+                }
+            }
+            case Wire.ST_CALL: {
+                Method m = (Method) resolve(batch, s.member, false);
+                types[at] = m.getReturnType();
+                Object receiver = null;
+                if (!Modifier.isStatic(m.getModifiers())) {
+                    if (s.receiver == Wire.NONE) {
+                        throw new Unrunnable(m + " needs a receiver");
+                    }
+                    receiver = values[s.receiver];
+                    if (receiver == null) {
+                        throw new NullPointerException("Cannot invoke \"" + m.getName() + "\" on null");
+                    }
+                }
+                Object[] args = arguments(m.getParameterTypes(), s.args, values);
+                try {
+                    return m.invoke(receiver, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                } catch (IllegalArgumentException e) {
+                    throw new Unrunnable(m + ": " + e.getMessage());
+                } catch (IllegalAccessException e) {
+                    throw new Unrunnable(m + ": " + e.getMessage());
+                }
+            }
+            case Wire.ST_FIELD_WRITE: {
+                types[at] = void.class;
+                Field f = (Field) resolve(batch, s.member, true);
+                Object receiver = null;
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    if (s.receiver == Wire.NONE) {
+                        throw new Unrunnable(f + " needs a receiver");
+                    }
+                    receiver = values[s.receiver];
+                    if (receiver == null) {
+                        throw new NullPointerException("Cannot assign field \"" + f.getName() + "\" on null");
+                    }
+                }
+                try {
+                    f.set(receiver, Members.coerce(values[s.args[0]], f.getType()));
+                } catch (IllegalArgumentException e) {
+                    throw new Unrunnable(f + ": " + e.getMessage());
+                } catch (IllegalAccessException e) {
+                    throw new Unrunnable(f + ": " + e.getMessage());
+                }
+                return null;
+            }
+            default:
+                throw new Unrunnable("unknown statement tag " + s.tag);
+        }
+    }
+
+    private Object resolve(Batch batch, int m, boolean field) throws Unrunnable {
+        Object r = batch.resolved[m];
+        if (r == null) {
+            try {
+                r = members.resolve(batch.owners[m], batch.names[m], batch.descriptors[m], field);
+            } catch (Unrunnable e) {
+                r = e;
+            }
+            batch.resolved[m] = r;
+        }
+        if (r instanceof Unrunnable) {
+            throw (Unrunnable) r;
+        }
+        return r;
+    }
+
+    private static Object[] arguments(Class<?>[] params, int[] refs, Object[] values) throws Unrunnable {
+        if (params.length != refs.length) {
+            throw new Unrunnable("expected " + params.length + " arguments, got " + refs.length);
+        }
+        Object[] args = new Object[refs.length];
+        for (int i = 0; i < refs.length; i++) {
+            args[i] = Members.coerce(values[refs[i]], params[i]);
+        }
+        return args;
+    }
+
+    private static Class<?> primitiveClass(char type) {
+        switch (type) {
+            case 'Z': return boolean.class;
+            case 'B': return byte.class;
+            case 'C': return char.class;
+            case 'S': return short.class;
+            case 'I': return int.class;
+            case 'J': return long.class;
+            case 'F': return float.class;
+            default: return double.class;
+        }
+    }
+
+    /** Undoes what the code under test may have changed in the harness's thread and streams. */
+    private void restoreEnvironment() {
+        Thread.interrupted();
+        System.setOut(sink);
+        System.setErr(sink);
+        System.setIn(emptyIn);
+        Thread.currentThread().setContextClassLoader(loader);
+    }
+
+    private void summary(Wire.Out out, Object v, Class<?> type) {
+        if (type == void.class) {
+            out.u8(Wire.V_VOID);
+        } else if (type.isPrimitive()) {
+            if (type == boolean.class) {
+                out.u8(Wire.V_BOOLEAN);
+                out.u8(((Boolean) v) ? 1 : 0);
+            } else if (type == byte.class) {
+                out.u8(Wire.V_BYTE);
+                out.u8((Byte) v);
+            } else if (type == char.class) {
+                out.u8(Wire.V_CHAR);
+                out.u16((Character) v);
+            } else if (type == short.class) {
+                out.u8(Wire.V_SHORT);
+                out.u16((Short) v);
+            } else if (type == int.class) {
+                out.u8(Wire.V_INT);
+                out.u32((Integer) v);
+            } else if (type == long.class) {
+                out.u8(Wire.V_LONG);
+                out.u64((Long) v);
+            } else if (type == float.class) {
+                out.u8(Wire.V_FLOAT);
+                out.u32(Float.floatToRawIntBits((Float) v));
+            } else {
+                out.u8(Wire.V_DOUBLE);
+                out.u64(Double.doubleToRawLongBits((Double) v));
+            }
+        } else if (v == null) {
+            out.u8(Wire.V_NULL);
+        } else if (v instanceof String) {
+            out.u8(Wire.V_STRING);
+            out.str((String) v);
+        } else {
+            Integer id = identities.get(v);
+            if (id == null) {
+                id = identities.size();
+                identities.put(v, id);
+            }
+            out.u8(Wire.V_OBJECT);
+            out.u32(id);
+            out.str(v.getClass().getName());
+        }
+    }
+
+    private static void exception(Wire.Out out, Throwable t) {
+        String message;
+        String name;
+        if (t instanceof CaughtExit) {
+            name = EXIT_REQUESTED;
+            message = t.getMessage();
+        } else if (t instanceof Unrunnable) {
+            name = UNRUNNABLE;
+            message = t.getMessage();
+        } else {
+            name = t.getClass().getName();
+            try {
+                message = t.getMessage();
+            } catch (Throwable e) {
+                message = null;
+            }
+        }
+        out.str(name);
+        if (message == null) {
+            out.u8(0);
+        } else {
+            out.u8(1);
+            out.str(message);
+        }
+    }
+
+    private void resetProbes() {
+        if (probesBroken) {
+            return;
+        }
+        try {
+            Probes.reset();
+        } catch (LinkageError e) {
+            brokenProbes(e);
+        }
+    }
+
+    private void probes(Wire.Out out) {
+        int mark = out.pos;
+        if (!probesBroken) {
+            try {
+                int n = Probes.touchedCount();
+                out.u32(n);
+                for (int i = 0; i < n; i++) {
+                    int p = Probes.touchedProbe(i);
+                    out.u32(p);
+                    out.u8(Probes.isHit(p) ? 1 : 0);
+                    out.u64(Double.doubleToRawLongBits(Probes.distanceOf(p)));
+                }
+                return;
+            } catch (LinkageError e) {
+                brokenProbes(e);
+            }
+        }
+        out.pos = mark;
+        out.u32(0);
+    }
+
+    private void brokenProbes(LinkageError e) {
+        probesBroken = true;
+        log.println("rivet worker: rivet.runtime.Probes is unusable, reporting no coverage: " + e);
+        log.flush();
+    }
+}

@@ -1,0 +1,105 @@
+//! What running one test case on a worker produced: its status, each statement's outcome, the
+//! probes it covered, its minimum branch distances and its duration.
+
+use std::fmt;
+use std::time::Duration;
+
+use rivet_testcase::StatementOutcome;
+
+/// A worker slot of a pool (its JVM may be replaced; the id stays).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WorkerId(pub u32);
+
+impl fmt::Display for WorkerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "worker {}", self.0)
+    }
+}
+
+/// A global branch-probe id, as the instrumenter assigns them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProbeId(pub u32);
+
+impl fmt::Display for ProbeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "p{}", self.0)
+    }
+}
+
+/// How a test's execution ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExecutionStatus {
+    /// The worker ran every statement it could (statements after an exception are not run).
+    Completed,
+    /// The test exceeded the time limit; its worker was killed and replaced.
+    TimedOut,
+    /// The worker died while running the test (exit, halt, crash, SIGKILL, protocol corruption)
+    /// and was replaced; also when no worker could be started to run it.
+    WorkerCrashed { reason: String },
+    /// The test was not run: it is malformed (references that are not earlier values) or cannot
+    /// be sent (larger than a frame).
+    Rejected { reason: String },
+}
+
+/// The result of running one test case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Execution {
+    pub status: ExecutionStatus,
+    /// One outcome per statement. All `NotRun` unless the status is `Completed`: the worker
+    /// reports a test only when it finishes.
+    pub outcomes: Vec<StatementOutcome>,
+    /// Probes whose branch was taken, ascending.
+    pub covered: Vec<ProbeId>,
+    /// Minimum branch distance of every probe the test evaluated (0 for covered ones), by
+    /// ascending probe id.
+    pub distances: Vec<(ProbeId, f64)>,
+    /// Time spent in the test's statements as the worker measured it; for a time-out or a
+    /// crash, the time Rivet waited.
+    pub duration: Duration,
+    /// The worker that ran it (None when rejected).
+    pub worker: Option<WorkerId>,
+    /// Threads the code under test left running in the worker (an estimate).
+    pub stray_threads: u32,
+}
+
+impl Execution {
+    /// An execution that produced no result (time-out, crash, rejection).
+    pub(crate) fn without_result(
+        status: ExecutionStatus,
+        statements: usize,
+        duration: Duration,
+        worker: Option<WorkerId>,
+    ) -> Self {
+        Execution {
+            status,
+            outcomes: vec![StatementOutcome::NotRun; statements],
+            covered: Vec::new(),
+            distances: Vec::new(),
+            duration,
+            worker,
+            stray_threads: 0,
+        }
+    }
+
+    pub fn is_completed(&self) -> bool {
+        self.status == ExecutionStatus::Completed
+    }
+
+    /// The minimum distance recorded for a probe, if the test evaluated its branch.
+    pub fn distance(&self, probe: ProbeId) -> Option<f64> {
+        self.distances
+            .binary_search_by_key(&probe, |(p, _)| *p)
+            .ok()
+            .map(|i| self.distances[i].1)
+    }
+
+    /// The first statement that threw: its index, exception class and message.
+    pub fn exception(&self) -> Option<(usize, &str, Option<&str>)> {
+        self.outcomes.iter().enumerate().find_map(|(i, o)| match o {
+            StatementOutcome::Threw { class, message } => {
+                Some((i, class.as_str(), message.as_deref()))
+            }
+            _ => None,
+        })
+    }
+}

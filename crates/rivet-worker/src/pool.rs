@@ -1,0 +1,177 @@
+//! The pool of worker JVMs: starts them, splits each run's tests over them in batches (every
+//! worker busy, results in input order) and keeps going whatever the code under test does.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rivet_testcase::TestCase;
+use tracing::{debug, info_span};
+
+use crate::config::WorkerConfig;
+use crate::error::{Step, WorkerError};
+use crate::execution::{Execution, ExecutionStatus, WorkerId};
+use crate::harness::harness_classes;
+use crate::worker::{Worker, WorkerInfo};
+
+/// Long-lived worker JVMs that run test cases.
+pub struct WorkerPool {
+    config: Arc<WorkerConfig>,
+    workers: Vec<Worker>,
+}
+
+impl WorkerPool {
+    /// Starts `config.workers` JVMs (in parallel) and waits until each is ready.
+    pub fn new(config: &WorkerConfig) -> Result<Self, WorkerError> {
+        if harness_classes().is_empty() {
+            return Err(WorkerError::HarnessMissing);
+        }
+        if config.workers == 0 {
+            return Err(WorkerError::NoWorkers);
+        }
+        let config = Arc::new(config.clone());
+        let mut workers: Vec<Worker> = (0..config.workers)
+            .map(|i| Worker::new(WorkerId(i as u32), Arc::clone(&config)))
+            .collect();
+        let _span = info_span!("start_pool", workers = workers.len()).entered();
+        let started: Vec<Result<(), WorkerError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = workers
+                .iter_mut()
+                .map(|w| {
+                    let id = w.info().id;
+                    (id, s.spawn(move || w.start()))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|(id, h)| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(WorkerError::Failed {
+                            worker: id,
+                            step: Step::Spawn,
+                            reason: "the starting thread panicked".into(),
+                        })
+                    })
+                })
+                .collect()
+        });
+        for r in started {
+            r?;
+        }
+        Ok(WorkerPool { config, workers })
+    }
+
+    /// Number of workers.
+    pub fn size(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub fn config(&self) -> &WorkerConfig {
+        &self.config
+    }
+
+    /// The workers' current state (pids change when a JVM is replaced).
+    pub fn workers(&self) -> Vec<WorkerInfo> {
+        self.workers.iter().map(Worker::info).collect()
+    }
+
+    /// Pings every worker; round-trip time per worker.
+    pub fn ping(&mut self) -> Result<Vec<Duration>, WorkerError> {
+        self.workers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, w)| w.ping(i as u64))
+            .collect()
+    }
+
+    /// Runs the tests on the workers and returns one execution per test, in input order.
+    ///
+    /// Malformed tests are `Rejected`; a test over the time limit is `TimedOut` and a test
+    /// whose JVM died is `WorkerCrashed` (the JVM is replaced and the other tests go on).
+    /// Tests are handed out in contiguous chunks as workers become free, so which worker runs a
+    /// test (and what static state it finds there) depends on timing.
+    pub fn run(&mut self, tests: &[TestCase]) -> Vec<Execution> {
+        let _span = info_span!("run", tests = tests.len(), workers = self.workers.len()).entered();
+        let mut results: Vec<Option<Execution>> = (0..tests.len()).map(|_| None).collect();
+        let mut runnable = Vec::with_capacity(tests.len());
+        for (i, t) in tests.iter().enumerate() {
+            match t.validate() {
+                Ok(()) => runnable.push(i),
+                Err(e) => {
+                    results[i] = Some(Execution::without_result(
+                        ExecutionStatus::Rejected {
+                            reason: e.to_string(),
+                        },
+                        t.len(),
+                        Duration::ZERO,
+                        None,
+                    ))
+                }
+            }
+        }
+        let max_batch = self.config.max_batch.max(1);
+        let workers = self.workers.len();
+        let chunk = if workers == 1 {
+            max_batch
+        } else {
+            runnable.len().div_ceil(workers * 4).clamp(1, max_batch)
+        };
+        debug!(runnable = runnable.len(), chunk, "scheduling");
+
+        if runnable.len() <= chunk || workers == 1 {
+            for ids in runnable.chunks(chunk) {
+                let batch: Vec<&TestCase> = ids.iter().map(|&i| &tests[i]).collect();
+                for (&i, e) in ids.iter().zip(self.workers[0].run(&batch)) {
+                    results[i] = Some(e);
+                }
+            }
+        } else {
+            let next = AtomicUsize::new(0);
+            let runnable = &runnable;
+            let done: Vec<Vec<(usize, Execution)>> = std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .workers
+                    .iter_mut()
+                    .map(|w| {
+                        let next = &next;
+                        s.spawn(move || {
+                            let mut done = Vec::new();
+                            loop {
+                                let start = next.fetch_add(chunk, Ordering::Relaxed);
+                                if start >= runnable.len() {
+                                    break;
+                                }
+                                let ids = &runnable[start..(start + chunk).min(runnable.len())];
+                                let batch: Vec<&TestCase> =
+                                    ids.iter().map(|&i| &tests[i]).collect();
+                                done.extend(ids.iter().copied().zip(w.run(&batch)));
+                            }
+                            done
+                        })
+                    })
+                    .collect();
+                handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            });
+            for (i, e) in done.into_iter().flatten() {
+                results[i] = Some(e);
+            }
+        }
+
+        results
+            .into_iter()
+            .zip(tests)
+            .map(|(r, t)| {
+                r.unwrap_or_else(|| {
+                    Execution::without_result(
+                        ExecutionStatus::WorkerCrashed {
+                            reason: "internal error: the worker's thread panicked".into(),
+                        },
+                        t.len(),
+                        Duration::ZERO,
+                        None,
+                    )
+                })
+            })
+            .collect()
+    }
+}

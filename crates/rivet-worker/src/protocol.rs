@@ -1,0 +1,724 @@
+//! The worker protocol: compact binary frames between Rivet (Rust) and a worker JVM's harness
+//! (`java/rivet/worker`), on the worker's stdin (requests) and real stdout (responses).
+//!
+//! # Framing
+//!
+//! Every message is a frame: a `u32` payload length (1 ..= [`MAX_FRAME`]) and the payload, whose
+//! first byte is the message kind. All integers are big-endian; `f32`/`f64` travel as their raw
+//! IEEE bits (`u32`/`u64`). A `str` is a `u32` byte length and that many bytes of UTF-8 (NUL and
+//! any Unicode allowed). `NONE` is `0xFFFF_FFFF`.
+//!
+//! # Requests (Rust → worker)
+//!
+//! | kind | name | body |
+//! |---|---|---|
+//! | 1 | `BATCH` | `u32` batch id, `u32` member count, members, `u32` test count, tests |
+//! | 2 | `PING` | `u64` nonce |
+//! | 3 | `SHUTDOWN` | — |
+//!
+//! A member is `str` owner (internal name), `str` name, `str` descriptor; a batch lists each
+//! member it uses once and statements refer to it by index, so that a batch of 1,000 tests over
+//! one class carries each name once and the worker resolves each once. A test is `u32` statement
+//! count and its statements; a statement is a `u8` tag and:
+//!
+//! | tag | statement | body |
+//! |---|---|---|
+//! | 0 | primitive | `u8` descriptor char (`Z B C S I J F D`), value: `u8`, `i8`, `u16`, `i16`, `i32`, `i64`, `f32` bits, `f64` bits |
+//! | 1 | string | `str` |
+//! | 2 | null | `str` field descriptor |
+//! | 3 | array | `str` component descriptor, `u32` n, n × `u32` statement |
+//! | 4 | construct | `u32` member, `u32` n, n × `u32` argument statement |
+//! | 5 | call | `u32` member, `u32` receiver statement or `NONE` (static), `u32` n, n × `u32` argument |
+//! | 6 | field write | `u32` member, `u32` receiver or `NONE` (static), `u32` value statement |
+//!
+//! Statement references must point to earlier statements of the same test.
+//!
+//! # Responses (worker → Rust)
+//!
+//! | kind | name | body |
+//! |---|---|---|
+//! | 0x80 | `READY` | 8 bytes `RIVETWKR`, `u32` protocol version, `str` java.version, `str` java.vm.name |
+//! | 0x81 | `RESULT` | `u32` batch id, `u32` test index in the batch, `u64` duration (ns), `u32` threads left behind, `u32` n, n × outcome, `u32` p, p × probe |
+//! | 0x82 | `PONG` | `u64` nonce |
+//! | 0x83 | `ERROR` | `u32` batch id or `NONE`, `str` message (a request the harness could not decode; none of its tests ran) |
+//!
+//! `READY` is sent once when the harness starts. A batch yields one `RESULT` per test, in order,
+//! each flushed as soon as its test finishes, so that the tests that finished before a worker
+//! died are known. An outcome is a `u8` tag: 0 not run; 1 normal and a value; 2 threw, `str`
+//! binary class name, `u8` has-message, [`str` message]. A value is a `u8` tag: 0 void, 1
+//! boolean `u8`, 2 byte, 3 char `u16`, 4 short, 5 int, 6 long, 7 float bits, 8 double bits,
+//! 9 null, 10 string `str`, 11 object `u32` identity (objects numbered per test in order of first
+//! sight) and `str` runtime class (binary name). Strings in results are cut to 65,536 chars. A
+//! probe is `u32` probe id, `u8` hit, `f64` minimum distance bits.
+
+use std::collections::HashMap;
+use std::io::{self, Read};
+
+use rivet_testcase::{
+    MemberRef, PrimitiveValue, Statement, StatementId, StatementOutcome, TestCase, ValueSummary,
+};
+
+use crate::execution::ProbeId;
+
+/// Version sent in `READY`; Rivet refuses a harness of another version.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// The first bytes of a `READY` body.
+pub const MAGIC: &[u8; 8] = b"RIVETWKR";
+/// The largest frame payload either side accepts (bytes).
+pub const MAX_FRAME: usize = 256 << 20;
+/// The exception class reported for statements the harness could not run as written (unknown or
+/// non-public member, wrong argument types): never an exception of the code under test.
+pub const UNRUNNABLE_CLASS: &str = "rivet.worker.Unrunnable";
+/// The exception class reported when the code under test asked to exit (instrumented
+/// `System.exit`, `Runtime.exit`, `Runtime.halt`).
+pub const EXIT_REQUESTED_CLASS: &str = "rivet.runtime.ExitRequested";
+
+const NONE: u32 = u32::MAX;
+
+const REQ_BATCH: u8 = 1;
+const REQ_PING: u8 = 2;
+const REQ_SHUTDOWN: u8 = 3;
+const RESP_READY: u8 = 0x80;
+const RESP_RESULT: u8 = 0x81;
+const RESP_PONG: u8 = 0x82;
+const RESP_ERROR: u8 = 0x83;
+
+/// Identifies a batch on one worker, so that stale results are never taken for current ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BatchId(pub u32);
+
+/// A request, as decoded by [`decode_request`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    Batch { id: BatchId, tests: Vec<TestCase> },
+    Ping(u64),
+    Shutdown,
+}
+
+/// A response from a worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Response {
+    Ready(Ready),
+    Result(TestResult),
+    Pong(u64),
+    /// The worker could not decode a request; none of that batch's tests ran.
+    Error {
+        batch: Option<BatchId>,
+        message: String,
+    },
+}
+
+/// The handshake a worker sends when it starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ready {
+    pub version: u32,
+    pub java_version: String,
+    pub vm_name: String,
+}
+
+/// What the worker reports for one test of a batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestResult {
+    pub batch: BatchId,
+    /// Position of the test in its batch.
+    pub index: u32,
+    pub duration_ns: u64,
+    /// Threads the code under test has left running (an estimate).
+    pub stray_threads: u32,
+    pub outcomes: Vec<StatementOutcome>,
+    pub probes: Vec<ProbeRecord>,
+}
+
+/// One probe touched by a test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProbeRecord {
+    pub probe: ProbeId,
+    pub hit: bool,
+    /// Minimum branch distance seen (0 when hit).
+    pub distance: f64,
+}
+
+/// A frame that does not follow the protocol.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    #[error("malformed frame at byte {offset}: {what}")]
+    Malformed { offset: usize, what: String },
+    #[error("frame of {size} bytes exceeds the limit of {MAX_FRAME}")]
+    TooLarge { size: usize },
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+/// Builds one frame: reserves the length prefix, which [`Enc::finish`] fills in.
+struct Enc {
+    buf: Vec<u8>,
+}
+
+impl Enc {
+    fn new(kind: u8, capacity: usize) -> Self {
+        let mut buf = Vec::with_capacity(capacity + 5);
+        buf.extend_from_slice(&[0, 0, 0, 0, kind]);
+        Enc { buf }
+    }
+    fn u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_be_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_be_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.buf.extend_from_slice(&v.to_be_bytes());
+    }
+    /// A length or count; anything over `u32::MAX` makes the frame too large anyway.
+    fn len(&mut self, n: usize) {
+        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+    fn finish(mut self) -> Result<Vec<u8>, ProtocolError> {
+        let size = self.buf.len() - 4;
+        if size > MAX_FRAME {
+            return Err(ProtocolError::TooLarge { size });
+        }
+        self.buf[..4].copy_from_slice(&(size as u32).to_be_bytes());
+        Ok(self.buf)
+    }
+}
+
+/// Encodes a `BATCH` frame (length prefix included) of the given tests.
+pub fn encode_batch<'a>(
+    id: BatchId,
+    tests: impl IntoIterator<Item = &'a TestCase>,
+) -> Result<Vec<u8>, ProtocolError> {
+    let tests: Vec<&TestCase> = tests.into_iter().collect();
+    let mut members: HashMap<&MemberRef, u32> = HashMap::new();
+    let mut table: Vec<&MemberRef> = Vec::new();
+    let mut member_index = |m: &'a MemberRef| -> u32 {
+        *members.entry(m).or_insert_with(|| {
+            table.push(m);
+            table.len() as u32 - 1
+        })
+    };
+    let mut body = Enc {
+        buf: Vec::with_capacity(tests.iter().map(|t| t.len() * 16).sum()),
+    };
+    body.len(tests.len());
+    for t in tests.iter().copied() {
+        body.len(t.statements.len());
+        for s in &t.statements {
+            encode_statement(&mut body, s, &mut member_index);
+        }
+    }
+    let mut e = Enc::new(REQ_BATCH, body.buf.len() + table.len() * 48 + 8);
+    e.u32(id.0);
+    e.len(table.len());
+    for m in &table {
+        e.str(&m.owner);
+        e.str(&m.name);
+        e.str(&m.descriptor);
+    }
+    e.buf.extend_from_slice(&body.buf);
+    e.finish()
+}
+
+fn encode_statement<'a>(
+    e: &mut Enc,
+    s: &'a Statement,
+    member: &mut impl FnMut(&'a MemberRef) -> u32,
+) {
+    let refs = |e: &mut Enc, ids: &[StatementId]| {
+        e.len(ids.len());
+        for id in ids {
+            e.u32(id.0);
+        }
+    };
+    match s {
+        Statement::Primitive(p) => {
+            e.u8(0);
+            e.u8(p.descriptor().as_bytes()[0]);
+            match *p {
+                PrimitiveValue::Boolean(v) => e.u8(v as u8),
+                PrimitiveValue::Byte(v) => e.u8(v as u8),
+                PrimitiveValue::Char(v) => e.u16(v),
+                PrimitiveValue::Short(v) => e.u16(v as u16),
+                PrimitiveValue::Int(v) => e.u32(v as u32),
+                PrimitiveValue::Long(v) => e.u64(v as u64),
+                PrimitiveValue::Float(v) => e.u32(v.to_bits()),
+                PrimitiveValue::Double(v) => e.u64(v.to_bits()),
+            }
+        }
+        Statement::String(v) => {
+            e.u8(1);
+            e.str(v);
+        }
+        Statement::Null { descriptor } => {
+            e.u8(2);
+            e.str(descriptor);
+        }
+        Statement::Array {
+            component,
+            elements,
+        } => {
+            e.u8(3);
+            e.str(component);
+            refs(e, elements);
+        }
+        Statement::Construct { constructor, args } => {
+            e.u8(4);
+            e.u32(member(constructor));
+            refs(e, args);
+        }
+        Statement::Call {
+            method,
+            receiver,
+            args,
+        } => {
+            e.u8(5);
+            e.u32(member(method));
+            e.u32(receiver.map_or(NONE, |r| r.0));
+            refs(e, args);
+        }
+        Statement::FieldWrite {
+            field,
+            receiver,
+            value,
+        } => {
+            e.u8(6);
+            e.u32(member(field));
+            e.u32(receiver.map_or(NONE, |r| r.0));
+            e.u32(value.0);
+        }
+    }
+}
+
+/// Encodes a `PING` frame.
+pub fn encode_ping(nonce: u64) -> Vec<u8> {
+    let mut e = Enc::new(REQ_PING, 8);
+    e.u64(nonce);
+    e.finish().unwrap_or_default()
+}
+
+/// Encodes a `SHUTDOWN` frame.
+pub fn encode_shutdown() -> Vec<u8> {
+    Enc::new(REQ_SHUTDOWN, 0).finish().unwrap_or_default()
+}
+
+/// Encodes a response frame as the harness does (for tests and fake workers).
+pub fn encode_response(r: &Response) -> Result<Vec<u8>, ProtocolError> {
+    let e = match r {
+        Response::Ready(ready) => {
+            let mut e = Enc::new(RESP_READY, 64);
+            e.buf.extend_from_slice(MAGIC);
+            e.u32(ready.version);
+            e.str(&ready.java_version);
+            e.str(&ready.vm_name);
+            e
+        }
+        Response::Result(t) => {
+            let mut e = Enc::new(RESP_RESULT, 32 + t.outcomes.len() * 8 + t.probes.len() * 13);
+            e.u32(t.batch.0);
+            e.u32(t.index);
+            e.u64(t.duration_ns);
+            e.u32(t.stray_threads);
+            e.len(t.outcomes.len());
+            for o in &t.outcomes {
+                encode_outcome(&mut e, o);
+            }
+            e.len(t.probes.len());
+            for p in &t.probes {
+                e.u32(p.probe.0);
+                e.u8(p.hit as u8);
+                e.u64(p.distance.to_bits());
+            }
+            e
+        }
+        Response::Pong(nonce) => {
+            let mut e = Enc::new(RESP_PONG, 8);
+            e.u64(*nonce);
+            e
+        }
+        Response::Error { batch, message } => {
+            let mut e = Enc::new(RESP_ERROR, message.len() + 8);
+            e.u32(batch.map_or(NONE, |b| b.0));
+            e.str(message);
+            e
+        }
+    };
+    e.finish()
+}
+
+fn encode_outcome(e: &mut Enc, o: &StatementOutcome) {
+    match o {
+        StatementOutcome::NotRun => e.u8(0),
+        StatementOutcome::Normal(v) => {
+            e.u8(1);
+            match v {
+                ValueSummary::Void => e.u8(0),
+                ValueSummary::Boolean(b) => {
+                    e.u8(1);
+                    e.u8(*b as u8);
+                }
+                ValueSummary::Byte(b) => {
+                    e.u8(2);
+                    e.u8(*b as u8);
+                }
+                ValueSummary::Char(c) => {
+                    e.u8(3);
+                    e.u16(*c);
+                }
+                ValueSummary::Short(s) => {
+                    e.u8(4);
+                    e.u16(*s as u16);
+                }
+                ValueSummary::Int(i) => {
+                    e.u8(5);
+                    e.u32(*i as u32);
+                }
+                ValueSummary::Long(l) => {
+                    e.u8(6);
+                    e.u64(*l as u64);
+                }
+                ValueSummary::Float(f) => {
+                    e.u8(7);
+                    e.u32(f.to_bits());
+                }
+                ValueSummary::Double(d) => {
+                    e.u8(8);
+                    e.u64(d.to_bits());
+                }
+                ValueSummary::Null => e.u8(9),
+                ValueSummary::String(s) => {
+                    e.u8(10);
+                    e.str(s);
+                }
+                ValueSummary::Object { identity, class } => {
+                    e.u8(11);
+                    e.u32(*identity);
+                    e.str(class);
+                }
+            }
+        }
+        StatementOutcome::Threw { class, message } => {
+            e.u8(2);
+            e.str(class);
+            match message {
+                Some(m) => {
+                    e.u8(1);
+                    e.str(m);
+                }
+                None => e.u8(0),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/// Reads one frame's payload; `Ok(None)` at a clean end of stream before a frame.
+pub fn read_frame(r: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    let mut len = [0u8; 4];
+    let mut got = 0;
+    while got < 4 {
+        match r.read(&mut len[got..]) {
+            Ok(0) if got == 0 => return Ok(None),
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let n = u32::from_be_bytes(len) as usize;
+    if n == 0 || n > MAX_FRAME {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("frame length {n} out of range (stray output on the worker's stdout?)"),
+        ));
+    }
+    let mut payload = vec![0u8; n];
+    r.read_exact(&mut payload)?;
+    Ok(Some(payload))
+}
+
+struct Dec<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Dec<'a> {
+    fn err<T>(&self, what: impl Into<String>) -> Result<T, ProtocolError> {
+        Err(ProtocolError::Malformed {
+            offset: self.pos,
+            what: what.into(),
+        })
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8], ProtocolError> {
+        if self.buf.len() - self.pos < n {
+            return self.err(format!(
+                "{n} bytes wanted, {} left",
+                self.buf.len() - self.pos
+            ));
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], ProtocolError> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+    fn u8(&mut self) -> Result<u8, ProtocolError> {
+        Ok(self.array::<1>()?[0])
+    }
+    fn u16(&mut self) -> Result<u16, ProtocolError> {
+        Ok(u16::from_be_bytes(self.array()?))
+    }
+    fn u32(&mut self) -> Result<u32, ProtocolError> {
+        Ok(u32::from_be_bytes(self.array()?))
+    }
+    fn u64(&mut self) -> Result<u64, ProtocolError> {
+        Ok(u64::from_be_bytes(self.array()?))
+    }
+    /// A count of items of at least `min_size` bytes each, checked against what is left.
+    fn count(&mut self, min_size: usize) -> Result<usize, ProtocolError> {
+        let n = self.u32()? as usize;
+        if n.saturating_mul(min_size) > self.buf.len() - self.pos {
+            return self.err(format!("count {n} exceeds the frame"));
+        }
+        Ok(n)
+    }
+    fn str(&mut self) -> Result<String, ProtocolError> {
+        let n = self.count(1)?;
+        let at = self.pos;
+        let bytes = self.take(n)?;
+        String::from_utf8(bytes.to_vec()).map_err(|e| ProtocolError::Malformed {
+            offset: at,
+            what: format!("invalid UTF-8: {e}"),
+        })
+    }
+    fn end(&self) -> Result<(), ProtocolError> {
+        if self.pos != self.buf.len() {
+            return self.err(format!(
+                "{} bytes after the message",
+                self.buf.len() - self.pos
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Decodes a request payload (what the harness does, in Rust: for tests and tools).
+pub fn decode_request(payload: &[u8]) -> Result<Request, ProtocolError> {
+    let mut d = Dec {
+        buf: payload,
+        pos: 0,
+    };
+    let r = match d.u8()? {
+        REQ_BATCH => {
+            let id = BatchId(d.u32()?);
+            let n = d.count(12)?;
+            let mut members = Vec::with_capacity(n);
+            for _ in 0..n {
+                let owner = d.str()?;
+                let name = d.str()?;
+                let descriptor = d.str()?;
+                members.push(MemberRef {
+                    owner,
+                    name,
+                    descriptor,
+                });
+            }
+            let count = d.count(4)?;
+            let mut tests = Vec::with_capacity(count);
+            for _ in 0..count {
+                let n = d.count(1)?;
+                let mut t = TestCase::new();
+                for i in 0..n {
+                    t.statements
+                        .push(decode_statement(&mut d, i as u32, &members)?);
+                }
+                tests.push(t);
+            }
+            Request::Batch { id, tests }
+        }
+        REQ_PING => Request::Ping(d.u64()?),
+        REQ_SHUTDOWN => Request::Shutdown,
+        k => return d.err(format!("unknown request kind {k}")),
+    };
+    d.end()?;
+    Ok(r)
+}
+
+fn decode_statement(
+    d: &mut Dec,
+    at: u32,
+    members: &[MemberRef],
+) -> Result<Statement, ProtocolError> {
+    let reference = |d: &mut Dec| -> Result<StatementId, ProtocolError> {
+        let r = d.u32()?;
+        if r >= at {
+            return d.err(format!("statement {at} refers to {r}"));
+        }
+        Ok(StatementId(r))
+    };
+    let optional = |d: &mut Dec| -> Result<Option<StatementId>, ProtocolError> {
+        let r = d.u32()?;
+        if r == NONE {
+            return Ok(None);
+        }
+        if r >= at {
+            return d.err(format!("statement {at} refers to {r}"));
+        }
+        Ok(Some(StatementId(r)))
+    };
+    let refs = |d: &mut Dec| -> Result<Vec<StatementId>, ProtocolError> {
+        let n = d.count(4)?;
+        (0..n).map(|_| reference(d)).collect()
+    };
+    let member = |d: &mut Dec| -> Result<MemberRef, ProtocolError> {
+        let m = d.u32()? as usize;
+        match members.get(m) {
+            Some(m) => Ok(m.clone()),
+            None => d.err(format!("member {m} is not in the table")),
+        }
+    };
+    Ok(match d.u8()? {
+        0 => Statement::Primitive(match d.u8()? {
+            b'Z' => PrimitiveValue::Boolean(d.u8()? != 0),
+            b'B' => PrimitiveValue::Byte(d.u8()? as i8),
+            b'C' => PrimitiveValue::Char(d.u16()?),
+            b'S' => PrimitiveValue::Short(d.u16()? as i16),
+            b'I' => PrimitiveValue::Int(d.u32()? as i32),
+            b'J' => PrimitiveValue::Long(d.u64()? as i64),
+            b'F' => PrimitiveValue::Float(f32::from_bits(d.u32()?)),
+            b'D' => PrimitiveValue::Double(f64::from_bits(d.u64()?)),
+            t => return d.err(format!("unknown primitive type {t}")),
+        }),
+        1 => Statement::String(d.str()?),
+        2 => Statement::Null {
+            descriptor: d.str()?,
+        },
+        3 => Statement::Array {
+            component: d.str()?,
+            elements: refs(d)?,
+        },
+        4 => Statement::Construct {
+            constructor: member(d)?,
+            args: refs(d)?,
+        },
+        5 => Statement::Call {
+            method: member(d)?,
+            receiver: optional(d)?,
+            args: refs(d)?,
+        },
+        6 => Statement::FieldWrite {
+            field: member(d)?,
+            receiver: optional(d)?,
+            value: reference(d)?,
+        },
+        t => return d.err(format!("unknown statement tag {t}")),
+    })
+}
+
+/// Decodes a response payload.
+pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
+    let mut d = Dec {
+        buf: payload,
+        pos: 0,
+    };
+    let r = match d.u8()? {
+        RESP_READY => {
+            if d.take(8)? != MAGIC {
+                return d.err("bad magic in READY");
+            }
+            Response::Ready(Ready {
+                version: d.u32()?,
+                java_version: d.str()?,
+                vm_name: d.str()?,
+            })
+        }
+        RESP_RESULT => {
+            let batch = BatchId(d.u32()?);
+            let index = d.u32()?;
+            let duration_ns = d.u64()?;
+            let stray_threads = d.u32()?;
+            let n = d.count(1)?;
+            let mut outcomes = Vec::with_capacity(n);
+            for _ in 0..n {
+                outcomes.push(decode_outcome(&mut d)?);
+            }
+            let p = d.count(13)?;
+            let mut probes = Vec::with_capacity(p);
+            for _ in 0..p {
+                probes.push(ProbeRecord {
+                    probe: ProbeId(d.u32()?),
+                    hit: d.u8()? != 0,
+                    distance: f64::from_bits(d.u64()?),
+                });
+            }
+            Response::Result(TestResult {
+                batch,
+                index,
+                duration_ns,
+                stray_threads,
+                outcomes,
+                probes,
+            })
+        }
+        RESP_PONG => Response::Pong(d.u64()?),
+        RESP_ERROR => {
+            let b = d.u32()?;
+            Response::Error {
+                batch: (b != NONE).then_some(BatchId(b)),
+                message: d.str()?,
+            }
+        }
+        k => return d.err(format!("unknown response kind {k:#x}")),
+    };
+    d.end()?;
+    Ok(r)
+}
+
+fn decode_outcome(d: &mut Dec) -> Result<StatementOutcome, ProtocolError> {
+    Ok(match d.u8()? {
+        0 => StatementOutcome::NotRun,
+        1 => StatementOutcome::Normal(match d.u8()? {
+            0 => ValueSummary::Void,
+            1 => ValueSummary::Boolean(d.u8()? != 0),
+            2 => ValueSummary::Byte(d.u8()? as i8),
+            3 => ValueSummary::Char(d.u16()?),
+            4 => ValueSummary::Short(d.u16()? as i16),
+            5 => ValueSummary::Int(d.u32()? as i32),
+            6 => ValueSummary::Long(d.u64()? as i64),
+            7 => ValueSummary::Float(f32::from_bits(d.u32()?)),
+            8 => ValueSummary::Double(f64::from_bits(d.u64()?)),
+            9 => ValueSummary::Null,
+            10 => ValueSummary::String(d.str()?),
+            11 => ValueSummary::Object {
+                identity: d.u32()?,
+                class: d.str()?,
+            },
+            t => return d.err(format!("unknown value tag {t}")),
+        }),
+        2 => {
+            let class = d.str()?;
+            let message = match d.u8()? {
+                0 => None,
+                _ => Some(d.str()?),
+            };
+            StatementOutcome::Threw { class, message }
+        }
+        t => return d.err(format!("unknown outcome tag {t}")),
+    })
+}
+
+#[cfg(test)]
+#[path = "protocol_tests.rs"]
+mod tests;

@@ -1,0 +1,550 @@
+//! One worker: a JVM running the harness in its own temporary directory, fed batches over its
+//! stdin, read on a thread, supervised with a per-test deadline; replaced when it times out,
+//! dies, corrupts the protocol or accumulates stray threads.
+
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rivet_testcase::TestCase;
+use tempfile::TempDir;
+use tracing::{debug, info, info_span, warn};
+
+use crate::config::WorkerConfig;
+use crate::error::{Step, WorkerError};
+use crate::execution::{Execution, ExecutionStatus, ProbeId, WorkerId};
+use crate::harness::{write_harness, MAIN_CLASS};
+use crate::protocol::{
+    decode_response, encode_batch, encode_ping, read_frame, BatchId, Response, TestResult,
+    PROTOCOL_VERSION,
+};
+
+/// JVM flags every worker gets: no hsperfdata files (left behind by SIGKILL), VM messages on
+/// stderr (never on the protocol's stdout), deterministic exception messages, no display.
+const FIXED_FLAGS: &[&str] = &[
+    "-XX:-UsePerfData",
+    "-XX:+DisplayVMOutputToStderr",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-Djava.awt.headless=true",
+    "-Dfile.encoding=UTF-8",
+];
+
+/// What the stdout reader thread reports.
+enum Event {
+    Frame(Response),
+    /// The worker's stdout ended (the JVM is exiting or gone).
+    Closed(String),
+    /// The worker's stdout carried something that is not a frame (the JVM may still run).
+    Corrupt(String),
+}
+
+/// A running worker JVM.
+struct Process {
+    child: Child,
+    pid: u32,
+    requests: Sender<Vec<u8>>,
+    responses: Receiver<Event>,
+    log: PathBuf,
+    java_version: String,
+    /// Dropped after the process is dead (field order).
+    _dir: TempDir,
+}
+
+impl Process {
+    fn spawn(id: WorkerId, config: &WorkerConfig) -> Result<Process, WorkerError> {
+        let io = |step| {
+            move |source| WorkerError::Io {
+                worker: id,
+                step,
+                source,
+            }
+        };
+        let prefix = format!("rivet-worker-{}-", id.0);
+        let mut dir = tempfile::Builder::new();
+        dir.prefix(&prefix);
+        let dir = match &config.temp_root {
+            Some(root) => dir.tempdir_in(root),
+            None => dir.tempdir(),
+        }
+        .map_err(io(Step::CreateTempDir))?;
+        let harness = dir.path().join("harness");
+        write_harness(&harness).map_err(io(Step::WriteHarness))?;
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(io(Step::CreateTempDir))?;
+        let log = dir.path().join("worker.log");
+        let stderr = File::create(&log).map_err(io(Step::CreateTempDir))?;
+        let classpath = std::env::join_paths(std::iter::once(&harness).chain(&config.classpath))
+            .map_err(|e| WorkerError::Failed {
+                worker: id,
+                step: Step::Spawn,
+                reason: format!("bad classpath entry: {e}"),
+            })?;
+
+        let mut cmd = Command::new(&config.java);
+        cmd.arg(format!("-Xmx{}m", config.max_heap_mb))
+            .arg(format!("-Xss{}k", config.thread_stack_kb))
+            .args(&config.tuning_flags)
+            .args(FIXED_FLAGS)
+            .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
+            .args(&config.extra_jvm_args)
+            .arg("-cp")
+            .arg(classpath)
+            .arg(MAIN_CLASS)
+            .current_dir(dir.path())
+            .env_remove("JAVA_TOOL_OPTIONS")
+            .env_remove("_JAVA_OPTIONS")
+            .env_remove("JDK_JAVA_OPTIONS")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            // Its own process group, so that killing it also kills what the code under test ran.
+            .process_group(0);
+        let mut child = cmd.spawn().map_err(io(Step::Spawn))?;
+        let pid = child.id();
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            kill_group(&mut child);
+            return Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Spawn,
+                reason: "no pipes to the JVM".into(),
+            });
+        };
+
+        let (requests, to_write) = mpsc::channel::<Vec<u8>>();
+        let (responses_tx, responses) = mpsc::channel();
+        let threads = std::thread::Builder::new()
+            .name(format!("rivet-worker-{}-stdin", id.0))
+            .spawn(move || write_requests(stdin, to_write))
+            .and_then(|_| {
+                std::thread::Builder::new()
+                    .name(format!("rivet-worker-{}-stdout", id.0))
+                    .spawn(move || read_responses(stdout, responses_tx))
+            });
+        if let Err(e) = threads {
+            kill_group(&mut child);
+            return Err(io(Step::Spawn)(e));
+        }
+
+        let mut process = Process {
+            child,
+            pid,
+            requests,
+            responses,
+            log,
+            java_version: String::new(),
+            _dir: dir,
+        };
+        match process.responses.recv_timeout(config.startup_timeout) {
+            Ok(Event::Frame(Response::Ready(ready))) if ready.version == PROTOCOL_VERSION => {
+                info!(worker = id.0, pid, java = %ready.java_version, vm = %ready.vm_name, "worker ready");
+                process.java_version = ready.java_version;
+                Ok(process)
+            }
+            Ok(Event::Frame(Response::Ready(ready))) => Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Handshake,
+                reason: format!(
+                    "harness speaks protocol {}, Rivet {PROTOCOL_VERSION}",
+                    ready.version
+                ),
+            }),
+            Ok(Event::Frame(other)) => Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Handshake,
+                reason: format!("expected READY, got {other:?}"),
+            }),
+            Ok(Event::Closed(why)) => Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Handshake,
+                reason: process.death(&why),
+            }),
+            Ok(Event::Corrupt(why)) => Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Handshake,
+                reason: format!("{why}{}", log_tail(&process.log)),
+            }),
+            Err(_) => Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Handshake,
+                reason: format!(
+                    "no READY within {:?}{}",
+                    config.startup_timeout,
+                    log_tail(&process.log)
+                ),
+            }),
+        }
+    }
+
+    /// Why the process died: waits briefly for it to exit (killing it otherwise) and describes
+    /// its exit status and the end of its stderr.
+    fn death(&mut self, why: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => break None,
+            }
+        };
+        let what = match status {
+            Some(s) => match (s.code(), s.signal()) {
+                (Some(code), _) => format!("exited with status {code}"),
+                (_, Some(9)) => "killed by signal 9 (SIGKILL)".to_string(),
+                (_, Some(sig)) => format!("killed by signal {sig}"),
+                _ => format!("ended: {s}"),
+            },
+            None => {
+                kill_group(&mut self.child);
+                format!("{why}; killed it")
+            }
+        };
+        format!("worker JVM {what}{}", log_tail(&self.log))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        kill_group(&mut self.child);
+    }
+}
+
+/// Kills the JVM's process group (the JVM and whatever the code under test started) and reaps it.
+fn kill_group(child: &mut Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the process group we created with
+        // process_group(0), whose id is the child's pid; it touches no memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The last lines of a worker's stderr, for crash reasons.
+fn log_tail(log: &std::path::Path) -> String {
+    let Ok(text) = std::fs::read(log) else {
+        return String::new();
+    };
+    let start = text.len().saturating_sub(2000);
+    let text = String::from_utf8_lossy(&text[start..]);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let tail = lines[lines.len().saturating_sub(4)..].join(" | ");
+    format!("; stderr: {tail}")
+}
+
+fn write_requests(mut stdin: std::process::ChildStdin, frames: Receiver<Vec<u8>>) {
+    for frame in frames {
+        if stdin
+            .write_all(&frame)
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            // The worker is gone; the reader reports it.
+            return;
+        }
+    }
+}
+
+fn read_responses(stdout: std::process::ChildStdout, events: Sender<Event>) {
+    let mut r = BufReader::with_capacity(1 << 16, stdout);
+    loop {
+        let event = match read_frame(&mut r) {
+            Ok(Some(payload)) => match decode_response(&payload) {
+                Ok(response) => Event::Frame(response),
+                Err(e) => Event::Corrupt(format!("protocol error: {e}")),
+            },
+            Ok(None) => Event::Closed("its output ended".into()),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Event::Corrupt(format!("protocol error: {e}"))
+            }
+            Err(e) => Event::Closed(format!("reading its output failed: {e}")),
+        };
+        let last = matches!(event, Event::Closed(_) | Event::Corrupt(_));
+        if events.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// A worker slot of a pool: its current JVM, started on demand and replaced after a failure.
+pub(crate) struct Worker {
+    id: WorkerId,
+    config: Arc<WorkerConfig>,
+    process: Option<Process>,
+    next_batch: u32,
+    spawns: u32,
+}
+
+/// A worker as seen from outside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerInfo {
+    pub id: WorkerId,
+    /// The current JVM's pid (None between a failure and the next test).
+    pub pid: Option<u32>,
+    /// How many JVMs this slot has started.
+    pub spawns: u32,
+    pub java_version: Option<String>,
+}
+
+impl Worker {
+    pub(crate) fn new(id: WorkerId, config: Arc<WorkerConfig>) -> Self {
+        Worker {
+            id,
+            config,
+            process: None,
+            next_batch: 0,
+            spawns: 0,
+        }
+    }
+
+    pub(crate) fn info(&self) -> WorkerInfo {
+        WorkerInfo {
+            id: self.id,
+            pid: self.process.as_ref().map(|p| p.pid),
+            spawns: self.spawns,
+            java_version: self.process.as_ref().map(|p| p.java_version.clone()),
+        }
+    }
+
+    /// Starts the JVM if none is running (one retry).
+    pub(crate) fn start(&mut self) -> Result<(), WorkerError> {
+        if self.process.is_some() {
+            return Ok(());
+        }
+        let _span = info_span!("spawn", worker = self.id.0).entered();
+        let mut attempt = Process::spawn(self.id, &self.config);
+        if let Err(e) = &attempt {
+            warn!(worker = self.id.0, error = %e, "worker failed to start; retrying once");
+            attempt = Process::spawn(self.id, &self.config);
+        }
+        self.spawns += 1;
+        self.process = Some(attempt?);
+        Ok(())
+    }
+
+    /// Round trip of a ping.
+    pub(crate) fn ping(&mut self, nonce: u64) -> Result<Duration, WorkerError> {
+        self.start()?;
+        let id = self.id;
+        let limit = self.config.time_limit;
+        let Some(p) = self.process.as_mut() else {
+            return Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Send,
+                reason: "no JVM".into(),
+            });
+        };
+        let start = Instant::now();
+        if p.requests.send(encode_ping(nonce)).is_err() {
+            let reason = p.death("its input closed");
+            self.process = None;
+            return Err(WorkerError::Failed {
+                worker: id,
+                step: Step::Send,
+                reason,
+            });
+        }
+        let failure = match p.responses.recv_timeout(limit) {
+            Ok(Event::Frame(Response::Pong(n))) if n == nonce => return Ok(start.elapsed()),
+            Ok(Event::Frame(other)) => format!("expected PONG {nonce}, got {other:?}"),
+            Ok(Event::Closed(why)) => p.death(&why),
+            Ok(Event::Corrupt(why)) => why,
+            Err(_) => format!("no PONG within {limit:?}"),
+        };
+        self.process = None;
+        Err(WorkerError::Failed {
+            worker: id,
+            step: Step::Receive,
+            reason: failure,
+        })
+    }
+
+    /// Runs tests in order, returning one execution per test whatever happens to the JVM.
+    pub(crate) fn run(&mut self, tests: &[&TestCase]) -> Vec<Execution> {
+        let mut out = Vec::with_capacity(tests.len());
+        while out.len() < tests.len() {
+            let rest = &tests[out.len()..];
+            if let Err(e) = self.start() {
+                warn!(worker = self.id.0, error = %e, tests = rest.len(), "no worker JVM for these tests");
+                let reason = format!("cannot start a worker: {e}");
+                out.extend(rest.iter().map(|t| {
+                    Execution::without_result(
+                        ExecutionStatus::WorkerCrashed {
+                            reason: reason.clone(),
+                        },
+                        t.len(),
+                        Duration::ZERO,
+                        Some(self.id),
+                    )
+                }));
+                break;
+            }
+            let batch = BatchId(self.next_batch);
+            self.next_batch = self.next_batch.wrapping_add(1);
+            match encode_batch(batch, rest.iter().copied()) {
+                Ok(frame) => self.run_batch(batch, frame, rest, &mut out),
+                Err(e) if rest.len() == 1 => out.push(Execution::without_result(
+                    ExecutionStatus::Rejected {
+                        reason: format!("cannot send the test: {e}"),
+                    },
+                    rest[0].len(),
+                    Duration::ZERO,
+                    None,
+                )),
+                Err(_) => {
+                    let (a, b) = rest.split_at(rest.len() / 2);
+                    out.extend(self.run(a));
+                    out.extend(self.run(b));
+                }
+            }
+        }
+        out
+    }
+
+    /// Sends one batch and collects its results until it ends or the JVM has to be replaced;
+    /// pushes one execution per test it accounts for (at least one).
+    fn run_batch(
+        &mut self,
+        batch: BatchId,
+        frame: Vec<u8>,
+        tests: &[&TestCase],
+        out: &mut Vec<Execution>,
+    ) {
+        let id = self.id;
+        let limit = self.config.time_limit;
+        let max_stray = self.config.max_stray_threads;
+        let Some(p) = self.process.as_mut() else {
+            return;
+        };
+        let _span = info_span!(
+            "batch",
+            worker = id.0,
+            pid = p.pid,
+            batch = batch.0,
+            tests = tests.len()
+        )
+        .entered();
+        debug!("sending batch");
+        // A closed channel means the writer saw the JVM die; the reader will report how.
+        let _ = p.requests.send(frame);
+        let mut started = Instant::now();
+        let crashed = |reason: String, test: &TestCase, since: Instant| {
+            Execution::without_result(
+                ExecutionStatus::WorkerCrashed { reason },
+                test.len(),
+                since.elapsed(),
+                Some(id),
+            )
+        };
+        for (index, test) in tests.iter().enumerate() {
+            let wait = (started + limit).saturating_duration_since(Instant::now());
+            match p.responses.recv_timeout(wait) {
+                Ok(Event::Frame(Response::Result(r)))
+                    if r.batch == batch
+                        && r.index as usize == index
+                        && r.outcomes.len() == test.len() =>
+                {
+                    started = Instant::now();
+                    let stray = r.stray_threads;
+                    out.push(completed(r, id));
+                    if stray > max_stray {
+                        info!(
+                            stray,
+                            "tests left too many threads running; replacing the worker"
+                        );
+                        self.process = None;
+                        return;
+                    }
+                }
+                Ok(Event::Frame(Response::Error { message, .. })) => {
+                    warn!(%message, "worker rejected the batch");
+                    let reason = format!("the worker could not decode the batch: {message}");
+                    out.extend(
+                        tests[index..]
+                            .iter()
+                            .map(|t| crashed(reason.clone(), t, started)),
+                    );
+                    self.process = None;
+                    return;
+                }
+                Ok(Event::Frame(other)) => {
+                    let reason = format!("protocol error: unexpected {}", describe(&other));
+                    warn!(%reason, "replacing the worker");
+                    out.push(crashed(reason, test, started));
+                    self.process = None;
+                    return;
+                }
+                Ok(Event::Corrupt(why)) => {
+                    warn!(reason = %why, test = index, "worker corrupted the protocol; replacing it");
+                    out.push(crashed(why, test, started));
+                    self.process = None;
+                    return;
+                }
+                Ok(Event::Closed(why)) => {
+                    let reason = p.death(&why);
+                    warn!(%reason, test = index, "worker died; replacing it");
+                    out.push(crashed(reason, test, started));
+                    self.process = None;
+                    return;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let reason = p.death("its output reader stopped");
+                    warn!(%reason, test = index, "worker died; replacing it");
+                    out.push(crashed(reason, test, started));
+                    self.process = None;
+                    return;
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    warn!(test = index, ?limit, "test timed out; replacing the worker");
+                    out.push(Execution::without_result(
+                        ExecutionStatus::TimedOut,
+                        test.len(),
+                        started.elapsed(),
+                        Some(id),
+                    ));
+                    self.process = None;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn describe(r: &Response) -> String {
+    match r {
+        Response::Ready(_) => "READY".into(),
+        Response::Result(t) => format!("RESULT (batch {}, test {})", t.batch.0, t.index),
+        Response::Pong(n) => format!("PONG {n}"),
+        Response::Error { message, .. } => format!("ERROR {message}"),
+    }
+}
+
+fn completed(r: TestResult, worker: WorkerId) -> Execution {
+    let mut covered: Vec<ProbeId> = r.probes.iter().filter(|p| p.hit).map(|p| p.probe).collect();
+    covered.sort_unstable();
+    covered.dedup();
+    let mut distances: Vec<(ProbeId, f64)> =
+        r.probes.iter().map(|p| (p.probe, p.distance)).collect();
+    distances.sort_unstable_by_key(|(p, _)| *p);
+    distances.dedup_by_key(|(p, _)| *p);
+    Execution {
+        status: ExecutionStatus::Completed,
+        outcomes: r.outcomes,
+        covered,
+        distances,
+        duration: Duration::from_nanos(r.duration_ns),
+        worker: Some(worker),
+        stray_threads: r.stray_threads,
+    }
+}

@@ -1,0 +1,412 @@
+//! Real-JVM tests of the harness's decoding and execution: a batch with every statement kind,
+//! values of every type round-tripping (non-ASCII and NUL strings, arrays, object identities),
+//! exceptions, statements the harness cannot run, exit requests, probes, printed output.
+
+mod support;
+
+use std::time::Duration;
+
+use rivet_testcase::{PrimitiveValue as P, StatementOutcome, TestCase, ValueSummary as V};
+use rivet_worker::{
+    Execution, ExecutionStatus, ProbeId, WorkerConfig, WorkerPool, EXIT_REQUESTED_CLASS,
+    UNRUNNABLE_CLASS,
+};
+use support::{pool, Builder};
+
+const TEXT: &str = "héllo\u{0}wörld ☺ 𝄞 \u{7f}";
+
+fn normal(v: V) -> StatementOutcome {
+    StatementOutcome::Normal(v)
+}
+
+fn object(identity: u32, class: &str) -> StatementOutcome {
+    normal(V::Object {
+        identity,
+        class: class.to_string(),
+    })
+}
+
+fn threw(e: &Execution) -> (usize, String, Option<String>) {
+    let (i, class, message) = e
+        .exception()
+        .unwrap_or_else(|| panic!("no exception in {e:?}"));
+    (i, class.to_string(), message.map(str::to_string))
+}
+
+/// Every statement kind and every value type, with the outcomes they must have.
+fn every_kind() -> (TestCase, Vec<StatementOutcome>) {
+    let mut b = Builder::new();
+    let mut expect = Vec::new();
+    let i = b.prim(P::Int(-7));
+    let l = b.prim(P::Long(i64::MIN));
+    let d = b.prim(P::Double(-1.5e300));
+    let f = b.prim(P::Float(f32::MIN_POSITIVE));
+    let c = b.prim(P::Char(0xD834)); // a lone surrogate is a valid char
+    let y = b.prim(P::Byte(-128));
+    let s = b.prim(P::Short(i16::MIN));
+    let z = b.prim(P::Boolean(true));
+    let text = b.string(TEXT);
+    let null = b.null("Ljava/lang/String;");
+    expect.extend([
+        normal(V::Int(-7)),
+        normal(V::Long(i64::MIN)),
+        normal(V::Double(-1.5e300)),
+        normal(V::Float(f32::MIN_POSITIVE)),
+        normal(V::Char(0xD834)),
+        normal(V::Byte(-128)),
+        normal(V::Short(i16::MIN)),
+        normal(V::Boolean(true)),
+        normal(V::String(TEXT.into())),
+        normal(V::Null),
+    ]);
+    b.values("anInt", "(I)I", &[i]);
+    b.values("aLong", "(J)J", &[l]);
+    b.values("aDouble", "(D)D", &[d]);
+    b.values("aFloat", "(F)F", &[f]);
+    b.values("aChar", "(C)C", &[c]);
+    b.values("aByte", "(B)B", &[y]);
+    b.values("aShort", "(S)S", &[s]);
+    b.values("aBoolean", "(Z)Z", &[z]);
+    b.values("aString", "(Ljava/lang/String;)Ljava/lang/String;", &[text]);
+    b.values("aString", "(Ljava/lang/String;)Ljava/lang/String;", &[null]);
+    expect.extend(expect[..10].to_vec());
+    // Widening of an int argument to a long parameter.
+    b.values("aLong", "(J)J", &[i]);
+    expect.push(normal(V::Long(-7)));
+
+    let ints = b.array("I", &[i, i, i]);
+    b.values("sum", "([I)I", &[ints]);
+    let strings = b.array("Ljava/lang/String;", &[text, null]);
+    b.values(
+        "join",
+        "([Ljava/lang/String;)Ljava/lang/String;",
+        &[strings],
+    );
+    expect.extend([
+        object(0, "[I"),
+        normal(V::Int(-21)),
+        object(1, "[Ljava.lang.String;"),
+        normal(V::String(format!("{TEXT}|<null>|"))),
+    ]);
+
+    let v = b.new_object("fixtures/Values", "(ILjava/lang/String;)V", &[i, text]);
+    b.call(
+        "fixtures/Values",
+        "self",
+        "()Lfixtures/Values;",
+        Some(v),
+        &[],
+    );
+    b.values("same", "(Ljava/lang/Object;)Ljava/lang/Object;", &[v]);
+    b.values("same", "(Ljava/lang/Object;)Ljava/lang/Object;", &[ints]);
+    expect.extend([
+        object(2, "fixtures.Values"),
+        object(2, "fixtures.Values"),
+        object(2, "fixtures.Values"),
+        object(0, "[I"),
+    ]);
+
+    let forty_two = b.int(42);
+    b.write("fixtures/Values", "number", "I", Some(v), forty_two);
+    b.call("fixtures/Values", "number", "()I", Some(v), &[]);
+    b.write(
+        "fixtures/Values",
+        "text",
+        "Ljava/lang/String;",
+        Some(v),
+        null,
+    );
+    b.call(
+        "fixtures/Values",
+        "text",
+        "()Ljava/lang/String;",
+        Some(v),
+        &[],
+    );
+    b.write("fixtures/Values", "counter", "J", None, forty_two);
+    b.values("counter", "()J", &[]);
+    b.values("boxed", "(I)Ljava/lang/Integer;", &[forty_two]);
+    expect.extend([
+        normal(V::Int(42)),
+        normal(V::Void),
+        normal(V::Int(42)),
+        normal(V::Void),
+        normal(V::Null),
+        normal(V::Void),
+        normal(V::Long(42)),
+        object(3, "java.lang.Integer"),
+    ]);
+
+    let list = b.new_object("java/util/ArrayList", "()V", &[]);
+    b.call(
+        "java/util/ArrayList",
+        "add",
+        "(Ljava/lang/Object;)Z",
+        Some(list),
+        &[v],
+    );
+    let zero = b.int(0);
+    b.call(
+        "java/util/List",
+        "get",
+        "(I)Ljava/lang/Object;",
+        Some(list),
+        &[zero],
+    );
+    b.call("java/util/ArrayList", "clear", "()V", Some(list), &[]);
+    b.call("java/util/ArrayList", "size", "()I", Some(list), &[]);
+    expect.extend([
+        object(4, "java.util.ArrayList"),
+        normal(V::Boolean(true)),
+        normal(V::Int(0)),
+        object(2, "fixtures.Values"),
+        normal(V::Void),
+        normal(V::Int(0)),
+    ]);
+    (b.build(), expect)
+}
+
+fn check_every_kind(pool: &mut WorkerPool) {
+    let (test, expect) = every_kind();
+    let e = pool.run(std::slice::from_ref(&test)).remove(0);
+    assert_eq!(e.status, ExecutionStatus::Completed, "{e:?}");
+    assert_eq!(e.outcomes.len(), expect.len());
+    for (i, (got, want)) in e.outcomes.iter().zip(&expect).enumerate() {
+        assert_eq!(got, want, "statement {i}");
+    }
+}
+
+#[test]
+fn every_statement_kind_round_trips_through_the_jvm() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    check_every_kind(&mut pool);
+    // Twice: the second run uses the worker's resolution caches.
+    check_every_kind(&mut pool);
+    let info = &pool.workers()[0];
+    assert_eq!(info.spawns, 1);
+    assert!(
+        info.java_version
+            .as_deref()
+            .is_some_and(|v| v.starts_with("17")),
+        "{info:?}"
+    );
+}
+
+#[test]
+fn harness_built_for_java_8_runs_on_jdk_25() {
+    let java = rivet_testkit::Jdk::Jdk25.home().join("bin/java");
+    let config = WorkerConfig {
+        java,
+        ..support::config(1, Duration::from_secs(10))
+    };
+    let mut pool = WorkerPool::new(&config).expect("pool on JDK 25");
+    check_every_kind(&mut pool);
+    assert!(pool.workers()[0]
+        .java_version
+        .as_deref()
+        .is_some_and(|v| v.starts_with("25")));
+}
+
+#[test]
+fn exceptions_stop_the_test_and_are_reported() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let mut tests = Vec::new();
+
+    let mut b = Builder::new();
+    let m = b.string("boom ☺");
+    b.values("fail", "(Ljava/lang/String;)V", &[m]);
+    b.int(1);
+    tests.push(b.build());
+
+    let mut b = Builder::new();
+    let zero = b.int(0);
+    b.values("recurse", "(I)I", &[zero]);
+    tests.push(b.build());
+
+    let mut b = Builder::new();
+    let null = b.null("Lfixtures/Values;");
+    b.call("fixtures/Values", "number", "()I", Some(null), &[]);
+    tests.push(b.build());
+
+    // Statements the harness cannot run as written.
+    let mut b = Builder::new();
+    b.values("hidden", "()I", &[]);
+    tests.push(b.build());
+    let mut b = Builder::new();
+    b.call("no/such/Class", "m", "()V", None, &[]);
+    tests.push(b.build());
+    let mut b = Builder::new();
+    let v = b.new_object("fixtures/Values", "()V", &[]);
+    let one = b.int(1);
+    b.write("fixtures/Values", "fixed", "I", Some(v), one);
+    tests.push(b.build());
+    let mut b = Builder::new();
+    let s = b.string("not an int");
+    b.values("anInt", "(I)I", &[s]);
+    tests.push(b.build());
+    let mut b = Builder::new();
+    b.new_object("java/util/AbstractList", "()V", &[]);
+    tests.push(b.build());
+
+    // Malformed: never sent.
+    let mut bad = TestCase::new();
+    bad.push(rivet_testcase::Statement::Array {
+        component: "I".into(),
+        elements: vec![rivet_testcase::StatementId(3)],
+    });
+    tests.push(bad);
+
+    let results = pool.run(&tests);
+    assert_eq!(results.len(), tests.len());
+    let (i, class, message) = threw(&results[0]);
+    assert_eq!(
+        (i, class.as_str(), message.as_deref()),
+        (1, "java.lang.IllegalStateException", Some("boom ☺"))
+    );
+    assert_eq!(results[0].outcomes[2], StatementOutcome::NotRun);
+    assert_eq!(threw(&results[1]).1, "java.lang.StackOverflowError");
+    assert_eq!(threw(&results[2]).1, "java.lang.NullPointerException");
+    for (r, needle) in results[3..8].iter().zip([
+        "is not public",
+        "class not found",
+        "is final",
+        "argument type mismatch",
+        "abstract",
+    ]) {
+        assert_eq!(r.status, ExecutionStatus::Completed);
+        let (_, class, message) = threw(r);
+        assert_eq!(class, UNRUNNABLE_CLASS);
+        assert!(
+            message.as_deref().is_some_and(|m| m.contains(needle)),
+            "{message:?} lacks {needle}"
+        );
+    }
+    assert!(
+        matches!(&results[8].status, ExecutionStatus::Rejected { reason } if reason.contains("s3")),
+        "{:?}",
+        results[8].status
+    );
+    assert_eq!(pool.workers()[0].spawns, 1, "the JVM survived all of it");
+}
+
+#[test]
+fn instrumented_exit_is_an_exception_and_the_worker_survives() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let pid = pool.workers()[0].pid;
+    let mut exit = Builder::new();
+    let zero = exit.int(0);
+    exit.values("exit", "(I)V", &[zero]);
+    exit.int(1);
+    let mut caught = Builder::new();
+    let three = caught.int(3);
+    caught.values("exitAndCatch", "(I)I", &[three]);
+    let results = pool.run(&[exit.build(), caught.build(), support::harmless()]);
+    let (i, class, message) = threw(&results[0]);
+    assert_eq!((i, class.as_str()), (1, EXIT_REQUESTED_CLASS));
+    assert!(message.is_some_and(|m| m.contains("System.exit(0)")));
+    assert_eq!(results[0].outcomes[2], StatementOutcome::NotRun);
+    let (i, class, message) = threw(&results[1]);
+    assert_eq!((i, class.as_str()), (1, EXIT_REQUESTED_CLASS));
+    assert!(message.is_some_and(|m| m.contains("exit(3)") && m.contains("caught")));
+    assert!(results[2].is_completed() && results[2].exception().is_none());
+    assert_eq!(pool.workers()[0].pid, pid, "same JVM");
+}
+
+#[test]
+fn probes_are_read_and_reset_per_test() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let equal = |a: i32, b: i32| {
+        let mut t = Builder::new();
+        let (a, b) = (t.int(a), t.int(b));
+        t.values("equal", "(II)Z", &[a, b]);
+        t.build()
+    };
+    let results = pool.run(&[equal(3, 7), equal(5, 5), support::harmless()]);
+    // if_icmpeq with probe 10 (jump taken: a == b) and 11 (falls through).
+    assert_eq!(results[0].covered, vec![ProbeId(11)]);
+    assert_eq!(
+        results[0].distances,
+        vec![(ProbeId(10), 4.0), (ProbeId(11), 0.0)]
+    );
+    assert_eq!(results[0].distance(ProbeId(10)), Some(4.0));
+    assert_eq!(results[1].covered, vec![ProbeId(10)]);
+    assert_eq!(
+        results[1].distances,
+        vec![(ProbeId(10), 0.0), (ProbeId(11), 1.0)]
+    );
+    assert!(
+        results[2].covered.is_empty() && results[2].distances.is_empty(),
+        "reset between tests"
+    );
+}
+
+#[test]
+fn printed_output_does_not_corrupt_the_protocol() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let mut shout = Builder::new();
+    let n = shout.int(2000);
+    shout.values("shout", "(I)I", &[n]);
+    let mut tests = vec![shout.build()];
+    tests.extend((0..5).map(|_| support::harmless()));
+    for _ in 0..2 {
+        let results = pool.run(&tests);
+        assert_eq!(results[0].outcomes[1], normal(V::Int(2000)));
+        assert!(results.iter().all(Execution::is_completed), "{results:?}");
+        assert!(results[1..]
+            .iter()
+            .all(|r| r.outcomes[2] == normal(V::Int(1))));
+    }
+    assert_eq!(pool.workers()[0].spawns, 1);
+}
+
+#[test]
+fn writing_to_the_real_stdout_replaces_the_worker_quickly() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let mut b = Builder::new();
+    let text = b.string("garbage from the code under test\n");
+    b.values("corrupt", "(Ljava/lang/String;)V", &[text]);
+    let start = std::time::Instant::now();
+    let results = pool.run(&[b.build(), support::harmless()]);
+    assert!(
+        matches!(&results[0].status, ExecutionStatus::WorkerCrashed { reason } if reason.contains("protocol error")),
+        "{:?}",
+        results[0].status
+    );
+    assert!(results[1].is_completed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "no wait for a JVM that is not exiting"
+    );
+    assert_eq!(pool.workers()[0].spawns, 2);
+}
+
+#[test]
+fn workers_run_in_their_own_temporary_directories() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let mut b = Builder::new();
+    let key = b.string("java.io.tmpdir");
+    b.call(
+        "java/lang/System",
+        "getProperty",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        None,
+        &[key],
+    );
+    let file = b.string("written-by-the-code-under-test");
+    b.values("write", "(Ljava/lang/String;)V", &[file]);
+    let results = pool.run(&[b.build()]);
+    let StatementOutcome::Normal(V::String(tmp)) = &results[0].outcomes[1] else {
+        panic!("{results:?}")
+    };
+    let tmp = std::path::PathBuf::from(tmp);
+    let dir = tmp.parent().expect("worker dir").to_path_buf();
+    assert!(
+        dir.join("written-by-the-code-under-test").is_file(),
+        "relative paths land in the worker's dir"
+    );
+    assert!(dir
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("rivet-worker-0-")));
+    drop(pool);
+    assert!(!dir.exists(), "deleted with the pool");
+}
