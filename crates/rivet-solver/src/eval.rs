@@ -1,0 +1,199 @@
+//! Models (values of symbols) and the evaluation of terms under a model with Java's exact
+//! integer semantics; the reference the Z3 translation is tested against.
+
+use std::collections::HashMap;
+
+use crate::term::{BinaryOp, SymbolId, Term, TermKind, UnaryOp};
+
+/// The value of a term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Concrete {
+    Bool(bool),
+    Int(i32),
+    Long(i64),
+}
+
+impl Concrete {
+    /// The value widened to 64 bits (booleans as 0/1).
+    pub fn as_i64(self) -> i64 {
+        match self {
+            Concrete::Bool(b) => i64::from(b),
+            Concrete::Int(v) => i64::from(v),
+            Concrete::Long(v) => v,
+        }
+    }
+}
+
+/// Values of symbols; a symbol without a value reads as 0 (Z3's model completion).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Model {
+    values: HashMap<SymbolId, i64>,
+}
+
+impl Model {
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// Sets a symbol's value, already in its sort's range (see `SymbolSort::normalize`).
+    pub fn set(&mut self, symbol: SymbolId, value: i64) {
+        self.values.insert(symbol, value);
+    }
+
+    pub fn get(&self, symbol: SymbolId) -> Option<i64> {
+        self.values.get(&symbol).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (SymbolId, i64)> + '_ {
+        self.values.iter().map(|(s, v)| (*s, *v))
+    }
+
+    /// Copies every value of `other` into this model, overwriting.
+    pub fn merge(&mut self, other: &Model) {
+        self.values
+            .extend(other.values.iter().map(|(s, v)| (*s, *v)));
+    }
+
+    /// Evaluates a term; symbols without a value are 0.
+    pub fn eval(&self, term: &Term) -> Concrete {
+        match term.kind() {
+            TermKind::Bool(b) => Concrete::Bool(*b),
+            TermKind::Int(v) => Concrete::Int(*v),
+            TermKind::Long(v) => Concrete::Long(*v),
+            TermKind::Var(s, sort) => {
+                let v = sort.normalize(self.get(*s).unwrap_or(0));
+                match sort.term_sort() {
+                    crate::term::Sort::Long => Concrete::Long(v),
+                    _ => Concrete::Int(v as i32),
+                }
+            }
+            TermKind::Unary(op, a) => {
+                let a = self.eval(a);
+                match (op, a) {
+                    (UnaryOp::Not, Concrete::Bool(b)) => Concrete::Bool(!b),
+                    (UnaryOp::I2L, v) => Concrete::Long(unary_value(*op, v.as_i64())),
+                    (_, Concrete::Long(v)) if *op != UnaryOp::L2I => {
+                        Concrete::Long(unary_value(*op, v))
+                    }
+                    (_, v) => Concrete::Int(unary_value(*op, v.as_i64()) as i32),
+                }
+            }
+            TermKind::Binary(op, a, b) => match (self.eval(a), self.eval(b)) {
+                (Concrete::Bool(x), Concrete::Bool(y)) => Concrete::Bool(match op {
+                    BinaryOp::And => x & y,
+                    BinaryOp::Or => x | y,
+                    _ => x ^ y,
+                }),
+                (Concrete::Long(x), y) => Concrete::Long(binary_value(*op, true, x, y.as_i64())),
+                (x, y) => Concrete::Int(binary_value(*op, false, x.as_i64(), y.as_i64()) as i32),
+            },
+            TermKind::Compare(op, a, b) => {
+                Concrete::Bool(op.holds(self.eval(a).as_i64(), self.eval(b).as_i64()))
+            }
+            TermKind::Ite(c, a, b) => {
+                if self.eval(c) == Concrete::Bool(true) {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+        }
+    }
+
+    /// True if every clause evaluates to true.
+    pub fn satisfies(&self, clauses: &[Term]) -> bool {
+        clauses.iter().all(|c| self.eval(c) == Concrete::Bool(true))
+    }
+}
+
+/// A unary operation on a value already in the operand's range; the result is widened to
+/// 64 bits (an `int` result is in `i32` range).
+pub fn unary_value(op: UnaryOp, v: i64) -> i64 {
+    match op {
+        UnaryOp::Neg => v.wrapping_neg(),
+        UnaryOp::Not => i64::from(v == 0),
+        UnaryOp::I2L => v,
+        UnaryOp::L2I => i64::from(v as i32),
+        UnaryOp::I2B => i64::from(v as i8),
+        UnaryOp::I2C => i64::from(v as u16),
+        UnaryOp::I2S => i64::from(v as i16),
+    }
+}
+
+/// A binary operation with Java's semantics on `int` (`long = false`, operands in `i32`
+/// range) or `long`; the shift count is masked to 5 or 6 bits; a zero divisor yields 0.
+pub fn binary_value(op: BinaryOp, long: bool, x: i64, y: i64) -> i64 {
+    if long {
+        match op {
+            BinaryOp::Add => x.wrapping_add(y),
+            BinaryOp::Sub => x.wrapping_sub(y),
+            BinaryOp::Mul => x.wrapping_mul(y),
+            BinaryOp::Div => x.checked_div(y).unwrap_or(if y == 0 { 0 } else { x }),
+            BinaryOp::Rem => x.checked_rem(y).unwrap_or(0),
+            BinaryOp::Shl => x.wrapping_shl((y & 63) as u32),
+            BinaryOp::Shr => x.wrapping_shr((y & 63) as u32),
+            BinaryOp::Ushr => ((x as u64) >> (y & 63)) as i64,
+            BinaryOp::And => x & y,
+            BinaryOp::Or => x | y,
+            BinaryOp::Xor => x ^ y,
+        }
+    } else {
+        let (x, y) = (x as i32, y as i32);
+        let r = match op {
+            BinaryOp::Add => x.wrapping_add(y),
+            BinaryOp::Sub => x.wrapping_sub(y),
+            BinaryOp::Mul => x.wrapping_mul(y),
+            BinaryOp::Div => x.checked_div(y).unwrap_or(if y == 0 { 0 } else { x }),
+            BinaryOp::Rem => x.checked_rem(y).unwrap_or(0),
+            BinaryOp::Shl => x.wrapping_shl((y & 31) as u32),
+            BinaryOp::Shr => x.wrapping_shr((y & 31) as u32),
+            BinaryOp::Ushr => ((x as u32) >> (y & 31)) as i32,
+            BinaryOp::And => x & y,
+            BinaryOp::Or => x | y,
+            BinaryOp::Xor => x ^ y,
+        };
+        i64::from(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::SymbolSort;
+
+    #[test]
+    fn java_division_and_shifts() {
+        assert_eq!(binary_value(BinaryOp::Div, false, -7, 2), -3);
+        assert_eq!(binary_value(BinaryOp::Rem, false, -7, 2), -1);
+        assert_eq!(
+            binary_value(BinaryOp::Div, false, i64::from(i32::MIN), -1),
+            i64::from(i32::MIN)
+        );
+        assert_eq!(
+            binary_value(BinaryOp::Rem, false, i64::from(i32::MIN), -1),
+            0
+        );
+        assert_eq!(binary_value(BinaryOp::Shl, false, 1, 33), 2);
+        assert_eq!(binary_value(BinaryOp::Ushr, false, -1, 28), 15);
+        assert_eq!(binary_value(BinaryOp::Shl, true, 1, 65), 2);
+        assert_eq!(binary_value(BinaryOp::Div, true, i64::MIN, -1), i64::MIN);
+    }
+
+    #[test]
+    fn symbols_read_in_their_range() {
+        let mut m = Model::new();
+        m.set(SymbolId(0), 200);
+        let b = Term::var(SymbolId(0), SymbolSort::Byte);
+        assert_eq!(m.eval(&b), Concrete::Int(-56));
+        let c = Term::var(SymbolId(0), SymbolSort::Char);
+        assert_eq!(m.eval(&c), Concrete::Int(200));
+    }
+}

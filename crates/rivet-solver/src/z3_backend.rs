@@ -1,0 +1,229 @@
+//! The Z3 backend: translates terms to bit-vector formulas in the thread's own Z3 context
+//! (Z3 objects are per thread), checks them under a timeout and reads the model back with
+//! each symbol sign- or zero-extended as its Java type says.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use z3::ast::{Bool, BV};
+use z3::{Params, SatResult};
+
+use crate::eval::Model;
+use crate::solver::{SolveResult, Solver, SolverStats};
+use crate::term::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
+
+/// A translated term: a formula or a bit-vector.
+#[derive(Clone)]
+enum Ast {
+    Bool(Bool),
+    Bv(BV),
+}
+
+/// The Z3 backend. Not `Send`: create one per thread.
+#[derive(Debug)]
+pub struct Z3Solver {
+    timeout: Duration,
+    stats: SolverStats,
+}
+
+impl Z3Solver {
+    /// A backend whose checks give up (`Unknown`) after `timeout`.
+    pub fn new(timeout: Duration) -> Z3Solver {
+        Z3Solver {
+            timeout,
+            stats: SolverStats::default(),
+        }
+    }
+}
+
+impl Default for Z3Solver {
+    fn default() -> Z3Solver {
+        Z3Solver::new(Duration::from_secs(5))
+    }
+}
+
+struct Translation {
+    memo: HashMap<Term, Ast>,
+    symbols: HashMap<SymbolId, (SymbolSort, BV)>,
+}
+
+impl Translation {
+    fn new() -> Translation {
+        Translation {
+            memo: HashMap::new(),
+            symbols: HashMap::new(),
+        }
+    }
+
+    fn bv(&mut self, t: &Term) -> BV {
+        match self.ast(t) {
+            Ast::Bv(b) => b,
+            // Booleans used as integers (never built by well-sorted constructors).
+            Ast::Bool(b) => b.ite(&BV::from_i64(1, 32), &BV::from_i64(0, 32)),
+        }
+    }
+
+    fn boolean(&mut self, t: &Term) -> Bool {
+        match self.ast(t) {
+            Ast::Bool(b) => b,
+            Ast::Bv(v) => {
+                let zero = BV::from_i64(0, v.get_size());
+                v.eq(&zero).not()
+            }
+        }
+    }
+
+    fn ast(&mut self, t: &Term) -> Ast {
+        if let Some(done) = self.memo.get(t) {
+            return done.clone();
+        }
+        let width = |t: &Term| if t.sort() == Sort::Long { 64 } else { 32 };
+        let out = match t.kind() {
+            TermKind::Bool(b) => Ast::Bool(Bool::from_bool(*b)),
+            TermKind::Int(v) => Ast::Bv(BV::from_i64(i64::from(*v), 32)),
+            TermKind::Long(v) => Ast::Bv(BV::from_i64(*v, 64)),
+            TermKind::Var(s, sort) => {
+                let declared = self
+                    .symbols
+                    .entry(*s)
+                    .or_insert_with(|| (*sort, BV::new_const(format!("s{}", s.0), sort.width())))
+                    .1
+                    .clone();
+                let target = sort.term_sort();
+                let full = if target == Sort::Long { 64 } else { 32 };
+                let extra = full - sort.width();
+                Ast::Bv(if extra == 0 {
+                    declared
+                } else if sort.signed() {
+                    declared.sign_ext(extra)
+                } else {
+                    declared.zero_ext(extra)
+                })
+            }
+            TermKind::Unary(op, a) => match op {
+                UnaryOp::Not => Ast::Bool(self.boolean(a).not()),
+                UnaryOp::Neg => Ast::Bv(self.bv(a).bvneg()),
+                UnaryOp::I2L => Ast::Bv(self.bv(a).sign_ext(32)),
+                UnaryOp::L2I => Ast::Bv(self.bv(a).extract(31, 0)),
+                UnaryOp::I2B => Ast::Bv(self.bv(a).extract(7, 0).sign_ext(24)),
+                UnaryOp::I2C => Ast::Bv(self.bv(a).extract(15, 0).zero_ext(16)),
+                UnaryOp::I2S => Ast::Bv(self.bv(a).extract(15, 0).sign_ext(16)),
+            },
+            TermKind::Binary(op, a, b) if a.sort() == Sort::Bool => {
+                let (x, y) = (self.boolean(a), self.boolean(b));
+                Ast::Bool(match op {
+                    BinaryOp::And => Bool::and(&[&x, &y]),
+                    BinaryOp::Or => Bool::or(&[&x, &y]),
+                    _ => x.xor(&y),
+                })
+            }
+            TermKind::Binary(op, a, b) => {
+                let w = width(a);
+                let (x, y) = (self.bv(a), self.bv(b));
+                let zero = BV::from_i64(0, w);
+                Ast::Bv(match op {
+                    BinaryOp::Add => x.bvadd(&y),
+                    BinaryOp::Sub => x.bvsub(&y),
+                    BinaryOp::Mul => x.bvmul(&y),
+                    BinaryOp::Div => y.eq(&zero).ite(&zero, &x.bvsdiv(&y)),
+                    BinaryOp::Rem => y.eq(&zero).ite(&zero, &x.bvsrem(&y)),
+                    BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr => {
+                        let mask = BV::from_i64(i64::from(w) - 1, 32);
+                        let count = y.bvand(&mask);
+                        let count = if w == 64 { count.zero_ext(32) } else { count };
+                        match op {
+                            BinaryOp::Shl => x.bvshl(&count),
+                            BinaryOp::Shr => x.bvashr(&count),
+                            _ => x.bvlshr(&count),
+                        }
+                    }
+                    BinaryOp::And => x.bvand(&y),
+                    BinaryOp::Or => x.bvor(&y),
+                    BinaryOp::Xor => x.bvxor(&y),
+                })
+            }
+            TermKind::Compare(op, a, b) if a.sort() == Sort::Bool => {
+                let (x, y) = (self.boolean(a), self.boolean(b));
+                let eq = x.eq(&y);
+                Ast::Bool(if *op == CmpOp::Eq { eq } else { eq.not() })
+            }
+            TermKind::Compare(op, a, b) => {
+                let (x, y) = (self.bv(a), self.bv(b));
+                Ast::Bool(match op {
+                    CmpOp::Eq => x.eq(&y),
+                    CmpOp::Ne => x.eq(&y).not(),
+                    CmpOp::Lt => x.bvslt(&y),
+                    CmpOp::Le => x.bvsle(&y),
+                    CmpOp::Gt => x.bvsgt(&y),
+                    CmpOp::Ge => x.bvsge(&y),
+                })
+            }
+            TermKind::Ite(c, a, b) => {
+                let c = self.boolean(c);
+                match (self.ast(a), self.ast(b)) {
+                    (Ast::Bool(x), Ast::Bool(y)) => Ast::Bool(c.ite(&x, &y)),
+                    _ => {
+                        let (x, y) = (self.bv(a), self.bv(b));
+                        Ast::Bv(c.ite(&x, &y))
+                    }
+                }
+            }
+        };
+        self.memo.insert(t.clone(), out.clone());
+        out
+    }
+}
+
+/// Reads a declared symbol's value from a Z3 model, as its sort reads it.
+fn model_value(model: &z3::Model, sort: SymbolSort, bv: &BV) -> Option<i64> {
+    let raw = model.eval(bv, true)?.as_u64()?;
+    // `as_u64` is the unsigned reading: sign-cast by the declared width.
+    Some(sort.normalize(raw as i64))
+}
+
+impl Solver for Z3Solver {
+    fn check(&mut self, clauses: &[Term]) -> SolveResult {
+        let _span = tracing::trace_span!("z3_check", clauses = clauses.len()).entered();
+        let started = Instant::now();
+        self.stats.queries += 1;
+        self.stats.backend_calls += 1;
+        let mut tr = Translation::new();
+        let solver = z3::Solver::new();
+        let mut params = Params::new();
+        let ms = u32::try_from(self.timeout.as_millis())
+            .unwrap_or(u32::MAX)
+            .max(1);
+        params.set_u32("timeout", ms);
+        solver.set_params(&params);
+        for c in clauses {
+            let f = tr.boolean(c);
+            solver.assert(&f);
+        }
+        let result = match solver.check() {
+            SatResult::Unsat => SolveResult::Unsat,
+            SatResult::Unknown => SolveResult::Unknown(
+                solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".to_string()),
+            ),
+            SatResult::Sat => match solver.get_model() {
+                Some(z3_model) => {
+                    let mut model = Model::new();
+                    for (s, (sort, bv)) in &tr.symbols {
+                        if let Some(v) = model_value(&z3_model, *sort, bv) {
+                            model.set(*s, v);
+                        }
+                    }
+                    SolveResult::Sat(model)
+                }
+                None => SolveResult::Unknown("no model".to_string()),
+            },
+        };
+        self.stats.backend_time += started.elapsed();
+        result
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats
+    }
+}
