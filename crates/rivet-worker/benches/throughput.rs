@@ -59,16 +59,64 @@ fn avl_test(rng: &mut Rng) -> TestCase {
     t
 }
 
-/// Executions per second over `rounds` batches, after `warmup` batches.
-fn throughput(pool: &mut WorkerPool, tests: &[TestCase], warmup: usize, rounds: usize) -> f64 {
+/// CPU time used by this process (Rivet's side: the JVMs are other processes).
+fn own_cpu() -> Duration {
+    // SAFETY: getrusage writes into the zeroed struct we pass and reads nothing else.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// CPU time used so far by the pool's JVMs (all their threads, JIT compilers included), from
+/// /proc/PID/stat (clock ticks of 10 ms).
+fn jvm_cpu(pool: &WorkerPool) -> Duration {
+    pool.workers()
+        .iter()
+        .filter_map(|w| w.pid)
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .filter_map(|stat| {
+            // Fields after the parenthesised command: state is field 3, utime 14, stime 15.
+            let rest = stat.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+            Some(Duration::from_millis(ticks * 10))
+        })
+        .sum()
+}
+
+/// What one throughput measurement found.
+struct Figures {
+    per_second: f64,
+    rivet_cpu: Duration,
+    jvm_cpu: Duration,
+}
+
+/// Executions per second over `rounds` batches after `warmup` batches, and the CPU time per
+/// execution of Rivet's side and of the JVMs.
+fn throughput(pool: &mut WorkerPool, tests: &[TestCase], warmup: usize, rounds: usize) -> Figures {
     for _ in 0..warmup {
         check(&pool.run(tests));
     }
+    let (rivet, jvm) = (own_cpu(), jvm_cpu(pool));
     let start = Instant::now();
     for _ in 0..rounds {
         check(&pool.run(tests));
     }
-    (rounds * tests.len()) as f64 / start.elapsed().as_secs_f64()
+    let n = rounds * tests.len();
+    let elapsed = start.elapsed().as_secs_f64();
+    Figures {
+        per_second: n as f64 / elapsed,
+        rivet_cpu: (own_cpu() - rivet) / n as u32,
+        jvm_cpu: (jvm_cpu(pool).saturating_sub(jvm)) / n as u32,
+    }
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
 }
 
 fn check(results: &[rivet_worker::Execution]) {
@@ -91,7 +139,16 @@ fn main() {
     let tests: Vec<TestCase> = (0..BATCH).map(|_| avl_test(&mut rng)).collect();
     let statements: usize = tests.iter().map(TestCase::len).sum();
     let base = WorkerConfig::with_classpath([&subjects]);
-    let (warmup, rounds) = if quick { (1, 1) } else { (3, 10) };
+    // RIVET_BENCH_ROUNDS: measured batches per figure (default 10), after a third as many.
+    let rounds: usize = std::env::var("RIVET_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(10);
+    let (warmup, rounds) = if quick {
+        (1, 1)
+    } else {
+        (rounds.div_ceil(3), rounds)
+    };
     println!(
         "rivet-worker throughput: {BATCH} tests per batch on {TREE}, 10 calls each ({:.1} statements per test with the int arguments); {} cores",
         statements as f64 / BATCH as f64,
@@ -117,20 +174,26 @@ fn main() {
             ..base.clone()
         };
         let mut pool = WorkerPool::new(&config).expect("pool starts");
-        let rate = throughput(&mut pool, &tests, warmup, rounds);
+        let f = throughput(&mut pool, &tests, warmup, rounds);
         println!(
-            "  1 worker,  {label:<30} {rate:>8.0} executions/s per worker  ({:.2}x the goal of {GOAL_PER_WORKER:.0})",
-            rate / GOAL_PER_WORKER
+            "  1 worker,  {label:<30} {:>8.0} executions/s per worker ({:.1}x the goal of {GOAL_PER_WORKER:.0}); CPU per execution: JVM {:.1} µs, Rivet {:.1} µs",
+            f.per_second,
+            f.per_second / GOAL_PER_WORKER,
+            micros(f.jvm_cpu),
+            micros(f.rivet_cpu)
         );
     }
 
     let mut pool = WorkerPool::new(&base).expect("default pool starts");
     let n = pool.size();
-    let rate = throughput(&mut pool, &tests, warmup, rounds);
+    let f = throughput(&mut pool, &tests, warmup, rounds);
     println!(
-        "  {n} workers (default pool): {rate:>8.0} executions/s in all, {:.0} per worker  ({:.2}x the goal)",
-        rate / n as f64,
-        rate / n as f64 / GOAL_PER_WORKER
+        "  {n} workers (default pool): {:>8.0} executions/s in all, {:.0} per worker ({:.1}x the goal); CPU per execution: JVM {:.1} µs, Rivet {:.1} µs",
+        f.per_second,
+        f.per_second / n as f64,
+        f.per_second / n as f64 / GOAL_PER_WORKER,
+        micros(f.jvm_cpu),
+        micros(f.rivet_cpu)
     );
     drop(pool);
 

@@ -24,6 +24,7 @@
 mod config;
 mod error;
 mod execution;
+mod frames;
 mod harness;
 mod pool;
 pub mod protocol;

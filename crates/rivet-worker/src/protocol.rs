@@ -197,14 +197,8 @@ pub fn encode_batch<'a>(
     tests: impl IntoIterator<Item = &'a TestCase>,
 ) -> Result<Vec<u8>, ProtocolError> {
     let tests: Vec<&TestCase> = tests.into_iter().collect();
-    let mut members: HashMap<&MemberRef, u32> = HashMap::new();
-    let mut table: Vec<&MemberRef> = Vec::new();
-    let mut member_index = |m: &'a MemberRef| -> u32 {
-        *members.entry(m).or_insert_with(|| {
-            table.push(m);
-            table.len() as u32 - 1
-        })
-    };
+    let mut table = MemberTable::default();
+    let mut member_index = |m: &'a MemberRef| table.index(m);
     let mut body = Enc {
         buf: Vec::with_capacity(tests.iter().map(|t| t.len() * 16).sum()),
     };
@@ -215,16 +209,57 @@ pub fn encode_batch<'a>(
             encode_statement(&mut body, s, &mut member_index);
         }
     }
-    let mut e = Enc::new(REQ_BATCH, body.buf.len() + table.len() * 48 + 8);
+    let mut e = Enc::new(REQ_BATCH, body.buf.len() + table.list.len() * 48 + 8);
     e.u32(id.0);
-    e.len(table.len());
-    for m in &table {
+    e.len(table.list.len());
+    for m in &table.list {
         e.str(&m.owner);
         e.str(&m.name);
         e.str(&m.descriptor);
     }
     e.buf.extend_from_slice(&body.buf);
     e.finish()
+}
+
+/// The members a batch uses, each listed once: found by a scan while few (the usual case: a
+/// batch exercises one class), by hashing beyond that.
+#[derive(Default)]
+struct MemberTable<'a> {
+    list: Vec<&'a MemberRef>,
+    hashed: HashMap<&'a MemberRef, u32>,
+}
+
+impl<'a> MemberTable<'a> {
+    const SCAN: usize = 16;
+
+    fn index(&mut self, m: &'a MemberRef) -> u32 {
+        if self.list.len() <= Self::SCAN {
+            if let Some(i) = self
+                .list
+                .iter()
+                .position(|t| std::ptr::eq(*t, m) || *t == m)
+            {
+                return i as u32;
+            }
+        } else if let Some(&i) = self.hashed.get(m) {
+            return i;
+        }
+        self.list.push(m);
+        let i = self.list.len() as u32 - 1;
+        if self.list.len() > Self::SCAN {
+            if self.hashed.is_empty() {
+                self.hashed = self
+                    .list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| (*m, i as u32))
+                    .collect();
+            } else {
+                self.hashed.insert(m, i);
+            }
+        }
+        i
+    }
 }
 
 fn encode_statement<'a>(

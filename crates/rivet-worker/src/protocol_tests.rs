@@ -185,6 +185,24 @@ fn member_table_lists_each_member_once() {
 }
 
 #[test]
+fn many_members_round_trip() {
+    let mut t = TestCase::new();
+    for k in 0..100 {
+        t.push(Statement::Call {
+            method: MemberRef::new("a/B", &format!("m{}", k % 40), "()I"),
+            receiver: None,
+            args: vec![],
+        });
+    }
+    let frame = encode_batch(BatchId(1), [&t]).expect("encodes");
+    let Ok(Request::Batch { tests, .. }) = decode_request(payload(&frame)) else {
+        panic!("does not decode")
+    };
+    assert_eq!(tests, vec![t]);
+    assert_eq!(frame.windows(3).filter(|w| w == b"a/B").count(), 40);
+}
+
+#[test]
 fn control_frames_round_trip() {
     assert_eq!(
         decode_request(payload(&encode_ping(42))),

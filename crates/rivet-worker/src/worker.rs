@@ -1,13 +1,14 @@
 //! One worker: a JVM running the harness in its own temporary directory, fed batches over its
-//! stdin, read on a thread, supervised with a per-test deadline; replaced when it times out,
-//! dies, corrupts the protocol or accumulates stray threads.
+//! stdin (by a writer thread), its results read with a per-test deadline by the thread that
+//! supervises it; replaced when it times out, dies, corrupts the protocol or accumulates stray
+//! threads.
 
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,11 +19,9 @@ use tracing::{debug, info, info_span, warn};
 use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
 use crate::execution::{Execution, ExecutionStatus, ProbeId, WorkerId};
+use crate::frames::{Event, FrameReader};
 use crate::harness::{write_harness, MAIN_CLASS};
-use crate::protocol::{
-    decode_response, encode_batch, encode_ping, read_frame, BatchId, Response, TestResult,
-    PROTOCOL_VERSION,
-};
+use crate::protocol::{encode_batch, encode_ping, BatchId, Response, TestResult, PROTOCOL_VERSION};
 
 /// JVM flags every worker gets: no hsperfdata files (left behind by SIGKILL), VM messages on
 /// stderr (never on the protocol's stdout), deterministic exception messages, no display.
@@ -34,21 +33,12 @@ const FIXED_FLAGS: &[&str] = &[
     "-Dfile.encoding=UTF-8",
 ];
 
-/// What the stdout reader thread reports.
-enum Event {
-    Frame(Response),
-    /// The worker's stdout ended (the JVM is exiting or gone).
-    Closed(String),
-    /// The worker's stdout carried something that is not a frame (the JVM may still run).
-    Corrupt(String),
-}
-
 /// A running worker JVM.
 struct Process {
     child: Child,
     pid: u32,
     requests: Sender<Vec<u8>>,
-    responses: Receiver<Event>,
+    responses: FrameReader,
     log: PathBuf,
     java_version: String,
     /// Dropped after the process is dead (field order).
@@ -116,16 +106,10 @@ impl Process {
         };
 
         let (requests, to_write) = mpsc::channel::<Vec<u8>>();
-        let (responses_tx, responses) = mpsc::channel();
-        let threads = std::thread::Builder::new()
+        let writer = std::thread::Builder::new()
             .name(format!("rivet-worker-{}-stdin", id.0))
-            .spawn(move || write_requests(stdin, to_write))
-            .and_then(|_| {
-                std::thread::Builder::new()
-                    .name(format!("rivet-worker-{}-stdout", id.0))
-                    .spawn(move || read_responses(stdout, responses_tx))
-            });
-        if let Err(e) = threads {
+            .spawn(move || write_requests(stdin, to_write));
+        if let Err(e) = writer {
             kill_group(&mut child);
             return Err(io(Step::Spawn)(e));
         }
@@ -134,18 +118,21 @@ impl Process {
             child,
             pid,
             requests,
-            responses,
+            responses: FrameReader::new(stdout),
             log,
             java_version: String::new(),
             _dir: dir,
         };
-        match process.responses.recv_timeout(config.startup_timeout) {
-            Ok(Event::Frame(Response::Ready(ready))) if ready.version == PROTOCOL_VERSION => {
+        match process
+            .responses
+            .next(Instant::now() + config.startup_timeout)
+        {
+            Event::Frame(Response::Ready(ready)) if ready.version == PROTOCOL_VERSION => {
                 info!(worker = id.0, pid, java = %ready.java_version, vm = %ready.vm_name, "worker ready");
                 process.java_version = ready.java_version;
                 Ok(process)
             }
-            Ok(Event::Frame(Response::Ready(ready))) => Err(WorkerError::Failed {
+            Event::Frame(Response::Ready(ready)) => Err(WorkerError::Failed {
                 worker: id,
                 step: Step::Handshake,
                 reason: format!(
@@ -153,22 +140,22 @@ impl Process {
                     ready.version
                 ),
             }),
-            Ok(Event::Frame(other)) => Err(WorkerError::Failed {
+            Event::Frame(other) => Err(WorkerError::Failed {
                 worker: id,
                 step: Step::Handshake,
                 reason: format!("expected READY, got {other:?}"),
             }),
-            Ok(Event::Closed(why)) => Err(WorkerError::Failed {
+            Event::Closed(why) => Err(WorkerError::Failed {
                 worker: id,
                 step: Step::Handshake,
                 reason: process.death(&why),
             }),
-            Ok(Event::Corrupt(why)) => Err(WorkerError::Failed {
+            Event::Corrupt(why) => Err(WorkerError::Failed {
                 worker: id,
                 step: Step::Handshake,
                 reason: format!("{why}{}", log_tail(&process.log)),
             }),
-            Err(_) => Err(WorkerError::Failed {
+            Event::Timeout => Err(WorkerError::Failed {
                 worker: id,
                 step: Step::Handshake,
                 reason: format!(
@@ -256,27 +243,6 @@ fn write_requests(mut stdin: std::process::ChildStdin, frames: Receiver<Vec<u8>>
     }
 }
 
-fn read_responses(stdout: std::process::ChildStdout, events: Sender<Event>) {
-    let mut r = BufReader::with_capacity(1 << 16, stdout);
-    loop {
-        let event = match read_frame(&mut r) {
-            Ok(Some(payload)) => match decode_response(&payload) {
-                Ok(response) => Event::Frame(response),
-                Err(e) => Event::Corrupt(format!("protocol error: {e}")),
-            },
-            Ok(None) => Event::Closed("its output ended".into()),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                Event::Corrupt(format!("protocol error: {e}"))
-            }
-            Err(e) => Event::Closed(format!("reading its output failed: {e}")),
-        };
-        let last = matches!(event, Event::Closed(_) | Event::Corrupt(_));
-        if events.send(event).is_err() || last {
-            return;
-        }
-    }
-}
-
 /// A worker slot of a pool: its current JVM, started on demand and replaced after a failure.
 pub(crate) struct Worker {
     id: WorkerId,
@@ -355,12 +321,12 @@ impl Worker {
                 reason,
             });
         }
-        let failure = match p.responses.recv_timeout(limit) {
-            Ok(Event::Frame(Response::Pong(n))) if n == nonce => return Ok(start.elapsed()),
-            Ok(Event::Frame(other)) => format!("expected PONG {nonce}, got {other:?}"),
-            Ok(Event::Closed(why)) => p.death(&why),
-            Ok(Event::Corrupt(why)) => why,
-            Err(_) => format!("no PONG within {limit:?}"),
+        let failure = match p.responses.next(start + limit) {
+            Event::Frame(Response::Pong(n)) if n == nonce => return Ok(start.elapsed()),
+            Event::Frame(other) => format!("expected PONG {nonce}, got {other:?}"),
+            Event::Closed(why) => p.death(&why),
+            Event::Corrupt(why) => why,
+            Event::Timeout => format!("no PONG within {limit:?}"),
         };
         self.process = None;
         Err(WorkerError::Failed {
@@ -448,9 +414,8 @@ impl Worker {
             )
         };
         for (index, test) in tests.iter().enumerate() {
-            let wait = (started + limit).saturating_duration_since(Instant::now());
-            match p.responses.recv_timeout(wait) {
-                Ok(Event::Frame(Response::Result(r)))
+            match p.responses.next(started + limit) {
+                Event::Frame(Response::Result(r))
                     if r.batch == batch
                         && r.index as usize == index
                         && r.outcomes.len() == test.len() =>
@@ -467,7 +432,7 @@ impl Worker {
                         return;
                     }
                 }
-                Ok(Event::Frame(Response::Error { message, .. })) => {
+                Event::Frame(Response::Error { message, .. }) => {
                     warn!(%message, "worker rejected the batch");
                     let reason = format!("the worker could not decode the batch: {message}");
                     out.extend(
@@ -478,34 +443,27 @@ impl Worker {
                     self.process = None;
                     return;
                 }
-                Ok(Event::Frame(other)) => {
+                Event::Frame(other) => {
                     let reason = format!("protocol error: unexpected {}", describe(&other));
                     warn!(%reason, "replacing the worker");
                     out.push(crashed(reason, test, started));
                     self.process = None;
                     return;
                 }
-                Ok(Event::Corrupt(why)) => {
+                Event::Corrupt(why) => {
                     warn!(reason = %why, test = index, "worker corrupted the protocol; replacing it");
                     out.push(crashed(why, test, started));
                     self.process = None;
                     return;
                 }
-                Ok(Event::Closed(why)) => {
+                Event::Closed(why) => {
                     let reason = p.death(&why);
                     warn!(%reason, test = index, "worker died; replacing it");
                     out.push(crashed(reason, test, started));
                     self.process = None;
                     return;
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let reason = p.death("its output reader stopped");
-                    warn!(%reason, test = index, "worker died; replacing it");
-                    out.push(crashed(reason, test, started));
-                    self.process = None;
-                    return;
-                }
-                Err(RecvTimeoutError::Timeout) => {
+                Event::Timeout => {
                     warn!(test = index, ?limit, "test timed out; replacing the worker");
                     out.push(Execution::without_result(
                         ExecutionStatus::TimedOut,
