@@ -1,15 +1,20 @@
-//! The robustness property shared by the proptest (tests/fuzz_parse.rs) and the cargo-fuzz
-//! target (fuzz/fuzz_targets/parse.rs): whatever the bytes, nothing panics; what parses also
-//! writes, and what writes parses again; the code editor copes with whatever parsed.
+//! The robustness properties shared by the proptest (tests/fuzz_parse.rs) and the cargo-fuzz
+//! targets (fuzz/fuzz_targets): whatever the bytes, nothing panics; what parses also writes,
+//! and what writes parses again; the code editor copes with whatever parsed.
 
 use rivet_classfile::{ClassFile, CodeEditor, Instruction, MethodDescriptor, Opcode, Operand};
 
 /// Feeds `data` through parse, write, re-parse and the code editor; panics only on a broken
 /// property (a panic inside the library is a failure too).
 pub fn check_class_bytes(data: &[u8]) {
-    let Ok(cf) = ClassFile::parse(data) else {
-        return;
-    };
+    if let Some(cf) = check_parse_write(data) {
+        check_editor(&cf);
+    }
+}
+
+/// Parse, write, re-parse (and read names and descriptors); returns what parsed.
+pub fn check_parse_write(data: &[u8]) -> Option<ClassFile> {
+    let cf = ClassFile::parse(data).ok()?;
     let _ = cf.name();
     let _ = cf.super_name();
     let _ = cf.interface_names();
@@ -25,6 +30,11 @@ pub fn check_class_bytes(data: &[u8]) {
             .unwrap_or_else(|e| panic!("written class does not parse again: {e}"));
         assert_eq!(again.to_bytes().ok(), Some(out), "second write differs");
     }
+    Some(cf)
+}
+
+/// An empty edit of every method gives back its code (or is refused); edits never panic.
+pub fn check_editor(cf: &ClassFile) {
     for (i, m) in cf.methods.iter().enumerate() {
         let Some(code) = m.code() else { continue };
         // An empty edit gives back the code unchanged (or refuses it).
