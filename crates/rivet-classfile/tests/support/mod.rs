@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod check;
+pub mod edit;
 
 use rivet_classfile::ClassFile;
 use std::path::{Path, PathBuf};
