@@ -85,7 +85,10 @@ pub enum AttributeBody {
     ConstantValue(CpIndex),
     Exceptions(Vec<CpIndex>),
     InnerClasses(Vec<InnerClass>),
-    EnclosingMethod { class: CpIndex, method: CpIndex },
+    EnclosingMethod {
+        class: CpIndex,
+        method: CpIndex,
+    },
     BootstrapMethods(Vec<BootstrapMethod>),
     Record(Vec<RecordComponent>),
     PermittedSubclasses(Vec<CpIndex>),
@@ -364,7 +367,11 @@ fn write_body(
     Ok(())
 }
 
-fn write_code(code: &Code, w: &mut ByteWriter, method: &dyn Fn() -> String) -> Result<(), WriteError> {
+fn write_code(
+    code: &Code,
+    w: &mut ByteWriter,
+    method: &dyn Fn() -> String,
+) -> Result<(), WriteError> {
     w.u16(code.max_stack);
     w.u16(code.max_locals);
     let slot = w.len_slot();

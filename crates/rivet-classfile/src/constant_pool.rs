@@ -106,18 +106,49 @@ pub enum Constant {
     Long(i64),
     /// Raw IEEE bits.
     Double(u64),
-    Class { name: CpIndex },
-    String { string: CpIndex },
-    Fieldref { class: CpIndex, name_and_type: CpIndex },
-    Methodref { class: CpIndex, name_and_type: CpIndex },
-    InterfaceMethodref { class: CpIndex, name_and_type: CpIndex },
-    NameAndType { name: CpIndex, descriptor: CpIndex },
-    MethodHandle { kind: u8, reference: CpIndex },
-    MethodType { descriptor: CpIndex },
-    Dynamic { bootstrap: u16, name_and_type: CpIndex },
-    InvokeDynamic { bootstrap: u16, name_and_type: CpIndex },
-    Module { name: CpIndex },
-    Package { name: CpIndex },
+    Class {
+        name: CpIndex,
+    },
+    String {
+        string: CpIndex,
+    },
+    Fieldref {
+        class: CpIndex,
+        name_and_type: CpIndex,
+    },
+    Methodref {
+        class: CpIndex,
+        name_and_type: CpIndex,
+    },
+    InterfaceMethodref {
+        class: CpIndex,
+        name_and_type: CpIndex,
+    },
+    NameAndType {
+        name: CpIndex,
+        descriptor: CpIndex,
+    },
+    MethodHandle {
+        kind: u8,
+        reference: CpIndex,
+    },
+    MethodType {
+        descriptor: CpIndex,
+    },
+    Dynamic {
+        bootstrap: u16,
+        name_and_type: CpIndex,
+    },
+    InvokeDynamic {
+        bootstrap: u16,
+        name_and_type: CpIndex,
+    },
+    Module {
+        name: CpIndex,
+    },
+    Package {
+        name: CpIndex,
+    },
 }
 
 impl Constant {
@@ -235,7 +266,10 @@ impl ConstantPool {
     }
 
     pub(crate) fn write(&self, w: &mut ByteWriter) -> Result<(), WriteError> {
-        w.u16(crate::bytes::count_u16(self.entries.len(), "constant pool")?);
+        w.u16(crate::bytes::count_u16(
+            self.entries.len(),
+            "constant pool",
+        )?);
         let mut skip = false;
         for c in self.entries.iter().skip(1) {
             if skip {

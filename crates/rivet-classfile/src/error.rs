@@ -7,7 +7,9 @@ use thiserror::Error;
 pub enum ParseErrorKind {
     #[error("not a class file (magic 0x{0:08X}, expected 0xCAFEBABE)")]
     BadMagic(u32),
-    #[error("unsupported class-file version {major}.{minor} (Rivet reads 45.0 to 69.x, Java 1.1 to 25)")]
+    #[error(
+        "unsupported class-file version {major}.{minor} (Rivet reads 45.0 to 69.x, Java 1.1 to 25)"
+    )]
     UnsupportedVersion { major: u16, minor: u16 },
     #[error("truncated class file: {what} at byte {offset} needs {needed} more byte(s)")]
     Truncated {

@@ -10,16 +10,29 @@ use crate::opcode::{Opcode, OperandShape};
 pub enum Operand {
     None,
     /// Local-variable index of a load, store or `ret`; `wide` keeps the original encoding.
-    Local { index: u16, wide: bool },
-    Iinc { index: u16, delta: i16, wide: bool },
+    Local {
+        index: u16,
+        wide: bool,
+    },
+    Iinc {
+        index: u16,
+        delta: i16,
+        wide: bool,
+    },
     Byte(i8),
     Short(i16),
     /// Primitive array type code of `newarray`.
     NewArray(u8),
     Constant(CpIndex),
-    InvokeInterface { index: CpIndex, count: u8 },
+    InvokeInterface {
+        index: CpIndex,
+        count: u8,
+    },
     InvokeDynamic(CpIndex),
-    MultiANewArray { index: CpIndex, dimensions: u8 },
+    MultiANewArray {
+        index: CpIndex,
+        dimensions: u8,
+    },
     Jump(u32),
     TableSwitch {
         default: u32,
@@ -27,7 +40,10 @@ pub enum Operand {
         high: i32,
         targets: Vec<u32>,
     },
-    LookupSwitch { default: u32, pairs: Vec<(i32, u32)> },
+    LookupSwitch {
+        default: u32,
+        pairs: Vec<(i32, u32)>,
+    },
 }
 
 /// One instruction at its code offset.
@@ -86,9 +102,7 @@ impl Instruction {
             Operand::TableSwitch { targets, .. } => {
                 1 + padding(offset) + 12 + 4 * targets.len() as u32
             }
-            Operand::LookupSwitch { pairs, .. } => {
-                1 + padding(offset) + 8 + 8 * pairs.len() as u32
-            }
+            Operand::LookupSwitch { pairs, .. } => 1 + padding(offset) + 8 + 8 * pairs.len() as u32,
         }
     }
 
@@ -98,7 +112,9 @@ impl Instruction {
             Operand::Jump(t) => vec![*t],
             Operand::TableSwitch {
                 default, targets, ..
-            } => std::iter::once(*default).chain(targets.iter().copied()).collect(),
+            } => std::iter::once(*default)
+                .chain(targets.iter().copied())
+                .collect(),
             Operand::LookupSwitch { default, pairs } => std::iter::once(*default)
                 .chain(pairs.iter().map(|p| p.1))
                 .collect(),
@@ -236,7 +252,11 @@ pub fn decode(code: &[u8]) -> Result<Vec<Instruction>, ParseError> {
                 }
                 let mut targets = Vec::with_capacity(n);
                 for _ in 0..n {
-                    targets.push(target(offset, r.i32("tableswitch target")? as i64, code.len())?);
+                    targets.push(target(
+                        offset,
+                        r.i32("tableswitch target")? as i64,
+                        code.len(),
+                    )?);
                 }
                 Operand::TableSwitch {
                     default,
