@@ -1,0 +1,86 @@
+//! Interesting constants harvested from class files: the constant pool's numbers and strings,
+//! the immediates of `bipush`/`sipush`/`iconst_*`, switch keys, and their neighbours.
+
+use std::collections::BTreeSet;
+
+use rivet_classfile::{ClassFile, Constant, Opcode, Operand};
+
+/// Constants of the class under test (and its nested classes), deduplicated and sorted so
+/// that choices over them are deterministic.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constants {
+    pub ints: Vec<i64>,
+    pub floats: Vec<f64>,
+    pub strings: Vec<String>,
+}
+
+impl Constants {
+    /// Harvests the constants of the given classes.
+    pub fn harvest<'a>(classes: impl IntoIterator<Item = &'a ClassFile>) -> Constants {
+        let mut ints = BTreeSet::new();
+        let mut floats: Vec<f64> = Vec::new();
+        let mut strings = BTreeSet::new();
+        let int = |v: i64, ints: &mut BTreeSet<i64>| {
+            ints.insert(v);
+            ints.insert(v.saturating_add(1));
+            ints.insert(v.saturating_sub(1));
+        };
+        for cf in classes {
+            let cp = &cf.constant_pool;
+            for c in cp.entries() {
+                match c {
+                    Constant::Integer(v) => int(*v as i64, &mut ints),
+                    Constant::Long(v) => int(*v, &mut ints),
+                    Constant::Float(bits) => floats.push(f32::from_bits(*bits) as f64),
+                    Constant::Double(bits) => floats.push(f64::from_bits(*bits)),
+                    Constant::String { string } => {
+                        if let Ok(s) = cp.utf8(*string) {
+                            if s.chars().count() <= 200 {
+                                strings.insert(s.to_string());
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for m in &cf.methods {
+                let Some(code) = m.code() else { continue };
+                for insn in &code.instructions {
+                    match (&insn.operand, insn.opcode) {
+                        (Operand::Byte(b), Opcode::BIPUSH) => int(*b as i64, &mut ints),
+                        (Operand::Short(s), Opcode::SIPUSH) => int(*s as i64, &mut ints),
+                        (Operand::TableSwitch { low, high, .. }, _) => {
+                            for k in *low..=(*high).min(low.saturating_add(64)) {
+                                ints.insert(k as i64);
+                            }
+                            int(*high as i64, &mut ints);
+                        }
+                        (Operand::LookupSwitch { pairs, .. }, _) => {
+                            for (k, _) in pairs {
+                                int(*k as i64, &mut ints);
+                            }
+                        }
+                        (Operand::None, op)
+                            if (Opcode::ICONST_M1.0..=Opcode::ICONST_5.0).contains(&op.0) =>
+                        {
+                            ints.insert(op.0 as i64 - Opcode::ICONST_0.0 as i64);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        floats.retain(|f| f.is_finite());
+        floats.sort_by(|a, b| a.total_cmp(b));
+        floats.dedup();
+        Constants {
+            ints: ints.into_iter().collect(),
+            floats,
+            strings: strings.into_iter().collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ints.is_empty() && self.floats.is_empty() && self.strings.is_empty()
+    }
+}

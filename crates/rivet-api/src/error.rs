@@ -1,0 +1,36 @@
+//! Why the API of a class could not be modelled; each error names the class (and method).
+
+use rivet_classpath::{ClasspathError, HierarchyError};
+
+/// The class under test cannot be modelled, or cannot be tested through its public API.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("class {class} was not found on the classpath")]
+    ClassNotFound { class: String },
+    #[error("class {class}: {source}")]
+    Classpath {
+        class: String,
+        #[source]
+        source: ClasspathError,
+    },
+    #[error("class {class}: {source}")]
+    Hierarchy {
+        class: String,
+        #[source]
+        source: HierarchyError,
+    },
+    #[error("class {class}: malformed class file: {reason}")]
+    BadClass { class: String, reason: String },
+    #[error(
+        "{class} is an interface: Rivet generates tests for classes (name a class implementing it)"
+    )]
+    Interface { class: String },
+    #[error("{class} is an annotation type: it has no behaviour to test")]
+    Annotation { class: String },
+    #[error("{class} is not public: generated tests call only the public API")]
+    NotPublic { class: String },
+    #[error("{class} cannot be tested through its public API: {reason}")]
+    Untestable { class: String, reason: String },
+    #[error("class {class} has no public method named {method}")]
+    MethodNotFound { class: String, method: String },
+}

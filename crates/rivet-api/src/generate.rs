@@ -1,0 +1,496 @@
+//! Seeded value generators: append to a test the statements that produce a value of a type
+//! (reusing earlier values, constants of the class under test, null, arrays, enums, objects
+//! from constructors and factories, JDK collections filled with elements of their generic
+//! type), calls of the class under test and calls on values the test already holds.
+
+use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId};
+
+use crate::class_api::{Callable, CallableKind};
+use crate::model::{known_implementation, ApiModel};
+use crate::rng::Rng;
+use crate::typed::TypedTest;
+use crate::types::{JType, Prim, OBJECT, STRING};
+
+/// Probabilities and limits of generation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenConfig {
+    /// Nesting of values built to build a value.
+    pub max_depth: usize,
+    /// Longest test the generator grows.
+    pub max_len: usize,
+    /// Chance of `null` for a reference parameter.
+    pub p_null: f64,
+    /// Chance of reusing an earlier value of a compatible type.
+    pub p_reuse: f64,
+    /// Chance of taking a constant of the class under test for a number or string.
+    pub p_constant: f64,
+    /// Most elements of a generated array or collection.
+    pub max_elements: usize,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            max_depth: 4,
+            max_len: 60,
+            p_null: 0.05,
+            p_reuse: 0.6,
+            p_constant: 0.35,
+            max_elements: 3,
+        }
+    }
+}
+
+/// Builds values and calls over an [`ApiModel`].
+#[derive(Debug)]
+pub struct Generator<'m> {
+    pub model: &'m ApiModel,
+    pub config: GenConfig,
+}
+
+const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#";
+
+impl<'m> Generator<'m> {
+    pub fn new(model: &'m ApiModel, config: GenConfig) -> Generator<'m> {
+        Generator { model, config }
+    }
+
+    /// A test of `calls` random calls of the class under test.
+    pub fn random_test(&self, rng: &mut Rng, calls: usize) -> TypedTest {
+        let mut t = TypedTest::new();
+        for _ in 0..calls {
+            if t.len() >= self.config.max_len {
+                break;
+            }
+            self.call_target(rng, &mut t);
+        }
+        t
+    }
+
+    /// Appends a call of a random target (constructor, factory, method or field of the class
+    /// under test). False when nothing could be appended.
+    pub fn call_target(&self, rng: &mut Rng, t: &mut TypedTest) -> bool {
+        // Prefer methods over creators once an instance exists.
+        let targets = &self.model.targets;
+        let Some(c) = rng.pick(targets) else {
+            return false;
+        };
+        self.call(rng, t, c, 0).is_some() || !t.is_empty()
+    }
+
+    /// Appends a call of a method on a value the test already holds (a public method of a
+    /// user class, or a method filling a JDK collection). Falls back to a target call.
+    pub fn call_on_existing(&self, rng: &mut Rng, t: &mut TypedTest) -> bool {
+        let candidates: Vec<(usize, JType)> = t
+            .values_before(t.len())
+            .filter(|(i, ty)| {
+                ty.is_reference()
+                    && !matches!(t.statements()[*i], Statement::Null { .. })
+                    && !self.model.methods_on(ty).is_empty()
+            })
+            .map(|(i, ty)| (i, ty.clone()))
+            .collect();
+        let Some((receiver, ty)) = rng.pick(&candidates).cloned() else {
+            return self.call_target(rng, t);
+        };
+        let methods = self.model.methods_on(&ty);
+        let Some(m) = rng.pick(&methods).cloned() else {
+            return false;
+        };
+        self.call_with_receiver(rng, t, &m, Some((StatementId(receiver as u32), ty)), 0)
+            .is_some()
+    }
+
+    /// Appends a call of `c` (receiver and arguments found or built); returns the call's id.
+    pub fn call(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        c: &Callable,
+        depth: usize,
+    ) -> Option<StatementId> {
+        let receiver = if c.is_static || c.kind == CallableKind::Constructor {
+            None
+        } else {
+            let owner = JType::class(&c.member.owner);
+            let r = self.reference(rng, t, &owner, depth + 1, true)?;
+            let ty = t.types[r.0 as usize].clone().unwrap_or(owner);
+            Some((r, ty))
+        };
+        self.call_with_receiver(rng, t, c, receiver, depth)
+    }
+
+    fn call_with_receiver(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        c: &Callable,
+        receiver: Option<(StatementId, JType)>,
+        depth: usize,
+    ) -> Option<StatementId> {
+        let receiver_args: Vec<JType> = receiver
+            .as_ref()
+            .map(|(_, ty)| ty.args().to_vec())
+            .unwrap_or_default();
+        let (params, returns) = c.instantiate(&receiver_args);
+        let mut args = Vec::with_capacity(params.len());
+        for p in &params {
+            args.push(self.value(rng, t, p, depth + 1)?);
+        }
+        let ty = returns.map(|r| if r.is_concrete() { r } else { r.erased() });
+        let id = match c.kind {
+            CallableKind::Constructor => t.push(
+                Statement::Construct {
+                    constructor: c.member.clone(),
+                    args,
+                },
+                Some(
+                    ty.map(|t| t.erased())
+                        .unwrap_or_else(|| JType::class(&c.member.owner)),
+                ),
+            ),
+            CallableKind::Method => t.push(
+                Statement::Call {
+                    method: c.member.clone(),
+                    receiver: receiver.map(|r| r.0),
+                    args,
+                },
+                ty,
+            ),
+            CallableKind::FieldWrite => t.push(
+                Statement::FieldWrite {
+                    field: c.member.clone(),
+                    receiver: receiver.map(|r| r.0),
+                    value: *args.first()?,
+                },
+                None,
+            ),
+        };
+        Some(id)
+    }
+
+    /// Appends statements producing a value of `ty` (or finds an earlier one); its id.
+    pub fn value(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        ty: &JType,
+        depth: usize,
+    ) -> Option<StatementId> {
+        match ty {
+            JType::Prim(p) => {
+                let reuse: Vec<usize> = t
+                    .values_before(t.len())
+                    .filter(|(_, v)| *v == ty)
+                    .map(|(i, _)| i)
+                    .collect();
+                if !reuse.is_empty() && rng.chance(self.config.p_reuse * 0.5) {
+                    return rng.pick(&reuse).map(|i| StatementId(*i as u32));
+                }
+                let v = self.primitive(rng, *p);
+                Some(t.push(Statement::Primitive(v), Some(ty.clone())))
+            }
+            JType::Var { erasure, .. } => self.value(rng, t, erasure, depth),
+            _ => self.reference(rng, t, ty, depth, false),
+        }
+    }
+
+    /// A reference value of `ty`; never `null` when `non_null`.
+    fn reference(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        ty: &JType,
+        depth: usize,
+        non_null: bool,
+    ) -> Option<StatementId> {
+        let reuse: Vec<usize> = t
+            .values_before(t.len())
+            .filter(|(i, v)| {
+                v.is_reference()
+                    && !(non_null && matches!(t.statements()[*i], Statement::Null { .. }))
+                    && self.model.assignable(v, ty)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let p_reuse = if non_null { 0.9 } else { self.config.p_reuse };
+        if !reuse.is_empty() && rng.chance(p_reuse) {
+            return rng.pick(&reuse).map(|i| StatementId(*i as u32));
+        }
+        if !non_null && (rng.chance(self.config.p_null) || depth > self.config.max_depth) {
+            return Some(self.null(t, ty));
+        }
+        match ty {
+            JType::Array(component) => {
+                let n = rng.below(self.config.max_elements + 1);
+                let mut elements = Vec::with_capacity(n);
+                for _ in 0..n {
+                    elements.push(self.value(rng, t, component, depth + 1)?);
+                }
+                let component_erased = component.erased();
+                Some(t.push(
+                    Statement::Array {
+                        component: component_erased.descriptor(),
+                        elements,
+                    },
+                    Some(JType::Array(Box::new(component_erased))),
+                ))
+            }
+            JType::Var { erasure, .. } => self.reference(rng, t, erasure, depth, non_null),
+            JType::Prim(p) => Some(t.push(
+                Statement::Primitive(self.primitive(rng, *p)),
+                Some(ty.clone()),
+            )),
+            JType::Class { name, args } => self.object(rng, t, name, args, depth, non_null),
+        }
+    }
+
+    fn null(&self, t: &mut TypedTest, ty: &JType) -> StatementId {
+        let erased = ty.erased();
+        t.push(
+            Statement::Null {
+                descriptor: erased.descriptor(),
+            },
+            Some(erased),
+        )
+    }
+
+    fn object(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        name: &str,
+        args: &[JType],
+        depth: usize,
+        non_null: bool,
+    ) -> Option<StatementId> {
+        if let Some(p) = Prim::unboxed(name) {
+            return Some(t.push(
+                Statement::Primitive(self.primitive(rng, p)),
+                Some(JType::class(name)),
+            ));
+        }
+        match name {
+            STRING | "java/lang/CharSequence" => {
+                let s = self.string(rng);
+                return Some(t.push(Statement::String(s), Some(JType::class(STRING))));
+            }
+            "java/lang/Number" => {
+                return self.object(rng, t, "java/lang/Integer", &[], depth, non_null)
+            }
+            "java/lang/Comparable" => {
+                let pick = if rng.chance(0.5) {
+                    STRING
+                } else {
+                    "java/lang/Integer"
+                };
+                return self.object(rng, t, pick, &[], depth, non_null);
+            }
+            OBJECT => {
+                let choice = rng.below(4);
+                let pick = match choice {
+                    0 => STRING,
+                    1 => "java/lang/Integer",
+                    2 if !self
+                        .model
+                        .producers(&JType::class(&self.model.class))
+                        .is_empty() =>
+                    {
+                        self.model.class.as_str()
+                    }
+                    _ => {
+                        let ctor = MemberRef::new(OBJECT, "<init>", "()V");
+                        return Some(t.push(
+                            Statement::Construct {
+                                constructor: ctor,
+                                args: vec![],
+                            },
+                            Some(JType::object()),
+                        ));
+                    }
+                };
+                let pick = pick.to_string();
+                return self.object(rng, t, &pick, &[], depth, non_null);
+            }
+            _ => {}
+        }
+        let constants = self.model.enum_constants(name);
+        if !constants.is_empty() {
+            let c = rng.pick(&constants)?.clone();
+            let s = t.push(Statement::String(c), Some(JType::class(STRING)));
+            let value_of =
+                MemberRef::new(name, "valueOf", &format!("(Ljava/lang/String;)L{name};"));
+            return Some(t.push(
+                Statement::Call {
+                    method: value_of,
+                    receiver: None,
+                    args: vec![s],
+                },
+                Some(JType::class(name)),
+            ));
+        }
+        let producers = self.model.producers(&JType::class(name));
+        let Some(p) = rng.pick(&producers).cloned() else {
+            return (!non_null).then(|| self.null(t, &JType::class(name)));
+        };
+        let id = self.call(rng, t, &p, depth)?;
+        // A JDK collection standing for an interface keeps the interface's type arguments.
+        if let Some(imp) = known_implementation(name) {
+            if p.member.owner == imp && !args.is_empty() {
+                let ty = JType::Class {
+                    name: imp.to_string(),
+                    args: args.to_vec(),
+                };
+                t.types[id.0 as usize] = Some(ty.clone());
+                self.fill(rng, t, id, &ty, depth);
+            }
+        } else if self.model.is_jdk(name) && !args.is_empty() {
+            let ty = JType::Class {
+                name: name.to_string(),
+                args: args.to_vec(),
+            };
+            t.types[id.0 as usize] = Some(ty.clone());
+            self.fill(rng, t, id, &ty, depth);
+        }
+        Some(id)
+    }
+
+    /// Adds a few elements to a new JDK collection.
+    fn fill(&self, rng: &mut Rng, t: &mut TypedTest, id: StatementId, ty: &JType, depth: usize) {
+        let fillers = self.model.methods_on(ty);
+        let Some(add) = fillers
+            .iter()
+            .find(|m| m.member.name == "add" || m.member.name == "put")
+            .cloned()
+        else {
+            return;
+        };
+        let n = rng.below(self.config.max_elements + 1);
+        for _ in 0..n {
+            if t.len() >= self.config.max_len {
+                break;
+            }
+            self.call_with_receiver(rng, t, &add, Some((id, ty.clone())), depth + 1);
+        }
+    }
+
+    /// A fresh primitive value.
+    pub fn primitive(&self, rng: &mut Rng, p: Prim) -> PrimitiveValue {
+        let ints = &self.model.constants.ints;
+        let int = |rng: &mut Rng, lo: i64, hi: i64| -> i64 {
+            let roll = rng.unit();
+            if roll < self.config.p_constant {
+                let fitting: Vec<i64> = ints
+                    .iter()
+                    .copied()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .collect();
+                if let Some(v) = rng.pick(&fitting) {
+                    return *v;
+                }
+            }
+            if roll < 0.85 {
+                rng.range_i64(lo.max(-10), hi.min(10))
+            } else if roll < 0.95 {
+                rng.range_i64(lo.max(-1000), hi.min(1000))
+            } else {
+                rng.range_i64(lo, hi)
+            }
+        };
+        match p {
+            Prim::Boolean => PrimitiveValue::Boolean(rng.chance(0.5)),
+            Prim::Byte => PrimitiveValue::Byte(int(rng, i8::MIN as i64, i8::MAX as i64) as i8),
+            Prim::Short => PrimitiveValue::Short(int(rng, i16::MIN as i64, i16::MAX as i64) as i16),
+            Prim::Int => PrimitiveValue::Int(int(rng, i32::MIN as i64, i32::MAX as i64) as i32),
+            Prim::Long => PrimitiveValue::Long(int(rng, i64::MIN / 2, i64::MAX / 2)),
+            Prim::Char => {
+                if rng.chance(self.config.p_constant) {
+                    let fitting: Vec<i64> = ints
+                        .iter()
+                        .copied()
+                        .filter(|v| (32..127).contains(v))
+                        .collect();
+                    if let Some(v) = rng.pick(&fitting) {
+                        return PrimitiveValue::Char(*v as u16);
+                    }
+                }
+                PrimitiveValue::Char(CHARS[rng.below(CHARS.len())] as u16)
+            }
+            Prim::Float | Prim::Double => {
+                let floats = &self.model.constants.floats;
+                let v = if rng.chance(self.config.p_constant) && !floats.is_empty() {
+                    floats[rng.below(floats.len())]
+                } else if rng.chance(0.5) {
+                    int(rng, -1000, 1000) as f64
+                } else {
+                    (rng.range_i64(-1000, 1000) as f64) / 8.0
+                };
+                if p == Prim::Float {
+                    PrimitiveValue::Float(v as f32)
+                } else {
+                    PrimitiveValue::Double(v)
+                }
+            }
+        }
+    }
+
+    /// A primitive value near `v` (a small step, a sign flip, or a fresh value).
+    pub fn mutate_primitive(&self, rng: &mut Rng, v: PrimitiveValue) -> PrimitiveValue {
+        if rng.chance(0.3) {
+            return self.primitive(rng, Prim::of(v));
+        }
+        let delta = rng.range_i64(1, 10) * if rng.chance(0.5) { 1 } else { -1 };
+        match v {
+            PrimitiveValue::Boolean(b) => PrimitiveValue::Boolean(!b),
+            PrimitiveValue::Byte(x) => PrimitiveValue::Byte(x.wrapping_add(delta as i8)),
+            PrimitiveValue::Short(x) => PrimitiveValue::Short(x.wrapping_add(delta as i16)),
+            PrimitiveValue::Int(x) => PrimitiveValue::Int(if rng.chance(0.1) {
+                x.wrapping_neg()
+            } else {
+                x.wrapping_add(delta as i32)
+            }),
+            PrimitiveValue::Long(x) => PrimitiveValue::Long(x.wrapping_add(delta)),
+            PrimitiveValue::Char(x) => {
+                PrimitiveValue::Char(((x as i64 + delta).clamp(32, 126)) as u16)
+            }
+            PrimitiveValue::Float(x) => {
+                PrimitiveValue::Float(x + delta as f32 * if rng.chance(0.5) { 1.0 } else { 0.125 })
+            }
+            PrimitiveValue::Double(x) => {
+                PrimitiveValue::Double(x + delta as f64 * if rng.chance(0.5) { 1.0 } else { 0.125 })
+            }
+        }
+    }
+
+    /// A fresh string: a constant of the class under test or a short random one.
+    pub fn string(&self, rng: &mut Rng) -> String {
+        let strings = &self.model.constants.strings;
+        if !strings.is_empty() && rng.chance(self.config.p_constant + 0.15) {
+            return strings[rng.below(strings.len())].clone();
+        }
+        let n = rng.below(7);
+        (0..n)
+            .map(|_| CHARS[rng.below(CHARS.len())] as char)
+            .collect()
+    }
+
+    /// A string near `s`: one character inserted, removed or replaced, or a fresh string.
+    pub fn mutate_string(&self, rng: &mut Rng, s: &str) -> String {
+        let mut chars: Vec<char> = s.chars().collect();
+        match rng.below(4) {
+            0 if !chars.is_empty() => {
+                chars.remove(rng.below(chars.len()));
+            }
+            1 => {
+                let at = rng.below(chars.len() + 1);
+                chars.insert(at, CHARS[rng.below(CHARS.len())] as char);
+            }
+            2 if !chars.is_empty() => {
+                let at = rng.below(chars.len());
+                chars[at] = CHARS[rng.below(CHARS.len())] as char;
+            }
+            _ => return self.string(rng),
+        }
+        chars.into_iter().collect()
+    }
+}

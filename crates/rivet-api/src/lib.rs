@@ -1,0 +1,32 @@
+//! The callable API model of a class under test and seeded value generators.
+//!
+//! [`ApiModel::build`] reads the class under test from a classpath: its public constructors,
+//! static factories, public methods (inherited from user superclasses too) and writable public
+//! fields, with generic types from Signature attributes, and the constants of its code. For
+//! any parameter type it knows how to obtain a value ([`ApiModel::producers`]: constructors
+//! and factories of the type or of its public subtypes on the classpath, known JDK
+//! implementations of `List`, `Set`, `Map`, `Queue`, methods of the class under test
+//! returning the type). [`Generator`] appends such values and calls to a [`TypedTest`] (a
+//! `rivet-testcase` test with each statement's static type), drawing every choice from one
+//! seeded [`Rng`].
+
+mod class_api;
+mod constants;
+mod error;
+mod generate;
+mod model;
+mod rng;
+mod typed;
+mod types;
+
+pub use class_api::{Callable, CallableKind, ClassApi};
+pub use constants::Constants;
+pub use error::ApiError;
+pub use generate::{GenConfig, Generator};
+pub use model::{internal_name, known_implementation, ApiModel};
+pub use rng::Rng;
+pub use typed::{remap, TypedTest};
+pub use types::{
+    parse_class_type_params, parse_field_signature, parse_method_signature, JType, MethodSignature,
+    Prim, TypeParams, OBJECT, STRING,
+};

@@ -1,0 +1,531 @@
+//! The API model of a class under test: what a test can call (constructors, static
+//! factories, methods, public fields), how to obtain a value of any parameter type (public
+//! constructors and factories, public subtypes on the classpath, known JDK implementations of
+//! `List`/`Map`/…), what may be called on values a test holds, and assignability.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use rivet_classfile::ClassFile;
+use rivet_classpath::{Classpath, Hierarchy, SubtypeScope};
+
+use crate::class_api::{Callable, ClassApi};
+use crate::constants::Constants;
+use crate::error::ApiError;
+use crate::types::{JType, Prim, OBJECT, STRING};
+
+/// The JDK implementation Rivet instantiates for a JDK interface or abstract class.
+pub fn known_implementation(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "java/util/List"
+        | "java/util/Collection"
+        | "java/lang/Iterable"
+        | "java/util/AbstractList"
+        | "java/util/AbstractCollection"
+        | "java/util/RandomAccess" => "java/util/ArrayList",
+        "java/util/Set" | "java/util/AbstractSet" => "java/util/LinkedHashSet",
+        "java/util/SortedSet" | "java/util/NavigableSet" => "java/util/TreeSet",
+        "java/util/Map" | "java/util/AbstractMap" => "java/util/LinkedHashMap",
+        "java/util/SortedMap" | "java/util/NavigableMap" => "java/util/TreeMap",
+        "java/util/Queue" | "java/util/Deque" | "java/util/AbstractSequentialList" => {
+            "java/util/LinkedList"
+        }
+        _ => return None,
+    })
+}
+
+/// Methods of JDK collections a test may call to fill them.
+const JDK_FILLERS: &[&str] = &["add", "put", "addFirst", "addLast", "push", "offer"];
+
+/// Methods never called by generated tests (they make tests nondeterministic or hang).
+const NEVER_CALL: &[&str] = &[
+    "wait",
+    "notify",
+    "notifyAll",
+    "hashCode",
+    "getClass",
+    "finalize",
+];
+
+/// The callable API of a class under test and of the types its parameters need.
+#[derive(Debug)]
+pub struct ApiModel {
+    classpath: Arc<Classpath>,
+    hierarchy: Hierarchy,
+    /// The class under test (internal name).
+    pub class: String,
+    pub cut: Arc<ClassApi>,
+    /// What tests call on the class under test: constructors, static factories, the selected
+    /// public methods (all of them without `--method`) and public field writes.
+    pub targets: Vec<Callable>,
+    /// Constants of the class under test and its nested classes.
+    pub constants: Constants,
+    /// Parts of the class the tests cannot reach, with the reason.
+    pub untestable: Vec<String>,
+    classes: RefCell<HashMap<String, Option<Arc<ClassApi>>>>,
+    producers: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
+    methods_on: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
+    assignable: RefCell<HashMap<(String, String), bool>>,
+}
+
+/// Converts a binary name (`a.b.C$D`) to an internal name (`a/b/C$D`).
+pub fn internal_name(binary: &str) -> String {
+    binary.replace('.', "/")
+}
+
+impl ApiModel {
+    /// Models class `class` (binary or internal name). `method` restricts the targets to the
+    /// public methods of that name (constructors and factories stay).
+    pub fn build(
+        classpath: Arc<Classpath>,
+        class: &str,
+        method: Option<&str>,
+    ) -> Result<ApiModel, ApiError> {
+        let name = internal_name(class);
+        let binary = name.replace('/', ".");
+        let cf = classpath
+            .class_file(&name)
+            .map_err(|source| ApiError::Classpath {
+                class: binary.clone(),
+                source,
+            })?
+            .ok_or_else(|| ApiError::ClassNotFound {
+                class: binary.clone(),
+            })?;
+        if cf
+            .access_flags
+            .has(rivet_classfile::AccessFlags::ANNOTATION)
+        {
+            return Err(ApiError::Annotation { class: binary });
+        }
+        if cf.access_flags.is_interface() {
+            return Err(ApiError::Interface { class: binary });
+        }
+        let cut = ClassApi::read(&cf).map_err(|reason| ApiError::BadClass {
+            class: binary.clone(),
+            reason,
+        })?;
+        if !cut.nameable {
+            return Err(ApiError::NotPublic { class: binary });
+        }
+        let nested = nested_classes(&classpath, &name).map_err(|source| ApiError::Classpath {
+            class: binary.clone(),
+            source,
+        })?;
+        let mut all: Vec<&ClassFile> = vec![&cf];
+        all.extend(nested.iter().map(|c| c.as_ref()));
+        let constants = Constants::harvest(all);
+        let cut = Arc::new(cut);
+        let model = ApiModel {
+            hierarchy: Hierarchy::new(classpath.clone()),
+            classpath,
+            class: name.clone(),
+            cut: cut.clone(),
+            targets: Vec::new(),
+            constants,
+            untestable: Vec::new(),
+            classes: RefCell::new(HashMap::from([(name.clone(), Some(cut.clone()))])),
+            producers: RefCell::new(HashMap::new()),
+            methods_on: RefCell::new(HashMap::new()),
+            assignable: RefCell::new(HashMap::new()),
+        };
+        model.finish(method)
+    }
+
+    fn finish(mut self, method: Option<&str>) -> Result<ApiModel, ApiError> {
+        let binary = self.class.replace('/', ".");
+        let creators = self.producers(&JType::class(&self.class));
+        let methods: Vec<Callable> = self
+            .inherited_methods(&self.class)
+            .into_iter()
+            .filter(|m| !NEVER_CALL.contains(&m.member.name.as_str()))
+            .collect();
+        let selected: Vec<Callable> = match method {
+            Some(wanted) => {
+                let s: Vec<Callable> = methods
+                    .iter()
+                    .filter(|m| m.member.name == wanted)
+                    .cloned()
+                    .collect();
+                if s.is_empty() {
+                    return Err(ApiError::MethodNotFound {
+                        class: binary,
+                        method: wanted.to_string(),
+                    });
+                }
+                s
+            }
+            None => methods.clone(),
+        };
+        let has_static = selected.iter().any(|m| m.is_static);
+        let has_instance = selected.iter().any(|m| !m.is_static);
+        if creators.is_empty() {
+            if !has_static {
+                let what = if self.cut.flags.is_abstract() {
+                    "it is abstract and no public concrete subclass is on the classpath"
+                } else {
+                    "it has no public constructor and no public static factory method"
+                };
+                return Err(ApiError::Untestable {
+                    class: binary,
+                    reason: format!("{what}, and no public static method to call"),
+                });
+            }
+            if has_instance {
+                self.untestable.push(format!(
+                    "instance methods of {binary}: no public constructor or static factory creates an instance"
+                ));
+            }
+        }
+        let mut targets: Vec<Callable> = creators.iter().cloned().collect();
+        for m in selected {
+            if !targets.iter().any(|t| t.member == m.member) {
+                targets.push(m);
+            }
+        }
+        if method.is_none() {
+            targets.extend(self.cut.field_writes.iter().cloned());
+        }
+        self.targets = targets;
+        Ok(self)
+    }
+
+    pub fn classpath(&self) -> &Arc<Classpath> {
+        &self.classpath
+    }
+
+    pub fn hierarchy(&self) -> &Hierarchy {
+        &self.hierarchy
+    }
+
+    /// The API of a class (internal name), read once; None when absent or unreadable.
+    pub fn class_api(&self, name: &str) -> Option<Arc<ClassApi>> {
+        if let Some(hit) = self.classes.borrow().get(name) {
+            return hit.clone();
+        }
+        let api = match self.classpath.class_file(name) {
+            Ok(Some(cf)) => ClassApi::read(&cf).ok().map(Arc::new),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::debug!(class = name, error = %e, "class unreadable");
+                None
+            }
+        };
+        self.classes
+            .borrow_mut()
+            .insert(name.to_string(), api.clone());
+        api
+    }
+
+    /// Is `name` a JDK class?
+    pub fn is_jdk(&self, name: &str) -> bool {
+        self.classpath
+            .jdk()
+            .is_some_and(|jdk| jdk.contains(name).unwrap_or(false))
+    }
+
+    /// Public instance and static methods of a user class and its user superclasses (the
+    /// nearest declaration of each name and descriptor wins), sorted.
+    fn inherited_methods(&self, name: &str) -> Vec<Callable> {
+        let mut seen: BTreeMap<(String, String), Callable> = BTreeMap::new();
+        let mut current = Some(name.to_string());
+        let mut depth = 0;
+        while let Some(c) = current.take() {
+            if c == OBJECT || depth > 16 || (c != name && self.is_jdk(&c)) {
+                break;
+            }
+            let Some(api) = self.class_api(&c) else { break };
+            for m in &api.methods {
+                if c != name && m.is_static {
+                    continue;
+                }
+                seen.entry((m.member.name.clone(), m.member.descriptor.clone()))
+                    .or_insert_with(|| m.clone());
+            }
+            current = api.superclass.clone();
+            depth += 1;
+        }
+        seen.into_values().collect()
+    }
+
+    /// Ways to obtain a value of class type `ty` (erased): constructors and static factories
+    /// of the class, of its public concrete subtypes on the user classpath, of the JDK class
+    /// Rivet uses for it, and methods of the class under test returning it. Sorted by member.
+    pub fn producers(&self, ty: &JType) -> Arc<Vec<Callable>> {
+        let Some(name) = ty.class_name().map(str::to_string) else {
+            return Arc::new(Vec::new());
+        };
+        if let Some(hit) = self.producers.borrow().get(&name) {
+            return hit.clone();
+        }
+        let mut out: Vec<Callable> = Vec::new();
+        let add_class = |api: &ClassApi, out: &mut Vec<Callable>, jdk: bool| {
+            if !api.nameable || api.is_abstract() {
+                return;
+            }
+            for c in &api.constructors {
+                if jdk && !c.params.iter().all(|p| p.prim().is_some() || p.is_string()) {
+                    continue;
+                }
+                out.push(c.clone());
+            }
+            if !jdk {
+                for m in &api.methods {
+                    let returns_self =
+                        m.returns.as_ref().and_then(|r| r.class_name()) == Some(api.name.as_str());
+                    if m.is_static && returns_self {
+                        out.push(m.clone());
+                    }
+                }
+            }
+        };
+        if let Some(imp) = known_implementation(&name) {
+            if let Some(api) = self.class_api(imp) {
+                add_class(&api, &mut out, true);
+                out.retain(|c| c.params.is_empty());
+            }
+        } else if let Some(api) = self.class_api(&name) {
+            let jdk = self.is_jdk(&name);
+            add_class(&api, &mut out, jdk);
+            if !jdk && !api.flags.has(rivet_classfile::AccessFlags::FINAL) {
+                if let Ok(subs) = self.hierarchy.subtypes(&name, SubtypeScope::UserClasses) {
+                    for s in subs {
+                        if let Some(sub) = self.class_api(&s) {
+                            add_class(&sub, &mut out, false);
+                        }
+                    }
+                }
+            }
+        }
+        if name != self.class && name != OBJECT && name != STRING {
+            let cut = self.cut.clone();
+            for m in self.inherited_methods(&cut.name) {
+                if let Some(r) = &m.returns {
+                    if r.is_reference() && self.assignable(&r.erased(), &JType::class(&name)) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|a| a.member.to_string());
+        out.dedup_by(|a, b| a.member == b.member);
+        let out = Arc::new(out);
+        self.producers.borrow_mut().insert(name, out.clone());
+        out
+    }
+
+    /// What a test may call on a value of type `ty`: for user classes their public methods
+    /// and field writes (inherited ones too); for JDK collections the methods that fill them.
+    pub fn methods_on(&self, ty: &JType) -> Arc<Vec<Callable>> {
+        let Some(name) = ty.class_name().map(str::to_string) else {
+            return Arc::new(Vec::new());
+        };
+        if let Some(hit) = self.methods_on.borrow().get(&name) {
+            return hit.clone();
+        }
+        let mut out = Vec::new();
+        if self.is_jdk(&name) {
+            if name.starts_with("java/util/") {
+                let mut current = Some(name.clone());
+                while let Some(c) = current.take() {
+                    let Some(api) = self.class_api(&c) else { break };
+                    for m in &api.methods {
+                        if !m.is_static
+                            && JDK_FILLERS.contains(&m.member.name.as_str())
+                            && m.params.len() <= 2
+                            && !out.iter().any(|o: &Callable| {
+                                o.member.name == m.member.name
+                                    && o.member.descriptor == m.member.descriptor
+                            })
+                        {
+                            out.push(m.clone());
+                        }
+                    }
+                    current = api.superclass.clone().filter(|s| s != OBJECT);
+                }
+                // `add(int, E)` and friends: only the one-element forms.
+                out.retain(|m| m.params.first().and_then(JType::prim) != Some(Prim::Int));
+            }
+        } else {
+            out = self
+                .inherited_methods(&name)
+                .into_iter()
+                .filter(|m| !m.is_static && !NEVER_CALL.contains(&m.member.name.as_str()))
+                .collect();
+            if let Some(api) = self.class_api(&name) {
+                out.extend(api.field_writes.iter().filter(|f| !f.is_static).cloned());
+            }
+        }
+        out.sort_by_key(|a| a.member.to_string());
+        let out = Arc::new(out);
+        self.methods_on.borrow_mut().insert(name, out.clone());
+        out
+    }
+
+    /// No-argument read-only methods (returning a primitive, a wrapper or a String) that an
+    /// assertion may call on a value of static type `ty`, sorted.
+    pub fn inspectors(&self, ty: &JType) -> Vec<Callable> {
+        let Some(name) = ty.class_name() else {
+            return Vec::new();
+        };
+        if self.is_jdk(name) {
+            if !name.starts_with("java/util/") {
+                return Vec::new();
+            }
+            let mut out = Vec::new();
+            let mut current = Some(name.to_string());
+            while let Some(c) = current.take() {
+                let Some(api) = self.class_api(&c) else { break };
+                for m in &api.methods {
+                    if !m.is_static
+                        && m.params.is_empty()
+                        && (m.member.name == "size" || m.member.name == "isEmpty")
+                        && !out
+                            .iter()
+                            .any(|o: &Callable| o.member.name == m.member.name)
+                    {
+                        out.push(m.clone());
+                    }
+                }
+                current = api.superclass.clone().filter(|s| s != OBJECT);
+            }
+            return out;
+        }
+        let mut out = Vec::new();
+        let mut current = Some(name.to_string());
+        let mut depth = 0;
+        while let Some(c) = current.take() {
+            if c == OBJECT || depth > 16 || self.is_jdk(&c) {
+                break;
+            }
+            let Some(api) = self.class_api(&c) else { break };
+            for m in &api.methods {
+                let key = (m.member.name.clone(), m.member.descriptor.clone());
+                if api.inspectors.contains(&key)
+                    && m.member.name != "hashCode"
+                    && !out.iter().any(|o: &Callable| {
+                        o.member.name == m.member.name && o.member.descriptor == m.member.descriptor
+                    })
+                {
+                    out.push(m.clone());
+                }
+            }
+            current = api.superclass.clone();
+            depth += 1;
+        }
+        out.sort_by_key(|a| a.member.to_string());
+        out
+    }
+
+    /// May a value of static type `from` be passed where `to` is expected (erased types by
+    /// the JVM's rules; differing type arguments of the same class are refused)?
+    pub fn assignable(&self, from: &JType, to: &JType) -> bool {
+        match (from, to) {
+            (_, JType::Var { erasure, .. }) => return self.assignable(from, erasure),
+            (JType::Var { erasure, .. }, _) => return self.assignable(erasure, to),
+            (JType::Prim(a), JType::Prim(b)) => return a == b,
+            (JType::Prim(_), _) | (_, JType::Prim(_)) => return false,
+            (JType::Class { name: a, args: x }, JType::Class { name: b, args: y })
+                if a == b
+                    && !x.is_empty()
+                    && !y.is_empty()
+                    && x.iter().all(JType::is_concrete)
+                    && y.iter().all(JType::is_concrete) =>
+            {
+                return x == y;
+            }
+            _ => {}
+        }
+        let key = (from.hierarchy_name(), to.hierarchy_name());
+        if key.0 == key.1 || key.1 == OBJECT {
+            return true;
+        }
+        if let Some(hit) = self.assignable.borrow().get(&key) {
+            return *hit;
+        }
+        let ok = self
+            .hierarchy
+            .is_assignable(&key.0, &key.1)
+            .unwrap_or(false);
+        self.assignable.borrow_mut().insert(key, ok);
+        ok
+    }
+
+    /// The source spelling of a class for a test (`a.b.Outer.Inner`), when it can be named.
+    pub fn is_nameable(&self, class: &str) -> bool {
+        self.class_api(class).is_some_and(|a| a.nameable)
+    }
+
+    /// The nearest public, nameable superclass of a class (itself if nameable), for
+    /// declaring exceptions and values whose runtime class is private.
+    pub fn nameable_ancestor(&self, class: &str) -> String {
+        let mut current = class.to_string();
+        for _ in 0..32 {
+            match self.class_api(&current) {
+                Some(api) if api.nameable => return current,
+                Some(api) => match &api.superclass {
+                    Some(s) => current = s.clone(),
+                    None => break,
+                },
+                None => break,
+            }
+        }
+        OBJECT.to_string()
+    }
+
+    /// Names of the enum constants of `class`.
+    pub fn enum_constants(&self, class: &str) -> Vec<String> {
+        self.class_api(class)
+            .filter(|a| a.flags.is_enum())
+            .map(|a| a.enum_constants.clone())
+            .unwrap_or_default()
+    }
+
+    /// Is the callable overloaded (another public method or constructor of its owner with
+    /// the same name and arity)? The emitter casts arguments of overloaded calls.
+    pub fn is_overloaded(&self, c: &rivet_testcase::MemberRef) -> bool {
+        let Some(api) = self.class_api(&c.owner) else {
+            return true;
+        };
+        let arity = |d: &str| {
+            rivet_classfile::MethodDescriptor::parse(d)
+                .map(|m| m.params.len())
+                .unwrap_or(usize::MAX)
+        };
+        let n = arity(&c.descriptor);
+        let list = if c.name == "<init>" {
+            &api.constructors
+        } else {
+            &api.methods
+        };
+        let own = list
+            .iter()
+            .filter(|m| m.member.name == c.name && arity(&m.member.descriptor) == n)
+            .count();
+        own > 1 || (c.name != "<init>" && self.is_jdk(&c.owner))
+    }
+
+    /// Is the callable one of the class under test's own (a target)?
+    pub fn is_target(&self, c: &Callable) -> bool {
+        self.targets.iter().any(|t| t.member == c.member)
+    }
+}
+
+/// The class files of the classes nested in `name` (`name$…`) on the user classpath.
+fn nested_classes(
+    classpath: &Classpath,
+    name: &str,
+) -> Result<Vec<Arc<ClassFile>>, rivet_classpath::ClasspathError> {
+    let package = name.rsplit_once('/').map_or("", |(p, _)| p);
+    let prefix = format!("{name}$");
+    let mut out = Vec::new();
+    for c in classpath.package_classes(package)? {
+        if c.starts_with(&prefix) {
+            if let Some(cf) = classpath.class_file(&c)? {
+                out.push(cf);
+            }
+        }
+    }
+    Ok(out)
+}

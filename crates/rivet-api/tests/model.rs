@@ -1,0 +1,107 @@
+//! The API model and generators on the bundled subjects and on commons-lang3.
+
+use std::sync::Arc;
+
+use rivet_api::{ApiError, ApiModel, GenConfig, Generator, JType, Rng};
+use rivet_classpath::{Classpath, JdkImage};
+
+fn classpath(extra: &[std::path::PathBuf]) -> Arc<Classpath> {
+    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
+    let mut paths = vec![rivet_testkit::compiled_subjects(11)];
+    paths.extend(extra.iter().cloned());
+    Arc::new(Classpath::from_paths(paths, Some(jdk)).expect("classpath"))
+}
+
+#[test]
+fn scheduler_lists_get_process_elements() {
+    let model = ApiModel::build(classpath(&[]), "sushi.Scheduler", None).unwrap();
+    let names: Vec<String> = model
+        .targets
+        .iter()
+        .map(|c| c.member.name.clone())
+        .collect();
+    assert_eq!(
+        names,
+        ["<init>", "deferredCount", "execPool", "executedCount"]
+    );
+    let exec = model
+        .targets
+        .iter()
+        .find(|c| c.member.name == "execPool")
+        .unwrap();
+    assert_eq!(exec.params[0].to_string(), "java.util.List<sushi.Process>");
+    let producers = model.producers(&exec.params[0]);
+    assert_eq!(producers[0].member.owner, "java/util/ArrayList");
+    let generator = Generator::new(&model, GenConfig::default());
+    let mut rng = Rng::new(3);
+    let mut saw_process_added = false;
+    for _ in 0..50 {
+        let t = generator.random_test(&mut rng, 4);
+        assert!(t.test.validate().is_ok());
+        assert_eq!(t.types.len(), t.len());
+        saw_process_added |= t.statements().iter().zip(&t.types).any(|(s, _)| {
+            matches!(s, rivet_testcase::Statement::Call { method, .. } if method.name == "add")
+        }) && t.statements().iter().any(|s| matches!(s, rivet_testcase::Statement::Construct { constructor, .. } if constructor.owner == "sushi/Process"));
+    }
+    assert!(saw_process_added, "lists of processes are built with add()");
+    // Inspectors: read-only getters only.
+    let inspectors: Vec<String> = model
+        .inspectors(&JType::class("sushi/Scheduler"))
+        .iter()
+        .map(|c| c.member.name.clone())
+        .collect();
+    assert_eq!(inspectors, ["deferredCount", "executedCount"]);
+    let avl = ApiModel::build(classpath(&[]), "structures.AvlTree", None).unwrap();
+    let inspectors: Vec<String> = avl
+        .inspectors(&JType::class("structures/AvlTree"))
+        .iter()
+        .map(|c| c.member.name.clone())
+        .collect();
+    assert_eq!(inspectors, ["height", "min", "size"]);
+}
+
+#[test]
+fn constants_and_generation_are_seeded() {
+    let model = ApiModel::build(classpath(&[]), "lct.Examples", None).unwrap();
+    assert!(model.constants.ints.contains(&2789));
+    let bar = ApiModel::build(classpath(&[]), "evodse.Bar", None).unwrap();
+    assert!(bar.constants.strings.contains(&"baz".to_string()));
+    let generator = Generator::new(&model, GenConfig::default());
+    let a = generator.random_test(&mut Rng::new(9), 6);
+    let b = generator.random_test(&mut Rng::new(9), 6);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn untestable_classes_are_errors_naming_the_class() {
+    let cp = classpath(&[]);
+    assert!(matches!(
+        ApiModel::build(cp.clone(), "no.Such", None),
+        Err(ApiError::ClassNotFound { .. })
+    ));
+    assert!(matches!(
+        ApiModel::build(cp.clone(), "java.util.List", None),
+        Err(ApiError::Interface { .. })
+    ));
+    let e = ApiModel::build(cp, "structures.AvlTree", Some("nope")).unwrap_err();
+    assert!(e.to_string().contains("structures.AvlTree"), "{e}");
+}
+
+#[test]
+fn fraction_has_static_factories() {
+    let model = ApiModel::build(
+        classpath(&[rivet_testkit::debian_jar("commons-lang3")]),
+        "org.apache.commons.lang3.math.Fraction",
+        None,
+    )
+    .unwrap();
+    let producers = model.producers(&JType::class("org/apache/commons/lang3/math/Fraction"));
+    assert!(producers.iter().any(|p| p.member.name == "getFraction"));
+    assert!(!producers.iter().any(|p| p.member.name == "<init>"));
+    let generator = Generator::new(&model, GenConfig::default());
+    let mut rng = Rng::new(1);
+    for _ in 0..100 {
+        let t = generator.random_test(&mut rng, 5);
+        assert!(t.test.validate().is_ok());
+    }
+}
