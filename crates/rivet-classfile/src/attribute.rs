@@ -306,7 +306,11 @@ fn write_body(
         AttributeBody::StackMapTable(frames) => {
             w.u16(count_u16(frames.len(), "stack map frames")?);
             for f in frames {
-                f.write(w);
+                f.write(w).map_err(|what| WriteError::OutOfRange {
+                    owner: method(),
+                    what,
+                    value: f.offset_delta() as u64,
+                })?;
             }
         }
         AttributeBody::LineNumberTable(lines) => {
@@ -393,9 +397,13 @@ fn write_code(
     w.patch_len(slot);
     w.u16(count_u16(code.exception_table.len(), "exception table")?);
     for h in &code.exception_table {
-        w.u16(h.start_pc as u16);
-        w.u16(h.end_pc as u16);
-        w.u16(h.handler_pc as u16);
+        for pc in [h.start_pc, h.end_pc, h.handler_pc] {
+            w.u16(u16::try_from(pc).map_err(|_| WriteError::OutOfRange {
+                owner: method(),
+                what: "exception-table offset",
+                value: pc as u64,
+            })?);
+        }
         w.u16(h.catch_type.0);
     }
     write_attributes(&code.attributes, w, method)

@@ -25,6 +25,8 @@ pub enum ParseErrorKind {
     BadOpcode { offset: u32, opcode: u8 },
     #[error("jump at code offset {offset} targets {target}, outside the code")]
     BadJumpTarget { offset: u32, target: i64 },
+    #[error("switch at code offset {offset} is malformed: {reason}")]
+    BadSwitch { offset: u32, reason: &'static str },
     #[error("attribute {name} is malformed: {reason}")]
     BadAttribute { name: String, reason: String },
     #[error("{0} trailing byte(s) after the class file")]
@@ -93,4 +95,10 @@ pub enum WriteError {
     TooMany { what: String, count: usize },
     #[error("{method}: {reason}")]
     BadEdit { method: String, reason: String },
+    #[error("{owner}: {what} {value} does not fit its class-file field")]
+    OutOfRange {
+        owner: String,
+        what: &'static str,
+        value: u64,
+    },
 }

@@ -67,15 +67,15 @@ impl Instruction {
     pub fn size_at(&self, offset: u32) -> u32 {
         match &self.operand {
             Operand::None => 1,
-            Operand::Local { wide, .. } => {
-                if *wide {
+            Operand::Local { index, wide } => {
+                if *wide || *index > 255 {
                     4
                 } else {
                     2
                 }
             }
-            Operand::Iinc { wide, .. } => {
-                if *wide {
+            Operand::Iinc { index, delta, wide } => {
+                if *wide || *index > 255 || *delta < -128 || *delta > 127 {
                     6
                 } else {
                     3
@@ -83,8 +83,8 @@ impl Instruction {
             }
             Operand::Byte(_) | Operand::NewArray(_) => 2,
             Operand::Short(_) => 3,
-            Operand::Constant(_) => {
-                if self.opcode == Opcode::LDC {
+            Operand::Constant(i) => {
+                if self.opcode == Opcode::LDC && i.0 <= 255 {
                     2
                 } else {
                     3
@@ -268,7 +268,11 @@ pub fn decode(code: &[u8]) -> Result<Vec<Instruction>, ParseError> {
             OperandShape::LookupSwitch => {
                 r.skip(padding(offset) as usize, "lookupswitch padding")?;
                 let default = target(offset, r.i32("lookupswitch default")? as i64, code.len())?;
-                let n = r.i32("lookupswitch npairs")?.max(0) as usize;
+                let n = r.i32("lookupswitch npairs")?;
+                let n = usize::try_from(n).map_err(|_| ParseErrorKind::BadSwitch {
+                    offset,
+                    reason: "negative pair count",
+                })?;
                 if n * 8 > r.remaining() {
                     return Err(ParseErrorKind::Truncated {
                         what: "lookupswitch pairs",
@@ -358,6 +362,10 @@ pub fn encode(insns: &[Instruction], w: &mut ByteWriter) -> Result<(), EncodeErr
                     w.u8(*delta as i8 as u8);
                 }
             }
+            // An `ldc` whose constant index outgrew one byte is written as `ldc_w`.
+            Operand::Constant(i) if insn.opcode == Opcode::LDC && i.0 > 255 => {
+                w.u8(Opcode::LDC_W.0)
+            }
             _ => w.u8(insn.opcode.0),
         }
         match &insn.operand {
@@ -366,7 +374,7 @@ pub fn encode(insns: &[Instruction], w: &mut ByteWriter) -> Result<(), EncodeErr
             Operand::Short(s) => w.u16(*s as u16),
             Operand::NewArray(t) => w.u8(*t),
             Operand::Constant(i) => {
-                if insn.opcode == Opcode::LDC {
+                if insn.opcode == Opcode::LDC && i.0 <= 255 {
                     w.u8(i.0 as u8)
                 } else {
                     w.u16(i.0)

@@ -212,36 +212,49 @@ impl StackMapFrame {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut ByteWriter) {
+    /// Writes the frame, choosing the extended form when a compact one cannot hold the delta;
+    /// fails (naming the problem) for a frame no encoding can express.
+    pub(crate) fn write(&self, w: &mut ByteWriter) -> Result<(), &'static str> {
         match self {
-            StackMapFrame::Same { offset_delta } => w.u8(*offset_delta as u8),
+            StackMapFrame::Same { offset_delta } | StackMapFrame::SameExtended { offset_delta } => {
+                if *offset_delta < 64 && matches!(self, StackMapFrame::Same { .. }) {
+                    w.u8(*offset_delta as u8);
+                } else {
+                    w.u8(251);
+                    w.u16(*offset_delta);
+                }
+            }
             StackMapFrame::SameLocals1StackItem {
                 offset_delta,
                 stack,
-            } => {
-                w.u8(64 + *offset_delta as u8);
-                stack.write(w);
             }
-            StackMapFrame::SameLocals1StackItemExtended {
+            | StackMapFrame::SameLocals1StackItemExtended {
                 offset_delta,
                 stack,
             } => {
-                w.u8(247);
-                w.u16(*offset_delta);
+                if *offset_delta < 64 && matches!(self, StackMapFrame::SameLocals1StackItem { .. })
+                {
+                    w.u8(64 + *offset_delta as u8);
+                } else {
+                    w.u8(247);
+                    w.u16(*offset_delta);
+                }
                 stack.write(w);
             }
             StackMapFrame::Chop { k, offset_delta } => {
+                if !(1..=3).contains(k) {
+                    return Err("chop frame removing other than 1 to 3 locals, at delta");
+                }
                 w.u8(251 - k);
-                w.u16(*offset_delta);
-            }
-            StackMapFrame::SameExtended { offset_delta } => {
-                w.u8(251);
                 w.u16(*offset_delta);
             }
             StackMapFrame::Append {
                 offset_delta,
                 locals,
             } => {
+                if !(1..=3).contains(&locals.len()) {
+                    return Err("append frame adding other than 1 to 3 locals, at delta");
+                }
                 w.u8(251 + locals.len() as u8);
                 w.u16(*offset_delta);
                 for l in locals {
@@ -253,18 +266,23 @@ impl StackMapFrame {
                 locals,
                 stack,
             } => {
+                let (Ok(nl), Ok(ns)) = (u16::try_from(locals.len()), u16::try_from(stack.len()))
+                else {
+                    return Err("full frame with over 65535 locals or stack items, at delta");
+                };
                 w.u8(255);
                 w.u16(*offset_delta);
-                w.u16(locals.len() as u16);
+                w.u16(nl);
                 for l in locals {
                     l.write(w);
                 }
-                w.u16(stack.len() as u16);
+                w.u16(ns);
                 for s in stack {
                     s.write(w);
                 }
             }
         }
+        Ok(())
     }
 }
 
