@@ -1,0 +1,345 @@
+//! Regression assertions: what each minimized test did, observed on two runs, kept only where
+//! both runs agree: values returned by calls (primitives, wrappers, strings, null), read-only
+//! getters ("inspectors") of the objects the test built, and the exception that ends a test.
+//! Values that look like identity hash codes or clock readings are never asserted.
+
+use std::collections::BTreeSet;
+
+use rivet_api::{ApiModel, JType, TypedTest};
+use rivet_testcase::{MemberRef, Statement, StatementId, StatementOutcome, TestCase, ValueSummary};
+use rivet_worker::{Execution, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};
+use tracing::info_span;
+
+use crate::goal::{GoalId, Goals};
+use crate::minimize::MinimizedTest;
+use crate::search::Executor;
+
+/// A regression oracle of a test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Assertion {
+    /// The value statement `of` produced.
+    Equals {
+        of: StatementId,
+        value: ValueSummary,
+    },
+    /// What a read-only method returned on statement `of`'s value at the end of the test.
+    Inspector {
+        of: StatementId,
+        method: MemberRef,
+        value: ValueSummary,
+    },
+    /// Statement `at` (the last) throws; `class` is the thrown class or its nearest
+    /// public superclass (binary name).
+    Throws {
+        at: StatementId,
+        class: String,
+        message: Option<String>,
+    },
+}
+
+/// A finished test: statements, the goals it covers, its assertions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedTest {
+    pub test: TypedTest,
+    pub goals: Vec<GoalId>,
+    pub assertions: Vec<Assertion>,
+}
+
+/// Most objects whose inspectors a test asserts on.
+const MAX_OBSERVED: usize = 3;
+/// Most assertions per test.
+const MAX_ASSERTIONS: usize = 12;
+
+/// Adds assertions to minimized tests; returns the tests and the executions spent.
+pub fn add_assertions(
+    executor: &mut dyn Executor,
+    model: &ApiModel,
+    goals: &Goals,
+    tests: Vec<MinimizedTest>,
+) -> (Vec<GeneratedTest>, u64) {
+    let _span = info_span!("assertions", tests = tests.len()).entered();
+    let mut executions = 0u64;
+    let mut tests: Vec<TypedTest> = tests.into_iter().map(|m| m.test).collect();
+    // Two runs of every test; a test ending in an exit request or an unrunnable statement is
+    // cut before it.
+    let (mut first, mut second) = twice(executor, &tests, &mut executions);
+    let mut cut = false;
+    for (t, e) in tests.iter_mut().zip(&first) {
+        if let Some((k, class, _)) = e.exception() {
+            if class == EXIT_REQUESTED_CLASS || class == UNRUNNABLE_CLASS {
+                let keep: Vec<bool> = (0..t.len()).map(|i| i < k).collect();
+                t.retain(&keep);
+                cut = true;
+            }
+        }
+    }
+    if cut {
+        (first, second) = twice(executor, &tests, &mut executions);
+    }
+    // Inspector variants: the test followed by getter calls on the objects it built.
+    let mut variants: Vec<(TypedTest, Vec<(StatementId, MemberRef)>)> = tests
+        .iter()
+        .zip(&first)
+        .map(|(t, e)| inspector_variant(model, t, e))
+        .collect();
+    let mut observed: Vec<Option<(Execution, Execution)>> = vec![None; tests.len()];
+    for _round in 0..3 {
+        let pending: Vec<usize> = (0..tests.len())
+            .filter(|&i| observed[i].is_none() && !variants[i].1.is_empty())
+            .collect();
+        if pending.is_empty() {
+            break;
+        }
+        let batch: Vec<TypedTest> = pending.iter().map(|&i| variants[i].0.clone()).collect();
+        let (a, b) = twice(executor, &batch, &mut executions);
+        for ((i, ea), eb) in pending.into_iter().zip(a).zip(b) {
+            let base = tests[i].len();
+            let thrown = [&ea, &eb]
+                .iter()
+                .filter_map(|e| e.exception().map(|x| x.0))
+                .filter(|k| *k >= base)
+                .min();
+            match thrown {
+                Some(k) if ea.is_completed() => {
+                    // Drop the inspector that threw and try again.
+                    let idx = k - base;
+                    variants[i].1.remove(idx);
+                    let mut v = tests[i].clone();
+                    for (of, m) in &variants[i].1 {
+                        v.push(inspector_call(of, m), None);
+                    }
+                    variants[i].0 = v;
+                }
+                _ if ea.is_completed() && eb.is_completed() => observed[i] = Some((ea, eb)),
+                _ => variants[i].1.clear(),
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(tests.len());
+    for (i, t) in tests.into_iter().enumerate() {
+        let (a, b) = (&first[i], &second[i]);
+        let covered: BTreeSet<GoalId> = if a.is_completed() {
+            goals.covered(&t.test, a)
+        } else {
+            BTreeSet::new()
+        };
+        let mut assertions = Vec::new();
+        if a.is_completed() && b.is_completed() {
+            for (k, s) in t.statements().iter().enumerate() {
+                if !matches!(s, Statement::Call { .. }) {
+                    continue;
+                }
+                if let (Some(StatementOutcome::Normal(va)), Some(StatementOutcome::Normal(vb))) =
+                    (a.outcomes.get(k), b.outcomes.get(k))
+                {
+                    if same(va, vb) && assertable(va) {
+                        assertions.push(Assertion::Equals {
+                            of: StatementId(k as u32),
+                            value: va.clone(),
+                        });
+                    }
+                }
+            }
+            if let (Some((k, ca, ma)), Some((kb, cb, mb))) = (a.exception(), b.exception()) {
+                if k == kb && ca == cb && k + 1 == t.len() {
+                    let class = model
+                        .nameable_ancestor(&ca.replace('.', "/"))
+                        .replace('/', ".");
+                    let message =
+                        (ma == mb && class == ca && ca != "java.lang.NullPointerException")
+                            .then(|| ma.map(str::to_string))
+                            .flatten()
+                            .filter(|m| !looks_unstable(m));
+                    assertions.push(Assertion::Throws {
+                        at: StatementId(k as u32),
+                        class,
+                        message,
+                    });
+                }
+            }
+            if let Some((ea, eb)) = &observed[i] {
+                let base = t.len();
+                for (j, (of, method)) in variants[i].1.iter().enumerate() {
+                    if let (
+                        Some(StatementOutcome::Normal(va)),
+                        Some(StatementOutcome::Normal(vb)),
+                    ) = (ea.outcomes.get(base + j), eb.outcomes.get(base + j))
+                    {
+                        if same(va, vb) && assertable(va) {
+                            assertions.push(Assertion::Inspector {
+                                of: *of,
+                                method: method.clone(),
+                                value: va.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        truncate_assertions(&mut assertions);
+        out.push(GeneratedTest {
+            test: t,
+            goals: covered.into_iter().collect(),
+            assertions,
+        });
+    }
+    (out, executions)
+}
+
+/// Keeps at most [`MAX_ASSERTIONS`], always keeping an expected exception.
+fn truncate_assertions(assertions: &mut Vec<Assertion>) {
+    if assertions.len() <= MAX_ASSERTIONS {
+        return;
+    }
+    let throws: Vec<Assertion> = assertions
+        .iter()
+        .filter(|a| matches!(a, Assertion::Throws { .. }))
+        .cloned()
+        .collect();
+    assertions.retain(|a| !matches!(a, Assertion::Throws { .. }));
+    assertions.truncate(MAX_ASSERTIONS - throws.len());
+    assertions.extend(throws);
+}
+
+fn twice(
+    executor: &mut dyn Executor,
+    tests: &[TypedTest],
+    executions: &mut u64,
+) -> (Vec<Execution>, Vec<Execution>) {
+    let mut cases: Vec<TestCase> = tests.iter().map(|t| t.test.clone()).collect();
+    cases.extend(tests.iter().map(|t| t.test.clone()));
+    let mut runs = executor.execute(&cases);
+    *executions += runs.len() as u64;
+    let second = runs.split_off(tests.len().min(runs.len()));
+    (runs, second)
+}
+
+fn inspector_call(of: &StatementId, m: &MemberRef) -> Statement {
+    Statement::Call {
+        method: m.clone(),
+        receiver: Some(*of),
+        args: Vec::new(),
+    }
+}
+
+/// The test followed by inspector calls on (up to [`MAX_OBSERVED`]) objects it built,
+/// preferring objects of the class under test and later statements.
+fn inspector_variant(
+    model: &ApiModel,
+    t: &TypedTest,
+    e: &Execution,
+) -> (TypedTest, Vec<(StatementId, MemberRef)>) {
+    let mut calls = Vec::new();
+    if !e.is_completed() || e.exception().is_some() {
+        return (t.clone(), calls);
+    }
+    let mut candidates: Vec<(bool, usize, JType)> = Vec::new();
+    let mut seen_identities = BTreeSet::new();
+    for (k, ty) in t
+        .values_before(t.len())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        let Some(StatementOutcome::Normal(ValueSummary::Object { identity, .. })) =
+            e.outcomes.get(k)
+        else {
+            continue;
+        };
+        if !seen_identities.insert(*identity) {
+            continue;
+        }
+        let is_cut = ty.class_name() == Some(model.class.as_str());
+        candidates.push((is_cut, k, ty.clone()));
+    }
+    candidates.sort_by_key(|(is_cut, k, _)| (!is_cut, std::cmp::Reverse(*k)));
+    let mut v = t.clone();
+    for (_, k, ty) in candidates.into_iter().take(MAX_OBSERVED) {
+        for m in model.inspectors(&ty) {
+            let of = StatementId(k as u32);
+            v.push(inspector_call(&of, &m.member), None);
+            calls.push((of, m.member.clone()));
+        }
+    }
+    (v, calls)
+}
+
+/// Equal, with floating-point values compared by bits (NaN equals NaN).
+fn same(a: &ValueSummary, b: &ValueSummary) -> bool {
+    match (a, b) {
+        (ValueSummary::Float(x), ValueSummary::Float(y)) => x.to_bits() == y.to_bits(),
+        (ValueSummary::Double(x), ValueSummary::Double(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
+/// Values worth an assertion: primitives, strings and null, unless they look like identity
+/// hash codes or clock readings.
+fn assertable(v: &ValueSummary) -> bool {
+    match v {
+        ValueSummary::Void | ValueSummary::Object { .. } => false,
+        ValueSummary::String(s) => s.chars().count() <= 500 && !looks_unstable(s),
+        ValueSummary::Long(x) => !looks_like_time(*x),
+        _ => true,
+    }
+}
+
+/// Text with an identity hash (`Foo@1b6d3586`) or a clock reading in it.
+fn looks_unstable(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        if *b == b'@' {
+            let hex = bytes[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+            if hex >= 5 {
+                return true;
+            }
+        }
+    }
+    let mut digits = 0;
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+            if digits >= 12 {
+                return true;
+            }
+        } else {
+            digits = 0;
+        }
+    }
+    false
+}
+
+/// Milliseconds or nanoseconds since the epoch within ten years of now.
+fn looks_like_time(x: i64) -> bool {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    let ten_years_ms = 10 * 365 * 24 * 3600 * 1000i64;
+    (x - now_ms).abs() < ten_years_ms || (x / 1_000_000 - now_ms).abs() < ten_years_ms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unstable_values_are_recognized() {
+        assert!(looks_unstable("structures.AvlTree@1b6d3586"));
+        assert!(looks_unstable("at 1700000000000"));
+        assert!(!looks_unstable("index 5, size 3"));
+        assert!(!assertable(&ValueSummary::Long(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis() as i64
+        )));
+        assert!(assertable(&ValueSummary::Long(42)));
+        assert!(same(
+            &ValueSummary::Double(f64::NAN),
+            &ValueSummary::Double(f64::NAN)
+        ));
+    }
+}

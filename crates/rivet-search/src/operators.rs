@@ -1,0 +1,244 @@
+//! Search operators on typed tests (EvoSuite's): insertion of calls, deletion of statements
+//! with their dependents, change of values and arguments, and single-point crossover whose
+//! suffix is re-wired to compatible values of the other parent's prefix.
+
+use std::collections::HashMap;
+
+use rivet_api::{remap, Generator, Rng, TypedTest};
+use rivet_testcase::{Statement, StatementId};
+
+/// Probability that an insertion is followed by another (σ, σ², …).
+const SIGMA: f64 = 0.5;
+
+/// Mutates `t` in place: deletion, change and insertion each with probability 1/3 (at least
+/// one of them is applied).
+pub fn mutate(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) {
+    let mut changed = false;
+    for _ in 0..4 {
+        if rng.chance(1.0 / 3.0) && !t.is_empty() {
+            changed |= delete(rng, t);
+        }
+        if rng.chance(1.0 / 3.0) && !t.is_empty() {
+            changed |= change(g, rng, t);
+        }
+        if rng.chance(1.0 / 3.0) || t.is_empty() {
+            changed |= insert(g, rng, t);
+        }
+        if changed {
+            break;
+        }
+    }
+}
+
+/// Removes each statement with probability 1/len (with its dependents).
+pub fn delete(rng: &mut Rng, t: &mut TypedTest) -> bool {
+    let n = t.len();
+    let doomed: Vec<usize> = (0..n).filter(|_| rng.chance(1.0 / n as f64)).collect();
+    if doomed.is_empty() {
+        return false;
+    }
+    t.remove_with_dependents(&doomed);
+    true
+}
+
+/// Inserts calls at random positions (more likely at the end), σ-geometrically many.
+pub fn insert(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
+    let mut any = false;
+    let mut p = 1.0;
+    while rng.chance(p) && t.len() < g.config.max_len {
+        let pos = if rng.chance(0.5) {
+            t.len()
+        } else {
+            rng.below(t.len() + 1)
+        };
+        let on_existing = rng.chance(0.5);
+        let added = t.insert_at(pos, |prefix| {
+            if on_existing {
+                g.call_on_existing(rng, prefix);
+            } else {
+                g.call_target(rng, prefix);
+            }
+        });
+        any |= added > 0;
+        p *= SIGMA;
+    }
+    any
+}
+
+/// Changes each statement with probability 1/len: primitives and strings get a nearby
+/// value, calls get another argument, nulls a fresh value.
+pub fn change(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
+    let n = t.len();
+    let mut any = false;
+    let mut i = 0;
+    while i < t.len() {
+        if !rng.chance(1.0 / n as f64) {
+            i += 1;
+            continue;
+        }
+        match t.statements()[i].clone() {
+            Statement::Primitive(v) => {
+                t.test.statements[i] = Statement::Primitive(g.mutate_primitive(rng, v));
+                any = true;
+            }
+            Statement::String(s) => {
+                t.test.statements[i] = Statement::String(g.mutate_string(rng, &s));
+                any = true;
+            }
+            Statement::Null { .. } => {
+                if let Some(ty) = t.types[i].clone() {
+                    let mut new_id = None;
+                    let added = t.insert_at(i, |prefix| {
+                        new_id = g.value(rng, prefix, &ty, 1);
+                    });
+                    if let Some(new) = new_id {
+                        let old = StatementId((i + added) as u32);
+                        if new != old {
+                            t.replace_uses(old, new);
+                            any = true;
+                        }
+                    }
+                    i += added;
+                }
+            }
+            Statement::Call { args, .. } | Statement::Construct { args, .. }
+                if !args.is_empty() =>
+            {
+                any |= change_argument(g, rng, t, i, args.len());
+            }
+            Statement::Array { elements, .. } if !elements.is_empty() => {
+                any |= change_argument(g, rng, t, i, elements.len());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    any
+}
+
+/// Re-points argument `k` (random) of statement `i` to another compatible earlier value, or
+/// to a fresh one inserted before it.
+fn change_argument(
+    g: &Generator<'_>,
+    rng: &mut Rng,
+    t: &mut TypedTest,
+    i: usize,
+    arity: usize,
+) -> bool {
+    let k = rng.below(arity);
+    let Some(old) = argument(&t.statements()[i], k) else {
+        return false;
+    };
+    let Some(ty) = t.types[old.0 as usize].clone() else {
+        return false;
+    };
+    // The argument's declared type is at least as general as the old value's type.
+    let candidates: Vec<usize> = t
+        .values_before(i)
+        .filter(|(j, v)| *j != old.0 as usize && g.model.assignable(v, &ty))
+        .map(|(j, _)| j)
+        .collect();
+    let mut i = i;
+    let new = if !candidates.is_empty() && rng.chance(0.5) {
+        StatementId(*rng.pick(&candidates).unwrap_or(&candidates[0]) as u32)
+    } else {
+        let mut new_id = None;
+        let added = t.insert_at(i, |prefix| {
+            new_id = g.value(rng, prefix, &ty, 1);
+        });
+        i += added;
+        match new_id {
+            Some(id) => id,
+            None => return false,
+        }
+    };
+    let f = |u: StatementId| Some(u);
+    let Some(mut s) = remap(&t.statements()[i], &f) else {
+        return false;
+    };
+    set_argument(&mut s, k, new);
+    t.test.statements[i] = s;
+    true
+}
+
+fn argument(s: &Statement, k: usize) -> Option<StatementId> {
+    match s {
+        Statement::Call { args, .. } | Statement::Construct { args, .. } => args.get(k).copied(),
+        Statement::Array { elements, .. } => elements.get(k).copied(),
+        _ => None,
+    }
+}
+
+fn set_argument(s: &mut Statement, k: usize, v: StatementId) {
+    match s {
+        Statement::Call { args, .. } | Statement::Construct { args, .. } => {
+            if let Some(a) = args.get_mut(k) {
+                *a = v;
+            }
+        }
+        Statement::Array { elements, .. } => {
+            if let Some(a) = elements.get_mut(k) {
+                *a = v;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Single-point crossover: `a[..i] ++ b[j..]`, the suffix's references to `b[..j]` re-wired
+/// to compatible values of the child (or fresh ones).
+pub fn crossover(g: &Generator<'_>, rng: &mut Rng, a: &TypedTest, b: &TypedTest) -> TypedTest {
+    let i = rng.below(a.len() + 1);
+    let j = rng.below(b.len() + 1);
+    let mut child = a.clone();
+    child.retain(&(0..a.len()).map(|k| k < i).collect::<Vec<_>>());
+    let mut map: HashMap<u32, StatementId> = HashMap::new();
+    for k in j..b.len() {
+        if child.len() >= g.config.max_len {
+            break;
+        }
+        let s = &b.statements()[k];
+        let mut ok = true;
+        for u in s.uses() {
+            if map.contains_key(&u.0) {
+                continue;
+            }
+            let Some(ty) = b.types[u.0 as usize].clone() else {
+                ok = false;
+                break;
+            };
+            let found: Vec<usize> = child
+                .values_before(child.len())
+                .filter(|(_, v)| g.model.assignable(v, &ty))
+                .map(|(x, _)| x)
+                .collect();
+            let id = match found.last() {
+                Some(x) if rng.chance(0.8) => Some(StatementId(*x as u32)),
+                _ => match &b.statements()[u.0 as usize] {
+                    lit @ (Statement::Primitive(_)
+                    | Statement::String(_)
+                    | Statement::Null { .. }) => Some(child.push(lit.clone(), Some(ty.clone()))),
+                    _ => g.value(rng, &mut child, &ty, 1),
+                },
+            };
+            match id {
+                Some(id) => {
+                    map.insert(u.0, id);
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let f = |u: StatementId| map.get(&u.0).copied();
+        if let Some(s) = remap(s, &f) {
+            let id = child.push(s, b.types[k].clone());
+            map.insert(k as u32, id);
+        }
+    }
+    child
+}
