@@ -19,6 +19,8 @@ pub struct Cli {
 pub enum Command {
     /// Print the branches of classes as TSV (class, method, descriptor, branch, offset, line, kind)
     Branches(BranchesArgs),
+    /// Instrument every class of directories and jars with branch probes into a directory
+    Instrument(InstrumentArgs),
     /// Generate JUnit tests for a class
     Generate(GenerateArgs),
     /// Explore a method symbolically and write its path conditions
@@ -40,6 +42,17 @@ pub struct BranchesArgs {
     /// Every class on the classpath (the JDK's own classes excluded)
     #[arg(long)]
     pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InstrumentArgs {
+    /// Classpath: directories and jars separated by ':'
+    #[arg(long, value_name = "CP")]
+    pub classpath: String,
+    /// Output directory (created if missing): instrumented classes, copied resources, the
+    /// runtime classes, rivet/runtime/switches.bin and rivet-probes.tsv
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

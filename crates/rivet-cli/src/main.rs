@@ -2,6 +2,7 @@
 
 mod branches;
 mod cli;
+mod instrument;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Branches(args) => branches::run(&args),
+        Command::Instrument(args) => instrument::run(&args),
         Command::Generate(_) => Err(bad_input(
             "rivet generate is not implemented yet (it arrives with the search issue)",
         )),

@@ -1,1 +1,72 @@
-//! Branch-probe instrumentation of class files (in progress; see crates/rivet-instrument/java for the runtime).
+//! Branch-probe instrumentation of class files for Rivet's JVM workers.
+//!
+//! For every branch that `rivet-analysis` counts (as JaCoCo 0.8.6 does) the instrumented code
+//! calls the Java runtime in `java/rivet/runtime` (embedded, see [`runtime_classes`]) with the
+//! operands the branch compares, so that a worker learns which branches were taken and how
+//! far the others were from being taken. Calls of `System.exit`, `Runtime.exit` and
+//! `Runtime.halt` are sent to the runtime's `Exits`, which throws `ExitRequested` instead.
+//!
+//! * [`plan_class`] analyses a class and lists its probe sites;
+//! * [`ProbeMap::assign`] gives each planned class a global range of probe ids (by class name,
+//!   so the numbering is deterministic) and [`ProbeMap`] translates ids back;
+//! * [`instrument_class`] rewrites a class in place;
+//! * [`instrument_classpath`] does all of this for a classpath of directories and jars into an
+//!   output directory (with the runtime, `switches.bin` and `rivet-probes.tsv`);
+//! * [`instrument_cached`] keeps such a directory per input state, for the worker pool.
+//!
+//! The JDK's classes are never instrumented (they are not on the user classpath, and classes
+//! in `java/` are skipped).
+
+mod cache;
+mod error;
+mod instrument;
+mod job;
+mod par;
+mod plan;
+mod probes;
+mod runtime;
+
+pub use cache::{cache_key, instrument_cached, InstrumentedClasspath};
+pub use error::InstrumentError;
+pub use instrument::{
+    encode_switch_tables, instrument_class, is_instrumented, redirect_exits, switch_tables,
+    ClassOutcome, SwitchTable,
+};
+pub use job::{
+    instrument_classpath, InstrumentConfig, InstrumentReport, ProbeScope, Skipped, PROBES_TSV,
+};
+pub use plan::{plan_class, ClassPlan, MethodPlan, Site, SiteKind};
+pub use probes::{BranchInfo, ClassProbes, ProbeMap, ProbeRange, PROBES_TSV_HEADER};
+pub use runtime::{runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SWITCHES_RESOURCE};
+
+/// Instruments a classpath as configured: into a fresh output directory
+/// ([`Instrumenter::instrument_into`]) or into the per-run cache
+/// ([`Instrumenter::instrument_cached`]).
+#[derive(Debug, Clone, Default)]
+pub struct Instrumenter {
+    pub config: InstrumentConfig,
+}
+
+impl Instrumenter {
+    pub fn new(config: InstrumentConfig) -> Instrumenter {
+        Instrumenter { config }
+    }
+
+    /// See [`instrument_classpath`].
+    pub fn instrument_into(
+        &self,
+        entries: &[std::path::PathBuf],
+        out: &std::path::Path,
+    ) -> Result<InstrumentReport, InstrumentError> {
+        instrument_classpath(entries, out, &self.config)
+    }
+
+    /// See [`instrument_cached`].
+    pub fn instrument_cached(
+        &self,
+        entries: &[std::path::PathBuf],
+        cache_root: &std::path::Path,
+    ) -> Result<InstrumentedClasspath, InstrumentError> {
+        instrument_cached(entries, cache_root, &self.config)
+    }
+}

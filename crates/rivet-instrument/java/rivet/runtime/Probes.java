@@ -57,21 +57,26 @@ public final class Probes {
     }
 
     private static void record(int probe, double distance) {
-        if (probe >= hit.length) {
-            grow(probe);
-        }
-        if (!isTouched[probe]) {
-            isTouched[probe] = true;
-            if (touchedCount == touched.length) {
-                touched = Arrays.copyOf(touched, touchedCount * 2);
+        try {
+            if (probe >= hit.length) {
+                grow(probe);
             }
-            touched[touchedCount++] = probe;
-        }
-        if (distance == 0) {
-            hit[probe] = true;
-            dist[probe] = 0;
-        } else if (distance < dist[probe]) {
-            dist[probe] = distance;
+            if (!isTouched[probe]) {
+                isTouched[probe] = true;
+                if (touchedCount >= touched.length) {
+                    touched = Arrays.copyOf(touched, Math.max(touchedCount, touched.length) * 2);
+                }
+                touched[touchedCount++] = probe;
+            }
+            if (distance == 0) {
+                hit[probe] = true;
+                dist[probe] = 0;
+            } else if (distance < dist[probe]) {
+                dist[probe] = distance;
+            }
+        } catch (RuntimeException e) {
+            // Only a race with a thread the code under test started gets here (arrays swapped
+            // while growing): the update is lost, the code under test must not see an error.
         }
     }
 
@@ -128,14 +133,21 @@ public final class Probes {
             record(probe, taken ? 0 : 1);
             record(probe + 1, taken ? 1 : 0);
         } else {
-            both(lastA, lastB, cmp, probe);
-            // The remembered operands decide distances; the real result decides what was taken.
+            // The real result decides what was taken; the remembered operands give the distance
+            // of the other branch. Longs beyond 2^53 may compare equal as doubles although they
+            // differ: such a distance is at least 1, never 0 (0 means taken).
             if (taken) {
                 record(probe, 0);
+                record(probe + 1, positive(distance(lastA, lastB, negate(cmp))));
             } else {
+                record(probe, positive(distance(lastA, lastB, cmp)));
                 record(probe + 1, 0);
             }
         }
+    }
+
+    private static double positive(double d) {
+        return d > 0 ? d : 1;
     }
 
     private static boolean holds(int r, int cmp) {

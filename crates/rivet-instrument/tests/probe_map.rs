@@ -1,0 +1,183 @@
+//! Probe numbering: deterministic ranges by class name, translation both ways, the TSV form,
+//! and which classes get probes.
+
+mod support;
+
+use std::path::Path;
+
+use rivet_analysis::{BranchId, BranchKind};
+use rivet_classfile::ClassFile;
+use rivet_instrument::{
+    encode_switch_tables, instrument_classpath, plan_class, ClassPlan, InstrumentConfig, ProbeMap,
+    ProbeScope, SwitchTable,
+};
+use support::scratch;
+
+fn subject_plans() -> Vec<ClassPlan> {
+    rivet_testkit::class_files(&rivet_testkit::compiled_subjects(11))
+        .iter()
+        .map(|p| plan_class(&ClassFile::parse(&std::fs::read(p).unwrap()).unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn ranges_follow_class_names_whatever_the_order() {
+    let plans = subject_plans();
+    let (map, ranges) = ProbeMap::assign(&plans).unwrap();
+    let mut reversed = plans.clone();
+    reversed.reverse();
+    let (map2, ranges2) = ProbeMap::assign(&reversed).unwrap();
+    assert_eq!(map, map2);
+    for (i, p) in plans.iter().enumerate() {
+        let j = plans.len() - 1 - i;
+        assert_eq!(ranges[i], ranges2[j], "{}", p.class);
+    }
+    // Contiguous, in name order, only classes with branches.
+    let mut next = 0;
+    let mut last = String::new();
+    for c in map.classes() {
+        assert_eq!(c.base, next, "{}", c.class);
+        assert!(c.class > last);
+        assert!(!c.branches.is_empty());
+        next += c.branches.len() as u32;
+        last = c.class.clone();
+    }
+    assert_eq!(map.probe_count(), next);
+    assert_eq!(next, plans.iter().map(|p| p.branch_count).sum::<u32>());
+    assert_eq!(next, 221, "the subjects have 221 branches (JaCoCo)");
+}
+
+#[test]
+fn probes_translate_both_ways() {
+    let (map, _) = ProbeMap::assign(&subject_plans()).unwrap();
+    for p in 0..map.probe_count() {
+        let (c, b) = map.resolve(p).unwrap();
+        assert_eq!(map.probe(&c.class, b), Some(p));
+        assert_eq!(map.probe(&c.class.replace('.', "/"), b), Some(p));
+    }
+    assert!(map.resolve(map.probe_count()).is_none());
+    let avl = map.class("structures.AvlTree").unwrap();
+    assert_eq!(avl.method_of(BranchId(0)).unwrap().0, "contains");
+    assert_eq!(avl.branches[0].kind, BranchKind::True);
+    assert!(map
+        .probe("structures.AvlTree", BranchId(avl.branches.len() as u32))
+        .is_none());
+    assert!(map.class("no.Such").is_none());
+}
+
+#[test]
+fn tsv_round_trips_and_rejects_garbage() {
+    let (map, _) = ProbeMap::assign(&subject_plans()).unwrap();
+    let tsv = map.to_tsv();
+    let back = ProbeMap::from_tsv(&tsv, Path::new("t.tsv")).unwrap();
+    assert_eq!(back, map);
+    assert!(tsv.contains("strings.DateParser\t"));
+    assert!(tsv.contains("\tcase 4,6,9,11\n"), "{tsv}");
+    for bad in [
+        String::new(),
+        "nonsense\n".to_string(),
+        tsv.replacen("\ttrue\n", "\tmaybe\n", 1),
+        tsv.replacen("\t0\t0\t", "\t0\tx\t", 1),
+        tsv.replacen("\tfalse\n", "\n", 1),
+    ] {
+        let e = ProbeMap::from_tsv(&bad, Path::new("t.tsv")).unwrap_err();
+        assert!(e.to_string().starts_with("t.tsv, line "), "{e}");
+    }
+}
+
+#[test]
+fn switch_tables_encode_big_endian() {
+    let t = [SwitchTable {
+        id: 2,
+        default_probe: 7,
+        keys: vec![(-1, 8), (4, 9)],
+    }];
+    assert_eq!(
+        encode_switch_tables(&t),
+        [
+            0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 2, 255, 255, 255, 255, 0, 0, 0, 8, 0, 0,
+            0, 4, 0, 0, 0, 9
+        ]
+    );
+}
+
+fn mentions(path: &Path, text: &str) -> bool {
+    let bytes = std::fs::read(path).unwrap();
+    bytes.windows(text.len()).any(|w| w == text.as_bytes())
+}
+
+#[test]
+fn only_the_classes_in_scope_get_probes_but_every_class_loses_its_exits() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let out = scratch("scope");
+    let config = InstrumentConfig {
+        scope: ProbeScope::Classes(vec!["structures.AvlTree".into(), "lct/Examples".into()]),
+        threads: 2,
+    };
+    let r = instrument_classpath(std::slice::from_ref(&subjects), &out, &config).unwrap();
+    let names: Vec<&str> = r
+        .probes
+        .classes()
+        .iter()
+        .map(|c| c.class.as_str())
+        .collect();
+    assert_eq!(names, ["lct.Examples", "structures.AvlTree"]);
+    assert_eq!(r.probes.classes()[0].base, 0);
+    assert_eq!(r.probed, 2);
+    assert_eq!(
+        r.exits, 2,
+        "hostile.Hostile calls System.exit and Runtime.halt"
+    );
+    assert!(mentions(
+        &out.join("structures/AvlTree.class"),
+        "rivet/runtime/Probes"
+    ));
+    assert!(!mentions(
+        &out.join("sushi/Sample.class"),
+        "rivet/runtime/Probes"
+    ));
+    let hostile = out.join("hostile/Hostile.class");
+    assert!(
+        mentions(&hostile, "rivet/runtime/Exits") && !mentions(&hostile, "rivet/runtime/Probes")
+    );
+    // Classes without exit calls outside the scope are copied byte for byte.
+    assert_eq!(
+        std::fs::read(out.join("sushi/Sample.class")).unwrap(),
+        std::fs::read(subjects.join("sushi/Sample.class")).unwrap()
+    );
+    assert!(ProbeScope::Classes(vec!["a.B".into()]).includes("a/B$C"));
+    assert!(!ProbeScope::Classes(vec!["a.B".into()]).includes("a/BC"));
+}
+
+#[test]
+fn instrumented_classes_are_not_instrumented_twice() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let dir = scratch("twice");
+    let once = dir.join("once");
+    instrument_classpath(
+        std::slice::from_ref(&subjects),
+        &once,
+        &InstrumentConfig::default(),
+    )
+    .unwrap();
+    let twice = dir.join("twice");
+    let r = instrument_classpath(
+        std::slice::from_ref(&once),
+        &twice,
+        &InstrumentConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(r.probed, 0);
+    assert!(r.probes.classes().is_empty());
+    assert!(
+        r.unprobed
+            .iter()
+            .all(|s| s.reason.contains("already instrumented")),
+        "{:?}",
+        r.unprobed
+    );
+    assert_eq!(
+        std::fs::read(twice.join("structures/AvlTree.class")).unwrap(),
+        std::fs::read(once.join("structures/AvlTree.class")).unwrap()
+    );
+}
