@@ -1,0 +1,601 @@
+//! Rendering a test class: declarations named by type, literals inlined where a value is
+//! used once, casts on arguments of overloaded calls, assertions after the statements they
+//! check, `assertThrows` around the statement that throws; with the line of every test and
+//! assertion, so that the verifier can map compiler and JUnit messages back.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use rivet_api::{JType, TypedTest};
+use rivet_search::{Assertion, GeneratedTest};
+use rivet_testcase::{MemberRef, Statement, StatementId, ValueSummary};
+
+use crate::java::{
+    char_literal, classes_of, method_part, package_of, primitive_literal, string_literal,
+    top_level, variable_base, Names,
+};
+
+/// JUnit 5 (Jupiter) or JUnit 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JUnitVersion {
+    Five,
+    Four,
+}
+
+/// One test to render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestSource {
+    pub generated: GeneratedTest,
+    /// What the test covers, for its comment (`AvlTree.insert line 64 (true)`).
+    pub covers: Vec<String>,
+    /// The method the test is named after (`insert`).
+    pub subject: String,
+}
+
+/// A test class to render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestClass {
+    /// The class under test (internal name, `structures/AvlTree`).
+    pub class_under_test: String,
+    pub junit: JUnitVersion,
+    pub tests: Vec<TestSource>,
+    /// Members (owner, name, descriptor) with overloads of the same arity: their arguments
+    /// are cast to the parameter types.
+    pub overloaded: BTreeSet<(String, String, String)>,
+}
+
+/// Where a test sits in the emitted source (1-based lines, inclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestLines {
+    pub name: String,
+    pub start: u32,
+    pub end: u32,
+    /// The line of each assertion, by index into the test's assertions.
+    pub assertions: Vec<(usize, u32)>,
+}
+
+/// The emitted test class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Emitted {
+    /// Package (binary, `a.b`; empty for the unnamed package).
+    pub package: String,
+    /// `AvlTreeRivetTest`.
+    pub class_name: String,
+    pub source: String,
+    /// One entry per test, in order.
+    pub tests: Vec<TestLines>,
+}
+
+impl Emitted {
+    /// The path of the source under a source root: `a/b/AvlTreeRivetTest.java`.
+    pub fn relative_path(&self) -> String {
+        if self.package.is_empty() {
+            format!("{}.java", self.class_name)
+        } else {
+            format!(
+                "{}/{}.java",
+                self.package.replace('.', "/"),
+                self.class_name
+            )
+        }
+    }
+
+    /// The binary name of the test class.
+    pub fn qualified_name(&self) -> String {
+        if self.package.is_empty() {
+            self.class_name.clone()
+        } else {
+            format!("{}.{}", self.package, self.class_name)
+        }
+    }
+
+    /// The test whose lines contain `line`.
+    pub fn test_at(&self, line: u32) -> Option<usize> {
+        self.tests
+            .iter()
+            .position(|t| (t.start..=t.end).contains(&line))
+    }
+}
+
+/// The test class name for a class under test: `<Simple>RivetTest`.
+pub fn test_class_name(class_under_test: &str) -> String {
+    let simple = class_under_test
+        .rsplit(['/', '.'])
+        .next()
+        .unwrap_or(class_under_test);
+    let simple: String = simple
+        .chars()
+        .map(|c| if c == '$' { '_' } else { c })
+        .collect();
+    format!("{simple}RivetTest")
+}
+
+/// Renders the test class. Pure: the same input gives the same text.
+pub fn emit(class: &TestClass) -> Emitted {
+    let package_internal = package_of(&class.class_under_test).to_string();
+    let package = package_internal.replace('/', ".");
+    let class_name = test_class_name(&class.class_under_test);
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    used.insert(top_level(&class.class_under_test).to_string());
+    for t in &class.tests {
+        collect_classes(&t.generated, &mut used);
+    }
+    let reserved: BTreeSet<String> = [class_name.clone(), "Test".to_string()]
+        .into_iter()
+        .collect();
+    let names = Names::new(&package_internal, &used, &reserved);
+
+    let mut lines: Vec<String> = Vec::new();
+    if !package.is_empty() {
+        lines.push(format!("package {package};"));
+        lines.push(String::new());
+    }
+    match class.junit {
+        JUnitVersion::Five => {
+            lines.push("import static org.junit.jupiter.api.Assertions.*;".into());
+            lines.push(String::new());
+            lines.push("import org.junit.jupiter.api.Test;".into());
+        }
+        JUnitVersion::Four => {
+            lines.push("import static org.junit.Assert.*;".into());
+            lines.push(String::new());
+            lines.push("import org.junit.Test;".into());
+        }
+    }
+    for i in &names.imports {
+        lines.push(format!("import {i};"));
+    }
+    lines.push(String::new());
+    lines.push(format!(
+        "/** Regression tests of {{@link {}}}, generated by Rivet. */",
+        names.class(&class.class_under_test)
+    ));
+    lines.push("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})".into());
+    lines.push(format!("public class {class_name} {{"));
+    let mut test_lines = Vec::new();
+    let mut used_names: BTreeMap<String, usize> = BTreeMap::new();
+    for t in &class.tests {
+        let base = format!("test{}", method_part(&t.subject));
+        let n = used_names.entry(base.clone()).or_insert(0);
+        let name = if *n == 0 {
+            base.clone()
+        } else {
+            format!("{base}{n}")
+        };
+        *n += 1;
+        lines.push(String::new());
+        let start = lines.len() as u32 + 1;
+        lines.push("    @Test".into());
+        lines.push(format!("    public void {name}() throws Throwable {{"));
+        if !t.covers.is_empty() {
+            lines.push(format!("        // Covers {}", covers_comment(&t.covers)));
+        }
+        let mut assertion_lines = Vec::new();
+        let body = Body::new(&names, class, &t.generated);
+        for (text, assertion) in body.render() {
+            if let Some(a) = assertion {
+                assertion_lines.push((a, lines.len() as u32 + 1));
+            }
+            lines.push(format!("        {text}"));
+        }
+        lines.push("    }".into());
+        test_lines.push(TestLines {
+            name,
+            start,
+            end: lines.len() as u32,
+            assertions: assertion_lines,
+        });
+    }
+    lines.push("}".into());
+    let mut source = lines.join("\n");
+    source.push('\n');
+    Emitted {
+        package,
+        class_name,
+        source,
+        tests: test_lines,
+    }
+}
+
+fn covers_comment(covers: &[String]) -> String {
+    const MAX: usize = 4;
+    let mut s = covers
+        .iter()
+        .take(MAX)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if covers.len() > MAX {
+        let _ = write!(s, "; and {} more", covers.len() - MAX);
+    }
+    s
+}
+
+fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
+    for ty in g.test.types.iter().flatten() {
+        classes_of(&ty.erased(), used);
+    }
+    for s in g.test.statements() {
+        match s {
+            Statement::Construct { constructor: m, .. }
+            | Statement::Call {
+                method: m,
+                receiver: None,
+                ..
+            } => {
+                used.insert(top_level(&m.owner).to_string());
+                collect_param_classes(m, used);
+            }
+            Statement::Call { method: m, .. } => collect_param_classes(m, used),
+            Statement::FieldWrite {
+                field,
+                receiver: None,
+                ..
+            } => {
+                used.insert(top_level(&field.owner).to_string());
+            }
+            Statement::Array { component, .. } => {
+                if let Some(t) = JType::from_descriptor(component) {
+                    classes_of(&t, used);
+                }
+            }
+            Statement::Null { descriptor } => {
+                if let Some(t) = JType::from_descriptor(descriptor) {
+                    classes_of(&t, used);
+                }
+            }
+            _ => {}
+        }
+    }
+    for a in &g.assertions {
+        if let Assertion::Throws { class, .. } = a {
+            used.insert(top_level(&class.replace('.', "/")).to_string());
+        }
+    }
+}
+
+fn collect_param_classes(m: &MemberRef, used: &mut BTreeSet<String>) {
+    if let Ok(d) = rivet_classfile_descriptor(&m.descriptor) {
+        for p in d {
+            classes_of(&p, used);
+        }
+    }
+}
+
+/// Parameter types of a method descriptor.
+fn rivet_classfile_descriptor(descriptor: &str) -> Result<Vec<JType>, ()> {
+    let inner = descriptor
+        .strip_prefix('(')
+        .and_then(|d| d.split_once(')'))
+        .map(|(p, _)| p)
+        .ok_or(())?;
+    let mut out = Vec::new();
+    let mut rest = inner;
+    while !rest.is_empty() {
+        let len = field_len(rest).ok_or(())?;
+        out.push(JType::from_descriptor(&rest[..len]).ok_or(())?);
+        rest = &rest[len..];
+    }
+    Ok(out)
+}
+
+fn field_len(s: &str) -> Option<usize> {
+    match s.as_bytes().first()? {
+        b'[' => Some(1 + field_len(&s[1..])?),
+        b'L' => Some(s.find(';')? + 1),
+        _ => Some(1),
+    }
+}
+
+/// The body of one test method.
+struct Body<'a> {
+    names: &'a Names,
+    class: &'a TestClass,
+    g: &'a GeneratedTest,
+    /// How each statement's value is referred to: a variable or an inlined literal.
+    refs: Vec<String>,
+    /// Statements whose value is written inline where used (not declared).
+    inline: Vec<bool>,
+    /// Calls whose value only its assertion reads: asserted inline.
+    assert_inline: Vec<bool>,
+}
+
+impl<'a> Body<'a> {
+    fn new(names: &'a Names, class: &'a TestClass, g: &'a GeneratedTest) -> Body<'a> {
+        let t: &TypedTest = &g.test;
+        let n = t.len();
+        let mut uses = vec![0usize; n];
+        for s in t.statements() {
+            for u in s.uses() {
+                if let Some(c) = uses.get_mut(u.0 as usize) {
+                    *c += 1;
+                }
+            }
+        }
+        let mut asserted = vec![0usize; n];
+        for a in &g.assertions {
+            match a {
+                Assertion::Equals { of, .. } | Assertion::Inspector { of, .. } => {
+                    if let Some(c) = asserted.get_mut(of.0 as usize) {
+                        *c += 1;
+                    }
+                }
+                Assertion::Throws { .. } => {}
+            }
+        }
+        let throws_at = g.assertions.iter().find_map(|a| match a {
+            Assertion::Throws { at, .. } => Some(at.0 as usize),
+            _ => None,
+        });
+        let mut inline = vec![false; n];
+        let mut assert_inline = vec![false; n];
+        let mut refs = vec![String::new(); n];
+        let mut counters: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, s) in t.statements().iter().enumerate() {
+            let literal = match s {
+                Statement::Primitive(v) => Some(primitive_literal(*v)),
+                Statement::String(v) => Some(string_literal(v)),
+                _ => None,
+            };
+            if let Some(l) = literal {
+                if uses[i] <= 1 && asserted[i] == 0 {
+                    inline[i] = true;
+                    refs[i] = l;
+                    continue;
+                }
+            }
+            if matches!(s, Statement::Call { .. })
+                && uses[i] == 0
+                && asserted[i] == 1
+                && Some(i) != throws_at
+            {
+                let only_equals = g
+                    .assertions
+                    .iter()
+                    .any(|a| matches!(a, Assertion::Equals { of, .. } if of.0 as usize == i));
+                if only_equals {
+                    assert_inline[i] = true;
+                    continue;
+                }
+            }
+            if let Some(ty) = &t.types[i] {
+                let base = variable_base(&ty.erased());
+                let c = counters.entry(base.clone()).or_insert(0);
+                refs[i] = format!("{base}{c}");
+                *c += 1;
+            }
+        }
+        Body {
+            names,
+            class,
+            g,
+            refs,
+            inline,
+            assert_inline,
+        }
+    }
+
+    /// The lines of the body, each with the index of the assertion it renders.
+    fn render(&self) -> Vec<(String, Option<usize>)> {
+        let t = &self.g.test;
+        let mut out: Vec<(String, Option<usize>)> = Vec::new();
+        let mut uses = vec![0usize; t.len()];
+        for s in t.statements() {
+            for u in s.uses() {
+                if let Some(c) = uses.get_mut(u.0 as usize) {
+                    *c += 1;
+                }
+            }
+        }
+        let asserted: BTreeSet<usize> = self
+            .g
+            .assertions
+            .iter()
+            .filter_map(|a| match a {
+                Assertion::Equals { of, .. } | Assertion::Inspector { of, .. } => {
+                    Some(of.0 as usize)
+                }
+                _ => None,
+            })
+            .collect();
+        for (i, s) in t.statements().iter().enumerate() {
+            if self.inline[i] {
+                continue;
+            }
+            let throws = self
+                .g
+                .assertions
+                .iter()
+                .enumerate()
+                .find(|(_, a)| matches!(a, Assertion::Throws { at, .. } if at.0 as usize == i));
+            if let Some((ai, Assertion::Throws { class, message, .. })) = throws {
+                let expr = self.expression(s);
+                let exception = self.names.class(&class.replace('.', "/"));
+                let lambda = format!("() -> {expr}");
+                match message {
+                    Some(m) => {
+                        out.push((format!("{exception} exception = assertThrows({exception}.class, {lambda});"), Some(ai)));
+                        out.push((
+                            format!(
+                                "assertEquals({}, exception.getMessage());",
+                                string_literal(m)
+                            ),
+                            Some(ai),
+                        ));
+                    }
+                    None => out.push((
+                        format!("assertThrows({exception}.class, {lambda});"),
+                        Some(ai),
+                    )),
+                }
+                continue;
+            }
+            if self.assert_inline[i] {
+                for (ai, a) in self.g.assertions.iter().enumerate() {
+                    if let Assertion::Equals { of, value } = a {
+                        if of.0 as usize == i {
+                            let ty = t.types[i].clone().unwrap_or_else(JType::object);
+                            out.push((equals(&ty, value, &self.expression(s)), Some(ai)));
+                        }
+                    }
+                }
+                continue;
+            }
+            let expr = self.expression(s);
+            let declare = t.types[i].is_some()
+                && (uses[i] > 0
+                    || asserted.contains(&i)
+                    || !matches!(s, Statement::Call { .. } | Statement::Construct { .. }));
+            match (&t.types[i], declare) {
+                (Some(ty), true) => out.push((
+                    format!("{} {} = {expr};", self.names.ty(&ty.erased()), self.refs[i]),
+                    None,
+                )),
+                _ => out.push((format!("{expr};"), None)),
+            }
+            for (ai, a) in self.g.assertions.iter().enumerate() {
+                if let Assertion::Equals { of, value } = a {
+                    if of.0 as usize == i {
+                        let ty = t.types[i].clone().unwrap_or_else(JType::object);
+                        out.push((equals(&ty, value, &self.refs[i]), Some(ai)));
+                    }
+                }
+            }
+        }
+        for (ai, a) in self.g.assertions.iter().enumerate() {
+            if let Assertion::Inspector { of, method, value } = a {
+                let receiver = &self.refs[of.0 as usize];
+                let ret = rivet_api::JType::from_descriptor(
+                    method.descriptor.rsplit(')').next().unwrap_or("V"),
+                )
+                .unwrap_or_else(JType::object);
+                out.push((
+                    equals(&ret, value, &format!("{receiver}.{}()", method.name)),
+                    Some(ai),
+                ));
+            }
+        }
+        out
+    }
+
+    /// The Java expression of a statement (without declaration).
+    fn expression(&self, s: &Statement) -> String {
+        match s {
+            Statement::Primitive(v) => primitive_literal(*v),
+            Statement::String(v) => string_literal(v),
+            Statement::Null { .. } => "null".into(),
+            Statement::Array {
+                component,
+                elements,
+            } => {
+                let ty = JType::from_descriptor(component).unwrap_or_else(JType::object);
+                let items: Vec<String> = elements
+                    .iter()
+                    .map(|e| self.argument(*e, &ty, false))
+                    .collect();
+                if items.is_empty() {
+                    format!("new {}[0]", self.names.ty(&ty))
+                } else {
+                    format!("new {}[] {{{}}}", self.names.ty(&ty), items.join(", "))
+                }
+            }
+            Statement::Construct { constructor, args } => {
+                format!(
+                    "new {}({})",
+                    self.names.class(&constructor.owner),
+                    self.arguments(constructor, args)
+                )
+            }
+            Statement::Call {
+                method,
+                receiver,
+                args,
+            } => {
+                let target = match receiver {
+                    Some(r) => self.refs[r.0 as usize].clone(),
+                    None => self.names.class(&method.owner),
+                };
+                format!("{target}.{}({})", method.name, self.arguments(method, args))
+            }
+            Statement::FieldWrite {
+                field,
+                receiver,
+                value,
+            } => {
+                let target = match receiver {
+                    Some(r) => self.refs[r.0 as usize].clone(),
+                    None => self.names.class(&field.owner),
+                };
+                let ty = JType::from_descriptor(&field.descriptor).unwrap_or_else(JType::object);
+                format!(
+                    "{target}.{} = {}",
+                    field.name,
+                    self.argument(*value, &ty, false)
+                )
+            }
+        }
+    }
+
+    fn arguments(&self, m: &MemberRef, args: &[StatementId]) -> String {
+        let params = rivet_classfile_descriptor(&m.descriptor).unwrap_or_default();
+        let overloaded = self.class.overloaded.contains(&(
+            m.owner.clone(),
+            m.name.clone(),
+            m.descriptor.clone(),
+        ));
+        args.iter()
+            .enumerate()
+            .map(|(k, a)| {
+                let p = params.get(k).cloned().unwrap_or_else(JType::object);
+                self.argument(*a, &p, overloaded)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A value passed where `param` is expected; cast when the call is overloaded or the
+    /// value is null.
+    fn argument(&self, id: StatementId, param: &JType, overloaded: bool) -> String {
+        let i = id.0 as usize;
+        let text = self.refs.get(i).cloned().unwrap_or_else(|| "null".into());
+        let own = self
+            .g
+            .test
+            .types
+            .get(i)
+            .cloned()
+            .flatten()
+            .map(|t| t.erased());
+        let param = param.erased();
+        let differs = own.as_ref() != Some(&param);
+        if overloaded && differs {
+            format!("({}) {text}", self.names.ty(&param))
+        } else {
+            text
+        }
+    }
+}
+
+/// An equality assertion of `actual` (an expression of type `ty`) against an observed value.
+fn equals(_ty: &JType, value: &ValueSummary, actual: &str) -> String {
+    match value {
+        ValueSummary::Boolean(true) => format!("assertTrue({actual});"),
+        ValueSummary::Boolean(false) => format!("assertFalse({actual});"),
+        ValueSummary::Null => format!("assertNull({actual});"),
+        ValueSummary::String(s) => format!("assertEquals({}, {actual});", string_literal(s)),
+        ValueSummary::Int(x) => format!("assertEquals({x}, {actual});"),
+        ValueSummary::Long(x) => format!("assertEquals({x}L, {actual});"),
+        ValueSummary::Short(x) => format!("assertEquals((short) {x}, {actual});"),
+        ValueSummary::Byte(x) => format!("assertEquals((byte) {x}, {actual});"),
+        ValueSummary::Char(x) => format!("assertEquals({}, {actual});", char_literal(*x)),
+        ValueSummary::Float(x) => format!(
+            "assertEquals({}, {actual}, 0.01F);",
+            primitive_literal(rivet_testcase::PrimitiveValue::Float(*x))
+        ),
+        ValueSummary::Double(x) => format!(
+            "assertEquals({}, {actual}, 0.01);",
+            primitive_literal(rivet_testcase::PrimitiveValue::Double(*x))
+        ),
+        ValueSummary::Void | ValueSummary::Object { .. } => format!("assertNotNull({actual});"),
+    }
+}

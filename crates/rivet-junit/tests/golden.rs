@@ -1,0 +1,207 @@
+//! Golden tests of the emitter: JUnit 5 and JUnit 4 classes for hand-built tests covering
+//! literals, inlining, overload casts, inspectors, expected exceptions and imports.
+
+use std::collections::BTreeSet;
+
+use rivet_api::{JType, Prim, TypedTest};
+use rivet_junit::{emit, JUnitVersion, TestClass, TestSource};
+use rivet_search::{Assertion, GeneratedTest, GoalId};
+use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId, ValueSummary};
+
+fn avl_tests() -> Vec<TestSource> {
+    let avl = "structures/AvlTree";
+    let mut t = TypedTest::new();
+    let tree = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(avl, "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class(avl)),
+    );
+    let k = t.push(
+        Statement::Primitive(PrimitiveValue::Int(7)),
+        Some(JType::Prim(Prim::Int)),
+    );
+    let inserted = t.push(
+        Statement::Call {
+            method: MemberRef::new(avl, "insert", "(I)Z"),
+            receiver: Some(tree),
+            args: vec![k],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(avl, "remove", "(I)Z"),
+            receiver: Some(tree),
+            args: vec![k],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    let first = GeneratedTest {
+        test: t,
+        goals: vec![GoalId(3)],
+        assertions: vec![
+            Assertion::Equals {
+                of: inserted,
+                value: ValueSummary::Boolean(true),
+            },
+            Assertion::Inspector {
+                of: tree,
+                method: MemberRef::new(avl, "size", "()I"),
+                value: ValueSummary::Int(0),
+            },
+        ],
+    };
+
+    let mut t = TypedTest::new();
+    let tree = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(avl, "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class(avl)),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(avl, "min", "()I"),
+            receiver: Some(tree),
+            args: vec![],
+        },
+        Some(JType::Prim(Prim::Int)),
+    );
+    let second = GeneratedTest {
+        test: t,
+        goals: vec![GoalId(9)],
+        assertions: vec![Assertion::Throws {
+            at: StatementId(1),
+            class: "java.lang.IllegalStateException".into(),
+            message: Some("empty".into()),
+        }],
+    };
+
+    // Strings, chars, longs, doubles, null, arrays, a JDK list, an overloaded call.
+    let mut t = TypedTest::new();
+    let list = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::Class {
+            name: "java/util/ArrayList".into(),
+            args: vec![JType::class("java/lang/String")],
+        }),
+    );
+    let s = t.push(
+        Statement::String("a \"quoted\"\n\\ line".into()),
+        Some(JType::class("java/lang/String")),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z"),
+            receiver: Some(list),
+            args: vec![s],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    let c = t.push(
+        Statement::Primitive(PrimitiveValue::Char('\'' as u16)),
+        Some(JType::Prim(Prim::Char)),
+    );
+    let l = t.push(
+        Statement::Primitive(PrimitiveValue::Long(-3)),
+        Some(JType::Prim(Prim::Long)),
+    );
+    let d = t.push(
+        Statement::Primitive(PrimitiveValue::Double(0.5)),
+        Some(JType::Prim(Prim::Double)),
+    );
+    let n = t.push(
+        Statement::Null {
+            descriptor: "Lorg/example/Widget;".into(),
+        },
+        Some(JType::class("org/example/Widget")),
+    );
+    let arr = t.push(
+        Statement::Array {
+            component: "J".into(),
+            elements: vec![l, l],
+        },
+        Some(JType::Array(Box::new(JType::Prim(Prim::Long)))),
+    );
+    let r = t.push(
+        Statement::Call {
+            method: MemberRef::new(
+                "structures/Util",
+                "mix",
+                "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;",
+            ),
+            receiver: None,
+            args: vec![list, c, d, arr, n],
+        },
+        Some(JType::class("java/lang/String")),
+    );
+    let third = GeneratedTest {
+        test: t,
+        goals: vec![GoalId(1), GoalId(2)],
+        assertions: vec![Assertion::Equals {
+            of: r,
+            value: ValueSummary::String("mixed".into()),
+        }],
+    };
+    vec![
+        TestSource {
+            generated: first,
+            covers: vec!["AvlTree.insert line 64 (true)".into()],
+            subject: "insert".into(),
+        },
+        TestSource {
+            generated: second,
+            covers: vec!["AvlTree.min line 42 (true)".into()],
+            subject: "min".into(),
+        },
+        TestSource {
+            generated: third,
+            covers: vec![
+                "Util.mix line 3 (true)".into(),
+                "Util.mix line 5 (false)".into(),
+            ],
+            subject: "mix".into(),
+        },
+    ]
+}
+
+fn class(junit: JUnitVersion) -> TestClass {
+    TestClass {
+        class_under_test: "structures/AvlTree".into(),
+        junit,
+        tests: avl_tests(),
+        overloaded: BTreeSet::from([(
+            "structures/Util".to_string(),
+            "mix".to_string(),
+            "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;".to_string(),
+        )]),
+    }
+}
+
+#[test]
+fn junit5_golden() {
+    let e = emit(&class(JUnitVersion::Five));
+    assert_eq!(e.relative_path(), "structures/AvlTreeRivetTest.java");
+    assert_eq!(e.tests.len(), 3);
+    assert_eq!(e.test_at(e.tests[1].start + 2), Some(1));
+    insta::assert_snapshot!(e.source);
+}
+
+#[test]
+fn junit4_golden() {
+    insta::assert_snapshot!(emit(&class(JUnitVersion::Four)).source);
+}
+
+#[test]
+fn emission_is_deterministic() {
+    assert_eq!(
+        emit(&class(JUnitVersion::Five)),
+        emit(&class(JUnitVersion::Five))
+    );
+}
