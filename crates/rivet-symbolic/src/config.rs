@@ -1,0 +1,76 @@
+//! The one configuration of an exploration, passed down to every part of the executor.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use crate::invariants::Invariants;
+
+/// Which strategy picks the next state to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearcherKind {
+    DepthFirst,
+    BreadthFirst,
+    /// Uniformly random among pending states, seeded.
+    Random,
+    /// States that covered a branch no finished path covered first, then depth-first.
+    NewCoverageFirst,
+}
+
+impl SearcherKind {
+    pub fn parse(text: &str) -> Option<SearcherKind> {
+        Some(match text {
+            "dfs" | "depth-first" => SearcherKind::DepthFirst,
+            "bfs" | "breadth-first" => SearcherKind::BreadthFirst,
+            "random" => SearcherKind::Random,
+            "new-coverage" | "coverage-new-first" | "new-coverage-first" => {
+                SearcherKind::NewCoverageFirst
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Bounds, invariants and strategy of one exploration.
+#[derive(Debug, Clone)]
+pub struct ExploreConfig {
+    /// Maximum number of decisions (forks) along a path; deeper paths end as "bound".
+    pub depth: u32,
+    /// Maximum number of paths reported; exploration stops there.
+    pub max_paths: u64,
+    /// Maximum number of fresh symbolic objects per class (internal name) on a path;
+    /// classes not listed are unbounded (the depth bounds them).
+    pub heap_scope: HashMap<String, u32>,
+    /// Maximum number of instructions run along one path (bounds concrete loops).
+    pub max_steps: u64,
+    /// Maximum call-stack height; deeper calls end the path as "bound".
+    pub max_frames: usize,
+    pub invariants: Invariants,
+    pub searcher: SearcherKind,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Time limit of one solver check.
+    pub solver_timeout: Duration,
+    /// Trace-guided mode: the branch ids of the target class, in the order a concrete run
+    /// took them; paths that take another branch are dropped.
+    pub trace: Option<Vec<u32>>,
+    /// Wall-clock budget of the whole exploration.
+    pub time_budget: Option<Duration>,
+}
+
+impl Default for ExploreConfig {
+    fn default() -> ExploreConfig {
+        ExploreConfig {
+            depth: 60,
+            max_paths: 100_000,
+            heap_scope: HashMap::new(),
+            max_steps: 200_000,
+            max_frames: 200,
+            invariants: Invariants::default(),
+            searcher: SearcherKind::DepthFirst,
+            seed: 0,
+            solver_timeout: Duration::from_secs(5),
+            trace: None,
+            time_budget: None,
+        }
+    }
+}

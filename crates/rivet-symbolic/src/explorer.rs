@@ -1,0 +1,365 @@
+//! Exploration of one method: the entry state (a fresh receiver, symbolic arguments
+//! `{arg1}`, `{arg2}`, ...), the loop that runs states until they fork or end, the searcher
+//! that picks the next state, and the record of each path (its path condition, branches,
+//! end) with a summary.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rivet_classpath::{Classpath, Hierarchy};
+use rivet_solver::{default_solver, Model, Solver};
+
+use crate::config::ExploreConfig;
+use crate::error::SymbolicError;
+use crate::interp::{self, Counters, Ctx, PathEnd, Step};
+use crate::lazy;
+use crate::path::{AccessPath, Clause, SymbolTable};
+use crate::program::{MethodBody, Program};
+use crate::searcher::{searcher_for, StateId, StateMeta};
+use crate::state::SymbolicState;
+use crate::value::{Reference, Value};
+
+/// The method to explore: class (internal name), name and descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodSpec {
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+}
+
+impl MethodSpec {
+    /// Parses `a.b.C.name(DESCRIPTOR)` (binary class name; `$` for nested classes).
+    pub fn parse(text: &str) -> Result<MethodSpec, SymbolicError> {
+        let bad = || SymbolicError::BadMethodName { text: text.to_string() };
+        let open = text.find('(').ok_or_else(bad)?;
+        let (qualified, descriptor) = text.split_at(open);
+        let (class, name) = qualified.rsplit_once('.').ok_or_else(bad)?;
+        if class.is_empty() || name.is_empty() || !descriptor.contains(')') {
+            return Err(bad());
+        }
+        rivet_classfile::MethodDescriptor::parse(descriptor).map_err(|_| bad())?;
+        Ok(MethodSpec {
+            class: class.replace('.', "/"),
+            name: name.to_string(),
+            descriptor: descriptor.to_string(),
+        })
+    }
+
+    pub fn display(&self) -> String {
+        format!("{}.{}{}", self.class.replace('/', "."), self.name, self.descriptor)
+    }
+}
+
+/// One explored path.
+#[derive(Debug, Clone)]
+pub struct PathRecord {
+    pub id: u64,
+    /// The path condition, in order of assumption.
+    pub pc: Vec<Clause>,
+    /// Branch ids of the target class it covers, ascending, without repeats.
+    pub branches: Vec<u32>,
+    /// Branch ids in the order taken.
+    pub trace: Vec<u32>,
+    pub end: PathEnd,
+    /// Values of the symbols satisfying the path condition's numeric clauses.
+    pub model: Model,
+    pub depth: u32,
+    pub steps: u64,
+}
+
+impl PathRecord {
+    /// `return`, `exception CLASS` (binary name) or `bound`.
+    pub fn end_text(&self) -> String {
+        match &self.end {
+            PathEnd::Return => "return".into(),
+            PathEnd::Exception(c) => format!("exception {}", c.replace('/', ".")),
+            PathEnd::Bound(_) | PathEnd::Dropped => "bound".into(),
+        }
+    }
+
+    /// Why a bound path ended.
+    pub fn bound_reason(&self) -> Option<&str> {
+        match &self.end {
+            PathEnd::Bound(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// Totals of an exploration.
+#[derive(Debug, Clone, Default)]
+pub struct ExploreSummary {
+    pub paths: u64,
+    pub pruned: u64,
+    pub elapsed: Duration,
+    pub solver_calls: u64,
+    pub solver_time: Duration,
+    pub backend_calls: u64,
+    pub cache_hits: u64,
+    pub fast_unsat: u64,
+    pub unknown: u64,
+    pub not_followed: u64,
+    pub returns: u64,
+    pub exceptions: u64,
+    pub bounded: u64,
+    /// Stopped at `max_paths` or the time budget with states still pending.
+    pub truncated: bool,
+}
+
+impl ExploreSummary {
+    pub fn paths_per_s(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.paths as f64 / s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Explores methods of one classpath.
+#[derive(Debug)]
+pub struct Explorer {
+    classpath: Arc<Classpath>,
+    hierarchy: Arc<Hierarchy>,
+    config: ExploreConfig,
+}
+
+fn names(list: impl Iterator<Item = String>) -> String {
+    let mut v: Vec<String> = list.collect();
+    v.sort();
+    v.dedup();
+    if v.is_empty() {
+        "no methods".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+impl Explorer {
+    pub fn new(classpath: Arc<Classpath>, config: ExploreConfig) -> Explorer {
+        let hierarchy = Arc::new(Hierarchy::new(classpath.clone()));
+        Explorer {
+            classpath,
+            hierarchy,
+            config,
+        }
+    }
+
+    pub fn config(&self) -> &ExploreConfig {
+        &self.config
+    }
+
+    /// Checks that the method exists with that descriptor and has bytecode.
+    fn entry(&self, program: &mut Program, spec: &MethodSpec) -> Result<Arc<MethodBody>, SymbolicError> {
+        let class = program.require(&spec.class)?;
+        let cp = &class.file.constant_pool;
+        let mut same_name = Vec::new();
+        for m in &class.file.methods {
+            let (Ok(n), Ok(d)) = (cp.utf8(m.name), cp.utf8(m.descriptor)) else { continue };
+            if n == spec.name {
+                same_name.push((d.to_string(), m.access_flags));
+            }
+        }
+        let fqn = spec.class.replace('/', ".");
+        if same_name.is_empty() {
+            return Err(SymbolicError::MethodNotFound {
+                class: fqn,
+                method: spec.name.clone(),
+                available: names(class.file.methods.iter().filter_map(|m| cp.utf8(m.name).ok().map(str::to_string))),
+            });
+        }
+        let Some((_, flags)) = same_name.iter().find(|(d, _)| *d == spec.descriptor) else {
+            return Err(SymbolicError::DescriptorMismatch {
+                class: fqn,
+                method: spec.name.clone(),
+                descriptor: spec.descriptor.clone(),
+                available: names(same_name.iter().map(|(d, _)| format!("{}{d}", spec.name))),
+            });
+        };
+        if flags.is_native() || flags.is_abstract() {
+            return Err(SymbolicError::NoCode {
+                class: fqn,
+                method: spec.name.clone(),
+                descriptor: spec.descriptor.clone(),
+                what: if flags.is_native() { "native" } else { "abstract" },
+            });
+        }
+        program
+            .declared_method(&class, &spec.name, &spec.descriptor)?
+            .ok_or_else(|| SymbolicError::MethodNotFound {
+                class: spec.class.replace('/', "."),
+                method: spec.name.clone(),
+                available: String::new(),
+            })
+    }
+
+    /// Explores `spec`, handing each path to `sink` with the symbol table naming its
+    /// symbols.
+    pub fn explore(&self, spec: &MethodSpec, sink: &mut dyn FnMut(&PathRecord, &SymbolTable)) -> Result<ExploreSummary, SymbolicError> {
+        let solver = default_solver(self.config.solver_timeout);
+        self.explore_with(spec, Box::new(solver), sink)
+    }
+
+    /// As `explore`, with the given solver stack.
+    pub fn explore_with(&self, spec: &MethodSpec, mut solver: Box<dyn Solver>, sink: &mut dyn FnMut(&PathRecord, &SymbolTable)) -> Result<ExploreSummary, SymbolicError> {
+        let _span = tracing::info_span!("explore", class = %spec.class, method = %spec.name).entered();
+        let started = Instant::now();
+        let mut program = Program::new(self.classpath.clone(), self.hierarchy.clone(), &spec.class);
+        let entry = self.entry(&mut program, spec)?;
+        let mut symbols = SymbolTable::default();
+        let mut counters = Counters::default();
+        let mut summary = ExploreSummary::default();
+        let mut ctx = Ctx {
+            program: &mut program,
+            symbols: &mut symbols,
+            solver: solver.as_mut(),
+            config: &self.config,
+            counters: &mut counters,
+        };
+        let initial = initial_state(&mut ctx, &entry)?;
+        let mut states: HashMap<StateId, SymbolicState> = HashMap::new();
+        let mut searcher = searcher_for(self.config.searcher, self.config.seed);
+        let mut next_id = 0u64;
+        states.insert(StateId(next_id), initial);
+        searcher.update(&[StateMeta { id: StateId(0), depth: 0, new_coverage: false }], &[]);
+        next_id += 1;
+        while let Some(id) = searcher.select() {
+            if summary.paths >= self.config.max_paths || self.config.time_budget.is_some_and(|b| started.elapsed() > b) {
+                summary.truncated = true;
+                break;
+            }
+            let Some(mut state) = states.remove(&id) else {
+                searcher.update(&[], &[id]);
+                continue;
+            };
+            let outcome = run_state(&mut state, &mut ctx);
+            match outcome {
+                Ok(Step::Fork(children)) => {
+                    let mut metas = Vec::with_capacity(children.len());
+                    for child in children {
+                        let cid = StateId(next_id);
+                        next_id += 1;
+                        metas.push(StateMeta { id: cid, depth: child.depth, new_coverage: child.new_coverage });
+                        states.insert(cid, child);
+                    }
+                    searcher.update(&metas, &[id]);
+                }
+                Ok(Step::Continue) => {
+                    let cid = StateId(next_id);
+                    next_id += 1;
+                    let meta = StateMeta { id: cid, depth: state.depth, new_coverage: state.new_coverage };
+                    states.insert(cid, state);
+                    searcher.update(&[meta], &[id]);
+                }
+                Ok(Step::End(PathEnd::Dropped)) => {
+                    ctx.counters.pruned += 1;
+                    searcher.update(&[], &[id]);
+                }
+                Ok(Step::End(end)) => {
+                    searcher.update(&[], &[id]);
+                    report(&mut summary, &mut ctx, state, end, sink);
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "path ended by an interpreter error");
+                    searcher.update(&[], &[id]);
+                    report(&mut summary, &mut ctx, state, PathEnd::Bound(e.to_string()), sink);
+                }
+            }
+        }
+        let stats = solver.stats();
+        summary.pruned = counters.pruned;
+        summary.solver_calls = counters.solver_calls;
+        summary.solver_time = counters.solver_time;
+        summary.backend_calls = stats.backend_calls;
+        summary.cache_hits = stats.cache_hits;
+        summary.fast_unsat = stats.fast_unsat;
+        summary.unknown = counters.unknown;
+        summary.not_followed = counters.not_followed;
+        summary.elapsed = started.elapsed();
+        Ok(summary)
+    }
+}
+
+/// Runs a state until it forks or its path ends.
+fn run_state(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, SymbolicError> {
+    loop {
+        match interp::step(state, ctx)? {
+            Step::Continue => {}
+            other => return Ok(other),
+        }
+    }
+}
+
+fn report(summary: &mut ExploreSummary, ctx: &mut Ctx<'_>, state: SymbolicState, end: PathEnd, sink: &mut dyn FnMut(&PathRecord, &SymbolTable)) {
+    match &end {
+        PathEnd::Return => summary.returns += 1,
+        PathEnd::Exception(_) => summary.exceptions += 1,
+        _ => summary.bounded += 1,
+    }
+    let mut branches = state.branches.clone();
+    branches.sort_unstable();
+    branches.dedup();
+    ctx.counters.covered.extend(branches.iter().copied());
+    let record = PathRecord {
+        id: summary.paths,
+        pc: state.pc,
+        branches,
+        trace: state.branches,
+        end,
+        model: state.model,
+        depth: state.depth,
+        steps: state.steps,
+    };
+    summary.paths += 1;
+    sink(&record, ctx.symbols);
+}
+
+/// The entry state: `{this}` a fresh object of the method's class (implied, no clause),
+/// the arguments fresh inputs `{arg1}`, `{arg2}`, ..., then the class's static
+/// initialization.
+fn initial_state(ctx: &mut Ctx<'_>, entry: &Arc<MethodBody>) -> Result<SymbolicState, SymbolicError> {
+    let mut state = SymbolicState::new();
+    let mut args = Vec::new();
+    if !entry.is_static() {
+        let path = AccessPath::root("this");
+        let symbol = ctx.symbols.fresh(path.clone(), rivet_solver::SymbolSort::Ref);
+        let class = entry.class_name.clone();
+        let id = lazy::fresh_object(&mut state, ctx, &class, &path, symbol, 1)?;
+        state.inputs.push(id);
+        *state.scope.entry(class.clone()).or_insert(0) += 1;
+        args.push(Value::Ref(Reference::Object(id)));
+    }
+    for (i, p) in entry.signature.params.iter().enumerate() {
+        let path = AccessPath::root(&format!("arg{}", i + 1));
+        args.push(lazy::input_value(&mut state, ctx, &p.to_string(), path, None)?);
+    }
+    interp::enter_method(&mut state, entry.clone(), args);
+    let class = entry.class_name.clone();
+    interp::ensure_initialized(&mut state, ctx, &class)?;
+    Ok(state)
+}
+
+/// The program, symbols and counters a caller needs to drive the interpreter itself.
+pub struct Session {
+    pub program: Program,
+    pub symbols: SymbolTable,
+    pub counters: Counters,
+}
+
+impl Explorer {
+    /// A fresh interpreter session for `spec`, with its entry method.
+    pub fn session(&self, spec: &MethodSpec) -> Result<(Session, Arc<MethodBody>), SymbolicError> {
+        let mut program = Program::new(self.classpath.clone(), self.hierarchy.clone(), &spec.class);
+        let entry = self.entry(&mut program, spec)?;
+        Ok((
+            Session {
+                program,
+                symbols: SymbolTable::default(),
+                counters: Counters::default(),
+            },
+            entry,
+        ))
+    }
+}

@@ -1,0 +1,69 @@
+//! The heap of a symbolic state: concrete objects created by the code, and input objects
+//! created by lazy initialization (with the access path they were first reached by).
+
+use std::sync::Arc;
+
+use rivet_solver::{SymbolId, Term};
+
+use crate::path::AccessPath;
+use crate::program::ClassId;
+use crate::value::Value;
+
+/// The contents of a string or string builder.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrValue {
+    Concrete(Arc<str>),
+    /// Depends on symbols, or an input string: its operations return fresh symbols.
+    Opaque,
+}
+
+/// The elements of an array.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Elements {
+    /// An array of concrete length.
+    Dense(Vec<Value>),
+    /// An input array: the elements read so far, by concrete index; others are fresh
+    /// symbols named by access path when first read.
+    Sparse(Vec<(i32, Value)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ObjKind {
+    Instance(Vec<Value>),
+    Array {
+        /// Element descriptor (`I`, `Ljava/lang/Object;`).
+        element: Arc<str>,
+        length: Term,
+        elements: Elements,
+    },
+    /// `java.lang.String`, `StringBuilder`, `StringBuffer`.
+    Str(StrValue),
+    /// A `java.lang.Class` for the type named (internal name or descriptor).
+    Mirror(Arc<str>),
+}
+
+/// How an input object was first reached.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Origin {
+    pub path: AccessPath,
+    /// The `Ref` symbol of the reference that was resolved to this object.
+    pub symbol: SymbolId,
+    /// The object's logical address (positive).
+    pub address: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeapObject {
+    /// Internal class name, or the array descriptor (`[I`).
+    pub type_name: Arc<str>,
+    /// The class, for instances (and strings, mirrors); None for arrays.
+    pub class: Option<ClassId>,
+    pub kind: ObjKind,
+    pub origin: Option<Origin>,
+}
+
+impl HeapObject {
+    pub fn is_array(&self) -> bool {
+        matches!(self.kind, ObjKind::Array { .. })
+    }
+}

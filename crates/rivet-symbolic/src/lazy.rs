@@ -1,0 +1,275 @@
+//! Lazy initialization (JBSE): a symbolic reference is resolved at its first use into null,
+//! an alias of each earlier-resolved input object of a compatible type, or a fresh object of
+//! each compatible concrete class, within the heap scope and the invariants. Each choice is
+//! a clause of the path condition; a fresh object's fields are new symbols named by access
+//! path.
+
+use std::sync::Arc;
+
+use rivet_solver::{CmpOp, SymbolSort, Term};
+
+use crate::error::SymbolicError;
+use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue};
+use crate::interp::{Ctx, PathEnd, Step};
+use crate::invariants::AliasStep;
+use crate::path::{AccessPath, Clause};
+use crate::state::SymbolicState;
+use crate::value::{ObjectId, Reference, SymRefId, Value};
+
+/// One way to resolve a symbolic reference.
+#[derive(Debug, Clone)]
+enum Choice {
+    Null,
+    Alias(ObjectId),
+    Fresh(Arc<str>),
+}
+
+/// The sort of a symbol for a primitive descriptor; None for float, double and references.
+pub fn sort_of(descriptor: &str) -> Option<SymbolSort> {
+    Some(match descriptor.as_bytes().first()? {
+        b'Z' => SymbolSort::Boolean,
+        b'B' => SymbolSort::Byte,
+        b'C' => SymbolSort::Char,
+        b'S' => SymbolSort::Short,
+        b'I' => SymbolSort::Int,
+        b'J' => SymbolSort::Long,
+        _ => return None,
+    })
+}
+
+/// A new input value of descriptor `descriptor` named `path`: a symbol for ints and longs
+/// (and the narrower types), 0 for floats and doubles (concretized), an unresolved
+/// symbolic reference for references.
+pub fn input_value(state: &mut SymbolicState, ctx: &mut Ctx<'_>, descriptor: &str, path: AccessPath, holder: Option<(ObjectId, Arc<str>, Arc<str>)>) -> Result<Value, SymbolicError> {
+    if let Some(sort) = sort_of(descriptor) {
+        let id = ctx.symbols.fresh(path, sort);
+        let t = Term::var(id, sort);
+        return Ok(if sort == SymbolSort::Long { Value::Long(t) } else { Value::Int(t) });
+    }
+    Ok(match descriptor.as_bytes().first() {
+        Some(b'F') => Value::Float(0.0),
+        Some(b'D') => Value::Double(0.0),
+        _ => {
+            let ty: Arc<str> = match descriptor.strip_prefix('L').and_then(|d| d.strip_suffix(';')) {
+                Some(name) => Arc::from(name),
+                None => Arc::from(descriptor),
+            };
+            let symbol = ctx.symbols.fresh(path.clone(), SymbolSort::Ref);
+            Value::Ref(Reference::Symbolic(state.new_symref(path, ty, symbol, holder)))
+        }
+    })
+}
+
+/// The object an alias-only path designates, from the holder of the field being resolved.
+fn alias_target(state: &SymbolicState, holder: ObjectId, steps: &[AliasStep], ctx: &mut Ctx<'_>) -> Option<ObjectId> {
+    let mut current = holder;
+    for step in steps {
+        current = match step {
+            AliasStep::This => current,
+            AliasStep::Up => {
+                let path = state.object(current)?.origin.as_ref()?.path.parent()?.clone();
+                *state
+                    .inputs
+                    .iter()
+                    .find(|id| state.object(**id).and_then(|o| o.origin.as_ref()).is_some_and(|o| o.path == path))?
+            }
+            AliasStep::Field(name) => {
+                let obj = state.object(current)?;
+                let class = ctx.program.class_by_id(obj.class?).clone();
+                let slot = class.field_by_name(name)?;
+                match &obj.kind {
+                    ObjKind::Instance(fields) => match fields.get(slot)? {
+                        Value::Ref(r) => match state.deref(*r) {
+                            Reference::Object(id) => id,
+                            _ => return None,
+                        },
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+        };
+    }
+    Some(current)
+}
+
+/// Resolves symbolic reference `s`: the state continues with the only choice, or forks
+/// into one successor per choice. The current instruction runs again afterwards.
+pub fn resolve(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId) -> Result<Step, SymbolicError> {
+    let Some(sr) = state.symrefs.get(s.0 as usize).cloned() else {
+        return Ok(Step::End(PathEnd::Bound("unknown symbolic reference".into())));
+    };
+    let _span = tracing::trace_span!("lazy_init", path = %sr.path, ty = %sr.ty).entered();
+    let field_key = sr.holder.as_ref().map(|(_, owner, name)| (owner.to_string(), name.to_string()));
+    let invariants = &ctx.config.invariants;
+    let not_null = field_key.as_ref().is_some_and(|k| invariants.not_null.contains_key(k));
+    let alias_only = field_key.as_ref().and_then(|k| invariants.alias_only.get(k)).cloned();
+    let mut choices = Vec::new();
+    if !not_null {
+        choices.push(Choice::Null);
+    }
+    match (&alias_only, &sr.holder) {
+        (Some(steps), Some((holder, _, _))) => {
+            if let Some(target) = alias_target(state, *holder, steps, ctx) {
+                let ty = state.object(target).map(|o| o.type_name.clone());
+                if let Some(ty) = ty {
+                    if state.inputs.contains(&target) && ctx.program.is_assignable(&ty, &sr.ty) {
+                        choices.push(Choice::Alias(target));
+                    }
+                }
+            }
+        }
+        _ => {
+            for &id in &state.inputs.clone() {
+                let ty = match state.object(id) {
+                    Some(o) => o.type_name.clone(),
+                    None => continue,
+                };
+                if ctx.program.is_assignable(&ty, &sr.ty) {
+                    choices.push(Choice::Alias(id));
+                }
+            }
+        }
+    }
+    if alias_only.is_none() {
+        let classes: Vec<Arc<str>> = match invariants.expand_only.get(&*sr.ty) {
+            Some(list) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
+            None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
+        };
+        for class in classes {
+            let used = state.scope.get(&class).copied().unwrap_or(0);
+            match ctx.config.heap_scope.get(&*class) {
+                Some(&limit) if used >= limit => ctx.counters.pruned += 1,
+                _ => choices.push(Choice::Fresh(class)),
+            }
+        }
+    }
+    match choices.len() {
+        0 => Ok(Step::End(PathEnd::Bound(format!("no way to initialize {} within the bounds", sr.path)))),
+        1 => {
+            apply(state, ctx, s, &choices[0])?;
+            Ok(Step::Continue)
+        }
+        _ => {
+            if state.depth >= ctx.config.depth {
+                return Ok(Step::End(PathEnd::Bound("depth".into())));
+            }
+            let mut out = Vec::with_capacity(choices.len());
+            for (i, choice) in choices.iter().enumerate() {
+                let mut next = if i + 1 == choices.len() {
+                    std::mem::take(state)
+                } else {
+                    state.clone()
+                };
+                next.depth += 1;
+                apply(&mut next, ctx, s, choice)?;
+                out.push(next);
+            }
+            Ok(Step::Fork(out))
+        }
+    }
+}
+
+fn eq(a: Term, b: Term) -> Term {
+    Term::compare(CmpOp::Eq, a, b).unwrap_or_else(|_| Term::bool(true))
+}
+
+fn apply(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, choice: &Choice) -> Result<(), SymbolicError> {
+    let Some(sr) = state.symrefs.get(s.0 as usize).cloned() else {
+        return Ok(());
+    };
+    let me = Term::var(sr.symbol, SymbolSort::Ref);
+    let (resolved, clause) = match choice {
+        Choice::Null => (
+            Reference::Null,
+            Clause::Null {
+                path: sr.path.clone(),
+                term: eq(me, Term::int(0)),
+            },
+        ),
+        Choice::Alias(id) => {
+            let origin = state.object(*id).and_then(|o| o.origin.clone());
+            let Some(origin) = origin else { return Ok(()) };
+            (
+                Reference::Object(*id),
+                Clause::Alias {
+                    path: sr.path.clone(),
+                    target: origin.path,
+                    term: eq(me, Term::var(origin.symbol, SymbolSort::Ref)),
+                },
+            )
+        }
+        Choice::Fresh(class) => {
+            let address = state.inputs.len() as u32 + 1;
+            let id = fresh_object(state, ctx, class, &sr.path, sr.symbol, address)?;
+            state.inputs.push(id);
+            *state.scope.entry(class.clone()).or_insert(0) += 1;
+            (
+                Reference::Object(id),
+                Clause::Fresh {
+                    path: sr.path.clone(),
+                    class: class.clone(),
+                    term: eq(me, Term::int(address as i32)),
+                },
+            )
+        }
+    };
+    if let Some(slot) = state.symrefs.get_mut(s.0 as usize) {
+        slot.resolved = Some(resolved);
+    }
+    state.assume(clause);
+    // An input array's length is not negative.
+    if let Reference::Object(id) = resolved {
+        if matches!(choice, Choice::Fresh(_)) {
+            if let Some(ObjKind::Array { length, .. }) = state.object(id).map(|o| &o.kind) {
+                let c = Term::compare(CmpOp::Ge, length.clone(), Term::int(0)).unwrap_or_else(|_| Term::bool(true));
+                state.assume(Clause::Numeric(c));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Creates the input object of `class` first reached at `path`, its fields new inputs.
+pub fn fresh_object(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &Arc<str>, path: &AccessPath, symbol: rivet_solver::SymbolId, address: u32) -> Result<ObjectId, SymbolicError> {
+    let origin = Some(Origin {
+        path: path.clone(),
+        symbol,
+        address,
+    });
+    if let Some(element) = class.strip_prefix('[') {
+        let len = ctx.symbols.fresh(path.length(), SymbolSort::Int);
+        return Ok(state.alloc(HeapObject {
+            type_name: class.clone(),
+            class: None,
+            kind: ObjKind::Array {
+                element: Arc::from(element),
+                length: Term::var(len, SymbolSort::Int),
+                elements: Elements::Sparse(Vec::new()),
+            },
+            origin,
+        }));
+    }
+    let info = ctx.program.require(class)?;
+    if crate::interp::is_string_class(class) {
+        return Ok(state.alloc(HeapObject {
+            type_name: class.clone(),
+            class: Some(info.id),
+            kind: ObjKind::Str(StrValue::Opaque),
+            origin,
+        }));
+    }
+    let id = ObjectId(state.heap.len() as u32);
+    let mut fields = Vec::with_capacity(info.fields.len());
+    for f in &info.fields {
+        let desc = f.ty.to_string();
+        let holder = Some((id, f.owner.clone(), f.name.clone()));
+        fields.push(input_value(state, ctx, &desc, path.field(&f.name), holder)?);
+    }
+    Ok(state.alloc(HeapObject {
+        type_name: class.clone(),
+        class: Some(info.id),
+        kind: ObjKind::Instance(fields),
+        origin,
+    }))
+}

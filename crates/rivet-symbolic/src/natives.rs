@@ -1,0 +1,406 @@
+//! Models of native and hard JDK methods, run in Rust instead of being interpreted. The
+//! list (everything else of the JDK is interpreted from its class files; natives without
+//! a model return a fresh unconstrained symbol):
+//!
+//! - `Object`: `hashCode` and `System.identityHashCode` (a per-object constant),
+//!   `getClass`, `clone` (shallow copy), `notify`/`notifyAll`/`wait` (no-ops);
+//!   `registerNatives`/`initIDs` of any class (no-ops);
+//! - `Throwable.fillInStackTrace(int)` (returns the exception);
+//! - `System.arraycopy` (bounds, null and concrete copies; symbolic positions are made
+//!   concrete by the model's values);
+//! - `Class`: `desiredAssertionStatus` (false), `getName`, `getSimpleName`, `isArray`,
+//!   `isPrimitive`, `isInterface`, `getComponentType`, `isInstance`, `hashCode`;
+//!   `reflect.Array.newInstance(Class, int)`;
+//! - boxing: `Integer`/`Long`/`Short`/`Byte`/`Character`.`valueOf` (a new box, no cache);
+//!   `Integer.toString(int)`, `Long.toString(long)`;
+//! - `Float.floatToRawIntBits`/`intBitsToFloat`, `Double.doubleToRawLongBits`/
+//!   `longBitsToDouble`; `StrictMath` natives computed on concrete doubles;
+//! - `java.lang.String`, `StringBuilder`, `StringBuffer`: see `strings`;
+//! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed).
+
+use std::sync::Arc;
+
+use rivet_solver::{Term, TermKind};
+
+use crate::error::SymbolicError;
+use crate::heap::{Elements, ObjKind, StrValue};
+use crate::interp::{self, Ctx, PathEnd, Step};
+use crate::program::MethodBody;
+use crate::state::SymbolicState;
+use crate::strings;
+use crate::value::{Reference, Value};
+
+/// A Rust model standing in for a JDK method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    Nop,
+    FillInStackTrace,
+    IdentityHash,
+    GetClass,
+    Clone,
+    ArrayCopy,
+    ClassMethod,
+    ArrayNewInstance,
+    Box,
+    NumberToString,
+    FloatBits,
+    StrictMath,
+    String,
+    Builder,
+    NotFollowed,
+}
+
+/// The model of method `class.name descriptor`, if it has one.
+pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
+    Some(match (class, name, descriptor) {
+        (_, "registerNatives" | "initIDs", "()V") => Model::Nop,
+        ("java/lang/Object", "notify" | "notifyAll" | "wait", _) => Model::Nop,
+        ("java/lang/Object", "hashCode", "()I") => Model::IdentityHash,
+        ("java/lang/System", "identityHashCode", _) => Model::IdentityHash,
+        ("java/lang/Object", "getClass", _) => Model::GetClass,
+        ("java/lang/Object", "clone", _) => Model::Clone,
+        ("java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;") => Model::FillInStackTrace,
+        ("java/lang/System", "arraycopy", _) => Model::ArrayCopy,
+        ("java/lang/System", "currentTimeMillis" | "nanoTime", _) => Model::NotFollowed,
+        ("java/lang/Class", _, _) => Model::ClassMethod,
+        ("java/lang/reflect/Array", "newInstance", "(Ljava/lang/Class;I)Ljava/lang/Object;") => Model::ArrayNewInstance,
+        ("java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Character", "valueOf", d)
+            if !d.starts_with("(Ljava/lang/String;") =>
+        {
+            Model::Box
+        }
+        ("java/lang/Integer", "toString", "(I)Ljava/lang/String;") | ("java/lang/Long", "toString", "(J)Ljava/lang/String;") => Model::NumberToString,
+        ("java/lang/Float", "floatToRawIntBits" | "intBitsToFloat", _) | ("java/lang/Double", "doubleToRawLongBits" | "longBitsToDouble", _) => Model::FloatBits,
+        ("java/lang/StrictMath", "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "exp" | "log" | "log10" | "sqrt" | "cbrt" | "pow" | "atan2" | "hypot" | "sinh" | "cosh" | "tanh" | "expm1" | "log1p", _) => Model::StrictMath,
+        ("java/lang/String", _, _) => Model::String,
+        ("java/lang/StringBuilder" | "java/lang/StringBuffer" | "java/lang/AbstractStringBuilder", _, _) => Model::Builder,
+        _ => return None,
+    })
+}
+
+/// Pushes a method's result (if any) and continues after the call.
+pub fn finish(state: &mut SymbolicState, result: Option<Value>) -> Result<Step, SymbolicError> {
+    if let Some(v) = result {
+        interp::Ops::push(state, v)?;
+    }
+    interp::advance(state);
+    Ok(Step::Continue)
+}
+
+/// The text `String.valueOf` gives a value of descriptor `desc`, if it is concrete.
+pub fn display_value(state: &SymbolicState, v: &Value, desc: &str) -> Option<String> {
+    match v {
+        Value::Int(t) => {
+            let k = t.as_int()?;
+            Some(match desc {
+                "C" => char::from_u32(k as u16 as u32)?.to_string(),
+                "Z" => (k != 0).to_string(),
+                _ => k.to_string(),
+            })
+        }
+        Value::Long(t) => Some(t.as_long()?.to_string()),
+        Value::Float(f) => Some(java_double(f64::from(*f))),
+        Value::Double(d) => Some(java_double(*d)),
+        Value::Ref(r) => match state.deref(*r) {
+            Reference::Null => Some("null".into()),
+            Reference::Object(id) => match state.string_of(id)? {
+                StrValue::Concrete(s) => Some(s.to_string()),
+                StrValue::Opaque => None,
+            },
+            Reference::Symbolic(_) => None,
+        },
+        _ => None,
+    }
+}
+
+fn java_double(d: f64) -> String {
+    if d.is_finite() && d.fract() == 0.0 && d.abs() < 1e7 {
+        format!("{d:.1}")
+    } else if d.is_nan() {
+        "NaN".into()
+    } else if d.is_infinite() {
+        if d > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    } else {
+        format!("{d}")
+    }
+}
+
+/// The object a reference argument designates, if resolved and not null.
+pub fn object_arg(state: &SymbolicState, v: Option<&Value>) -> Option<crate::value::ObjectId> {
+    match v? {
+        Value::Ref(r) => match state.deref(*r) {
+            Reference::Object(id) => Some(id),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn identity_hash(id: crate::value::ObjectId) -> i32 {
+    (id.0 as i32).wrapping_mul(0x61c8_8647).wrapping_add(0x1234_5678) & 0x7fff_ffff
+}
+
+/// Runs model `model` for a call of `target` with `args` (receiver first).
+pub fn run(model: Model, state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<MethodBody>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+    let ret = interp::return_descriptor(&target.descriptor).to_string();
+    let default = || if ret == "V" { None } else { Some(Value::default_for(ret.as_bytes()[0])) };
+    match model {
+        Model::Nop => finish(state, default()),
+        Model::FillInStackTrace => finish(state, args.first().cloned()),
+        Model::IdentityHash => match object_arg(state, args.first()) {
+            Some(id) => finish(state, Some(Value::int(identity_hash(id)))),
+            None if matches!(args.first(), Some(Value::Ref(Reference::Null))) => finish(state, Some(Value::int(0))),
+            None => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+        },
+        Model::GetClass => {
+            let ty = object_arg(state, args.first()).and_then(|id| state.object(id)).map(|o| o.type_name.clone());
+            match ty {
+                Some(ty) => {
+                    let m = interp::mirror(state, ctx, &ty)?;
+                    finish(state, Some(Value::Ref(Reference::Object(m))))
+                }
+                None => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+            }
+        }
+        Model::Clone => {
+            let Some(id) = object_arg(state, args.first()) else {
+                return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor);
+            };
+            let mut copy = match state.object(id) {
+                Some(o) => o.clone(),
+                None => return finish(state, default()),
+            };
+            copy.origin = None;
+            let new = state.alloc(copy);
+            finish(state, Some(Value::Ref(Reference::Object(new))))
+        }
+        Model::ArrayCopy => array_copy(state, ctx, args),
+        Model::ClassMethod => class_method(state, ctx, target, args),
+        Model::ArrayNewInstance => {
+            let component = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
+                ObjKind::Mirror(t) => Some(t.clone()),
+                _ => None,
+            });
+            let len = match args.get(1) {
+                Some(Value::Int(t)) => ctx.concretize(state, &t.clone()),
+                _ => 0,
+            };
+            match component {
+                Some(c) if (0..1 << 20).contains(&len) => {
+                    let element = descriptor_of(&c);
+                    let id = interp::alloc_array(state, &element, len as i32);
+                    finish(state, Some(Value::Ref(Reference::Object(id))))
+                }
+                _ => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+            }
+        }
+        Model::Box => {
+            let id = interp::alloc_instance(state, ctx, &target.class_name)?;
+            let slot = ctx.program.require(&target.class_name)?.field_by_name("value");
+            if let (Some(slot), Some(v)) = (slot, args.first()) {
+                if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
+                    if let Some(cell) = fields.get_mut(slot) {
+                        *cell = v.clone();
+                    }
+                }
+            }
+            finish(state, Some(Value::Ref(Reference::Object(id))))
+        }
+        Model::NumberToString => {
+            let text = args.first().and_then(|a| display_value(state, a, "I"));
+            let value = match text {
+                Some(t) => StrValue::Concrete(Arc::from(t)),
+                None => StrValue::Opaque,
+            };
+            let id = interp::alloc_string(state, ctx, value)?;
+            finish(state, Some(Value::Ref(Reference::Object(id))))
+        }
+        Model::FloatBits => {
+            let v = match (&*target.name, args.first()) {
+                ("floatToRawIntBits", Some(Value::Float(f))) => Value::int(f.to_bits() as i32),
+                ("doubleToRawLongBits", Some(Value::Double(d))) => Value::Long(Term::long(d.to_bits() as i64)),
+                ("intBitsToFloat", Some(Value::Int(t))) => Value::Float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32)),
+                ("longBitsToDouble", Some(Value::Long(t))) => Value::Double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64)),
+                _ => return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+            };
+            finish(state, Some(v))
+        }
+        Model::StrictMath => {
+            let d: Vec<f64> = args.iter().map(|a| if let Value::Double(d) = a { *d } else { 0.0 }).collect();
+            let x = d.first().copied().unwrap_or(0.0);
+            let y = d.get(1).copied().unwrap_or(0.0);
+            let r = match &*target.name {
+                "sin" => x.sin(),
+                "cos" => x.cos(),
+                "tan" => x.tan(),
+                "asin" => x.asin(),
+                "acos" => x.acos(),
+                "atan" => x.atan(),
+                "exp" => x.exp(),
+                "log" => x.ln(),
+                "log10" => x.log10(),
+                "sqrt" => x.sqrt(),
+                "cbrt" => x.cbrt(),
+                "pow" => x.powf(y),
+                "atan2" => x.atan2(y),
+                "hypot" => x.hypot(y),
+                "sinh" => x.sinh(),
+                "cosh" => x.cosh(),
+                "tanh" => x.tanh(),
+                "expm1" => x.exp_m1(),
+                _ => x.ln_1p(),
+            };
+            finish(state, Some(Value::Double(r)))
+        }
+        Model::String => strings::string_method(state, ctx, target, args),
+        Model::Builder => strings::builder_method(state, ctx, target, args),
+        Model::NotFollowed => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+    }
+}
+
+/// The field descriptor of a type named by internal name, descriptor or primitive name.
+fn descriptor_of(ty: &str) -> String {
+    match ty {
+        "int" => "I".into(),
+        "long" => "J".into(),
+        "boolean" => "Z".into(),
+        "byte" => "B".into(),
+        "char" => "C".into(),
+        "short" => "S".into(),
+        "float" => "F".into(),
+        "double" => "D".into(),
+        t if t.starts_with('[') => t.to_string(),
+        t => format!("L{t};"),
+    }
+}
+
+fn class_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<MethodBody>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+    let ty = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
+        ObjKind::Mirror(t) => Some(t.clone()),
+        _ => None,
+    });
+    let Some(ty) = ty else {
+        return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor);
+    };
+    let primitive = matches!(&*ty, "int" | "long" | "boolean" | "byte" | "char" | "short" | "float" | "double" | "void");
+    let result = match (&*target.name, &*target.descriptor) {
+        ("desiredAssertionStatus", _) => Value::int(0),
+        ("isArray", _) => Value::int(i32::from(ty.starts_with('['))),
+        ("isPrimitive", _) => Value::int(i32::from(primitive)),
+        ("isInterface", _) => {
+            let i = !primitive && !ty.starts_with('[') && ctx.program.load(&ty)?.is_some_and(|c| c.is_interface());
+            Value::int(i32::from(i))
+        }
+        ("hashCode", "()I") => Value::int(object_arg(state, args.first()).map(identity_hash).unwrap_or(0)),
+        ("getName" | "getTypeName" | "getSimpleName", _) => {
+            let binary = if ty.starts_with('[') { ty.replace('/', ".") } else { ty.replace('/', ".") };
+            let text = if &*target.name == "getSimpleName" {
+                binary.rsplit(['.', '$']).next().unwrap_or(&binary).to_string()
+            } else {
+                binary
+            };
+            let id = interp::alloc_string(state, ctx, StrValue::Concrete(Arc::from(text)))?;
+            Value::Ref(Reference::Object(id))
+        }
+        ("getComponentType", _) => match ty.strip_prefix('[') {
+            Some(c) => {
+                let name = c.strip_prefix('L').and_then(|c| c.strip_suffix(';')).unwrap_or(c);
+                let name = match name {
+                    "I" => "int",
+                    "J" => "long",
+                    "Z" => "boolean",
+                    "B" => "byte",
+                    "C" => "char",
+                    "S" => "short",
+                    "F" => "float",
+                    "D" => "double",
+                    other => other,
+                };
+                Value::Ref(Reference::Object(interp::mirror(state, ctx, name)?))
+            }
+            None => Value::null(),
+        },
+        ("isInstance", _) => {
+            let of = object_arg(state, args.get(1)).and_then(|id| state.object(id)).map(|o| o.type_name.clone());
+            let fits = match of {
+                Some(t) => ctx.program.is_assignable(&t, &ty),
+                None => false,
+            };
+            Value::int(i32::from(fits))
+        }
+        _ => return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+    };
+    finish(state, Some(result))
+}
+
+fn array_copy(state: &mut SymbolicState, ctx: &mut Ctx<'_>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+    let refs = |v: Option<&Value>| match v {
+        Some(Value::Ref(r)) => Some(state.deref(*r)),
+        _ => None,
+    };
+    let (src, dst) = (refs(args.first()), refs(args.get(2)));
+    if matches!(src, Some(Reference::Null)) || matches!(dst, Some(Reference::Null)) {
+        interp::throw_new(state, ctx, "java/lang/NullPointerException")?;
+        return Ok(Step::Continue);
+    }
+    let (Some(Reference::Object(src)), Some(Reference::Object(dst))) = (src, dst) else {
+        return Ok(Step::End(PathEnd::Bound("System.arraycopy of unresolved arrays".into())));
+    };
+    let mut ints = Vec::new();
+    for i in [1usize, 3, 4] {
+        match args.get(i) {
+            Some(Value::Int(t)) => ints.push(ctx.concretize(state, &t.clone())),
+            _ => return Ok(Step::End(PathEnd::Bound("System.arraycopy arguments".into()))),
+        }
+    }
+    let (sp, dp, len) = (ints[0], ints[1], ints[2]);
+    let length_of = |state: &mut SymbolicState, ctx: &mut Ctx<'_>, id| -> Option<i64> {
+        let t = match &state.object(id)?.kind {
+            ObjKind::Array { length, .. } => length.clone(),
+            _ => return None,
+        };
+        Some(ctx.concretize(state, &t))
+    };
+    let (Some(sl), Some(dl)) = (length_of(state, ctx, src), length_of(state, ctx, dst)) else {
+        interp::throw_new(state, ctx, "java/lang/ArrayStoreException")?;
+        return Ok(Step::Continue);
+    };
+    if sp < 0 || dp < 0 || len < 0 || sp + len > sl || dp + len > dl {
+        interp::throw_new(state, ctx, "java/lang/ArrayIndexOutOfBoundsException")?;
+        return Ok(Step::Continue);
+    }
+    let mut values = Vec::with_capacity(len as usize);
+    for i in sp..sp + len {
+        let v = match state.object(src).map(|o| &o.kind) {
+            Some(ObjKind::Array { elements: Elements::Dense(e), .. }) => e.get(i as usize).cloned(),
+            Some(ObjKind::Array { elements: Elements::Sparse(e), .. }) => e.iter().find(|(k, _)| i64::from(*k) == i).map(|(_, v)| v.clone()),
+            _ => None,
+        };
+        match v {
+            Some(v) => values.push(v),
+            None => return Ok(Step::End(PathEnd::Bound("System.arraycopy from an unread input element".into()))),
+        }
+    }
+    if let Some(ObjKind::Array { elements, .. }) = state.object_mut(dst).map(|o| &mut o.kind) {
+        for (k, v) in values.into_iter().enumerate() {
+            let i = dp as usize + k;
+            match elements {
+                Elements::Dense(e) => {
+                    if let Some(cell) = e.get_mut(i) {
+                        *cell = v;
+                    }
+                }
+                Elements::Sparse(e) => match e.iter_mut().find(|(j, _)| *j as usize == i) {
+                    Some(cell) => cell.1 = v,
+                    None => e.push((i as i32, v)),
+                },
+            }
+        }
+    }
+    finish(state, None)
+}
+
+/// True if a term is a constant or a symbol (used by string models to name results).
+pub fn is_simple(t: &Term) -> bool {
+    matches!(t.kind(), TermKind::Int(_) | TermKind::Var(..))
+}

@@ -1,0 +1,185 @@
+//! The symbolic state: call frames with operand stacks and locals, the heap, static fields,
+//! the table of symbolic references, and the path condition with a model satisfying it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rivet_solver::{Model, SymbolId, Term};
+
+use crate::heap::{HeapObject, ObjKind};
+use crate::path::{AccessPath, Clause};
+use crate::program::{ClassId, MethodBody};
+use crate::value::{ObjectId, Reference, SymRefId, Value};
+
+/// Why a frame runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    Call,
+    /// A static initializer run before the caller's current instruction (which then runs
+    /// again).
+    Clinit(ClassId),
+}
+
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub method: Arc<MethodBody>,
+    /// Index of the current instruction.
+    pub pc: usize,
+    pub locals: Vec<Value>,
+    pub stack: Vec<Value>,
+    pub kind: FrameKind,
+}
+
+/// An input reference and what lazy initialization made of it.
+#[derive(Debug, Clone)]
+pub struct SymRef {
+    pub path: AccessPath,
+    /// Static type: internal name or array descriptor.
+    pub ty: Arc<str>,
+    pub symbol: SymbolId,
+    /// The object holding this reference in a field, and the field (declaring class, name).
+    pub holder: Option<(ObjectId, Arc<str>, Arc<str>)>,
+    pub resolved: Option<Reference>,
+}
+
+/// Initialization of a class's statics in this state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InitState {
+    Running,
+    Done,
+}
+
+#[derive(Debug, Clone)]
+pub struct ClassStatics {
+    pub init: InitState,
+    pub values: Vec<Value>,
+}
+
+/// One state of the exploration.
+#[derive(Debug, Clone)]
+pub struct SymbolicState {
+    pub frames: Vec<Frame>,
+    pub heap: Vec<Arc<HeapObject>>,
+    pub statics: Arc<HashMap<ClassId, ClassStatics>>,
+    pub symrefs: Vec<SymRef>,
+    /// The path condition, in order of assumption.
+    pub pc: Vec<Clause>,
+    /// The numeric clauses of `pc`, for the solver.
+    pub numeric: Vec<Term>,
+    /// Values satisfying `numeric`.
+    pub model: Model,
+    /// Input objects in order of resolution (the alias candidates).
+    pub inputs: Vec<ObjectId>,
+    /// Fresh input objects per class (heap scope).
+    pub scope: HashMap<Arc<str>, u32>,
+    pub depth: u32,
+    pub steps: u64,
+    /// Branch ids of the target class, in the order taken.
+    pub branches: Vec<u32>,
+    pub trace_pos: usize,
+    pub mirrors: HashMap<Arc<str>, ObjectId>,
+    pub literals: HashMap<Arc<str>, ObjectId>,
+    /// The entry method's return value, once it returned.
+    pub result: Option<Value>,
+    /// The class of the exception that ended the path, once no frame caught it.
+    pub uncaught: Option<Arc<str>>,
+    /// Set by a branch to a target-class branch no earlier path covered (for searchers).
+    pub new_coverage: bool,
+}
+
+impl SymbolicState {
+    pub fn new() -> SymbolicState {
+        SymbolicState {
+            frames: Vec::new(),
+            heap: Vec::new(),
+            statics: Arc::new(HashMap::new()),
+            symrefs: Vec::new(),
+            pc: Vec::new(),
+            numeric: Vec::new(),
+            model: Model::new(),
+            inputs: Vec::new(),
+            scope: HashMap::new(),
+            depth: 0,
+            steps: 0,
+            branches: Vec::new(),
+            trace_pos: 0,
+            mirrors: HashMap::new(),
+            literals: HashMap::new(),
+            result: None,
+            uncaught: None,
+            new_coverage: false,
+        }
+    }
+
+    pub fn frame(&self) -> Option<&Frame> {
+        self.frames.last()
+    }
+
+    pub fn frame_mut(&mut self) -> Option<&mut Frame> {
+        self.frames.last_mut()
+    }
+
+    pub fn alloc(&mut self, object: HeapObject) -> ObjectId {
+        let id = ObjectId(self.heap.len() as u32);
+        self.heap.push(Arc::new(object));
+        id
+    }
+
+    pub fn object(&self, id: ObjectId) -> Option<&HeapObject> {
+        self.heap.get(id.0 as usize).map(|o| &**o)
+    }
+
+    /// The object, cloned first if another state shares it.
+    pub fn object_mut(&mut self, id: ObjectId) -> Option<&mut HeapObject> {
+        self.heap.get_mut(id.0 as usize).map(Arc::make_mut)
+    }
+
+    pub fn new_symref(&mut self, path: AccessPath, ty: Arc<str>, symbol: SymbolId, holder: Option<(ObjectId, Arc<str>, Arc<str>)>) -> SymRefId {
+        let id = SymRefId(self.symrefs.len() as u32);
+        self.symrefs.push(SymRef {
+            path,
+            ty,
+            symbol,
+            holder,
+            resolved: None,
+        });
+        id
+    }
+
+    /// A reference with any resolution already made applied.
+    pub fn deref(&self, r: Reference) -> Reference {
+        match r {
+            Reference::Symbolic(s) => match self.symrefs.get(s.0 as usize).and_then(|s| s.resolved) {
+                Some(done) => done,
+                None => r,
+            },
+            other => other,
+        }
+    }
+
+    /// Appends a clause to the path condition.
+    pub fn assume(&mut self, clause: Clause) {
+        if let Clause::Numeric(t) = &clause {
+            self.numeric.push(t.clone());
+        }
+        self.pc.push(clause);
+    }
+
+    pub fn statics_mut(&mut self) -> &mut HashMap<ClassId, ClassStatics> {
+        Arc::make_mut(&mut self.statics)
+    }
+
+    /// The string value of a `String`/builder object.
+    pub fn string_of(&self, id: ObjectId) -> Option<&crate::heap::StrValue> {
+        match &self.object(id)?.kind {
+            ObjKind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Default for SymbolicState {
+    fn default() -> SymbolicState {
+        SymbolicState::new()
+    }
+}

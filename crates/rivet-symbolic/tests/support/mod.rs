@@ -1,0 +1,59 @@
+//! Shared helpers of the symbolic executor's tests: the subjects compiled for Java 11 on a
+//! classpath with JDK 17's own classes, and paths rendered as text.
+
+#![allow(dead_code)] // not every test binary uses every helper
+
+use std::sync::Arc;
+
+use rivet_classpath::{Classpath, JdkImage};
+use rivet_symbolic::{ExploreConfig, ExploreSummary, Explorer, MethodSpec, PathRecord, SymbolTable};
+
+/// A path as text: its clauses (`kind: text`), branches and end.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub id: u64,
+    pub pc: Vec<(String, String)>,
+    pub branches: Vec<u32>,
+    pub end: String,
+    pub record: PathRecord,
+}
+
+impl Rendered {
+    pub fn pc_texts(&self) -> Vec<String> {
+        self.pc.iter().map(|(_, t)| t.clone()).collect()
+    }
+
+    pub fn show(&self) -> String {
+        let pc: Vec<String> = self.pc.iter().map(|(k, t)| format!("  [{k}] {t}")).collect();
+        format!("path {} -> {} branches {:?}\n{}", self.id, self.end, self.branches, pc.join("\n"))
+    }
+}
+
+pub fn classpath() -> Arc<Classpath> {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("JDK 17: {e}"));
+    let cp = Classpath::parse(&subjects.to_string_lossy(), Some(Arc::new(jdk))).unwrap_or_else(|e| panic!("classpath: {e}"));
+    Arc::new(cp)
+}
+
+pub fn explore(method: &str, config: ExploreConfig) -> (Vec<Rendered>, ExploreSummary) {
+    let explorer = Explorer::new(classpath(), config);
+    explore_with(&explorer, method)
+}
+
+pub fn explore_with(explorer: &Explorer, method: &str) -> (Vec<Rendered>, ExploreSummary) {
+    let spec = MethodSpec::parse(method).unwrap_or_else(|e| panic!("{e}"));
+    let mut out = Vec::new();
+    let summary = explorer
+        .explore(&spec, &mut |p: &PathRecord, symbols: &SymbolTable| {
+            out.push(Rendered {
+                id: p.id,
+                pc: p.pc.iter().map(|c| (c.kind().name().to_string(), c.text(symbols))).collect(),
+                branches: p.branches.clone(),
+                end: p.end_text(),
+                record: p.clone(),
+            });
+        })
+        .unwrap_or_else(|e| panic!("explore {method}: {e}"));
+    (out, summary)
+}
