@@ -1,0 +1,318 @@
+//! The verification loop: emit, compile, run twice; drop what does not compile, drop
+//! assertions that fail, drop tests that fail elsewhere or differ between runs; repeat until
+//! both runs pass.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use rivet_junit::{emit, Emitted, TestClass};
+use rivet_search::Assertion;
+use tracing::{debug, info_span, warn};
+
+use crate::junit::JUnitSetup;
+use crate::process::{parse_javac, parse_reports, run_command, CompileError, RunReport};
+
+/// Verification could not run (the tests may still be fine).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("cannot start {what}: {source}")]
+    Spawn {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{what} took longer than {seconds} s")]
+    TimedOut { what: String, seconds: u64 },
+    #[error("the generated test class {class} does not compile: {message}")]
+    DoesNotCompile { class: String, message: String },
+}
+
+/// Compiles and runs emitted test classes.
+#[derive(Debug, Clone)]
+pub struct Verifier {
+    pub java: PathBuf,
+    pub javac: PathBuf,
+    /// The user's classpath (the uninstrumented classes under test and their dependencies).
+    pub classpath: Vec<PathBuf>,
+    pub junit: JUnitSetup,
+    /// Limit for one javac or one test run.
+    pub time_limit: Duration,
+    /// Where to keep the sources, classes and reports (a temporary directory when None).
+    pub keep: Option<PathBuf>,
+}
+
+/// The outcome of verification.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    /// The surviving tests (the input's order).
+    pub class: TestClass,
+    pub emitted: Emitted,
+    /// Indexes (into the input's tests) of the tests dropped.
+    pub dropped_tests: Vec<usize>,
+    pub dropped_assertions: usize,
+    /// Compile-and-run rounds taken.
+    pub rounds: usize,
+}
+
+const MAX_ROUNDS: usize = 8;
+
+impl Verifier {
+    fn classpath_string(&self, extra: &[&Path]) -> String {
+        let mut parts: Vec<String> = extra.iter().map(|p| p.display().to_string()).collect();
+        parts.extend(self.classpath.iter().map(|p| p.display().to_string()));
+        parts.extend(self.junit.classpath.iter().map(|p| p.display().to_string()));
+        parts.join(":")
+    }
+
+    /// Compiles the emitted class into `dir/classes`; javac's errors (empty on success).
+    pub fn compile(&self, emitted: &Emitted, dir: &Path) -> Result<Vec<CompileError>, VerifyError> {
+        let src = dir.join("src");
+        let classes = dir.join("classes");
+        let path = src.join(emitted.relative_path());
+        let io = |what: &str| {
+            let what = what.to_string();
+            move |source| VerifyError::Io {
+                what: what.clone(),
+                source,
+            }
+        };
+        let _ = std::fs::remove_dir_all(&classes);
+        std::fs::create_dir_all(&classes).map_err(io("creating the classes directory"))?;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io("creating the source directory"))?;
+        }
+        std::fs::write(&path, &emitted.source).map_err(io("writing the test source"))?;
+        let mut cmd = Command::new(&self.javac);
+        cmd.arg("-d")
+            .arg(&classes)
+            .arg("-cp")
+            .arg(self.classpath_string(&[]))
+            .args([
+                "-encoding",
+                "UTF-8",
+                "-nowarn",
+                "-proc:none",
+                "-g",
+                "-Xmaxerrs",
+                "1000",
+            ])
+            .arg(&path);
+        let (ok, _out, err) = run_command(&mut cmd, dir, self.time_limit, "javac")?;
+        if ok {
+            return Ok(Vec::new());
+        }
+        let file_name = format!("{}.java", emitted.class_name);
+        Ok(parse_javac(&err, &file_name))
+    }
+
+    /// Runs the compiled class with the console launcher in a fresh JVM and working directory.
+    pub fn run(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+    ) -> Result<RunReport, VerifyError> {
+        let work = dir.join(format!("run-{round}"));
+        let reports = work.join("reports");
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(&reports).map_err(|source| VerifyError::Io {
+            what: "creating the run directory".into(),
+            source,
+        })?;
+        let classes = dir.join("classes");
+        let mut cmd = Command::new(&self.java);
+        cmd.arg("-jar")
+            .arg(&self.junit.launcher)
+            .arg("--class-path")
+            .arg(self.classpath_string(&[&classes]))
+            .arg("--select-class")
+            .arg(emitted.qualified_name())
+            .arg("--reports-dir")
+            .arg(&reports)
+            .args([
+                "--disable-banner",
+                "--details=none",
+                "--disable-ansi-colors",
+            ]);
+        run_command(&mut cmd, &work, self.time_limit, "junit")?;
+        Ok(parse_reports(
+            &reports,
+            &emitted.qualified_name(),
+            &format!("{}.java", emitted.class_name),
+        ))
+    }
+
+    /// Verifies `class`: returns the surviving tests, re-emitted.
+    pub fn verify(&self, class: TestClass) -> Result<Verified, VerifyError> {
+        let _span =
+            info_span!("verify", class = %class.class_under_test, tests = class.tests.len())
+                .entered();
+        let temp;
+        let dir: PathBuf = match &self.keep {
+            Some(d) => {
+                std::fs::create_dir_all(d).map_err(|source| VerifyError::Io {
+                    what: "creating the artifacts directory".into(),
+                    source,
+                })?;
+                d.clone()
+            }
+            None => {
+                temp = tempfile::Builder::new()
+                    .prefix("rivet-verify-")
+                    .tempdir()
+                    .map_err(|source| VerifyError::Io {
+                        what: "creating a temporary directory".into(),
+                        source,
+                    })?;
+                temp.path().to_path_buf()
+            }
+        };
+        let mut class = class;
+        let total = class.tests.len();
+        let mut alive: Vec<usize> = (0..class.tests.len()).collect();
+        let mut dropped_assertions = 0;
+        for round in 1..=MAX_ROUNDS {
+            let emitted = emit(&class);
+            let errors = self.compile(&emitted, &dir)?;
+            if !errors.is_empty() {
+                let mut doomed = BTreeSet::new();
+                for e in &errors {
+                    match e.line.and_then(|l| emitted.test_at(l)) {
+                        Some(t) => {
+                            debug!(test = %emitted.tests[t].name, error = %e.message, "does not compile");
+                            doomed.insert(t);
+                        }
+                        None => {
+                            return Err(VerifyError::DoesNotCompile {
+                                class: emitted.qualified_name(),
+                                message: e.message.clone(),
+                            })
+                        }
+                    }
+                }
+                drop_tests(&mut class, &mut alive, &doomed);
+                continue;
+            }
+            if class.tests.is_empty() {
+                return Ok(Verified {
+                    class,
+                    emitted,
+                    dropped_tests: dropped(total, &alive),
+                    dropped_assertions,
+                    rounds: round,
+                });
+            }
+            let first = self.run(&emitted, &dir, 2 * round)?;
+            let second = self.run(&emitted, &dir, 2 * round + 1)?;
+            let mut doomed = BTreeSet::new();
+            let mut changed = false;
+            for (t, lines) in emitted.tests.iter().enumerate() {
+                let (a, b) = (first.tests.get(&lines.name), second.tests.get(&lines.name));
+                let (Some(a), Some(b)) = (a, b) else {
+                    warn!(test = %lines.name, "not reported by JUnit; dropped");
+                    doomed.insert(t);
+                    continue;
+                };
+                if a.passed && b.passed {
+                    continue;
+                }
+                let failing = if !a.passed { a } else { b };
+                let assertion = failing.line.and_then(|l| {
+                    let ai = lines
+                        .assertions
+                        .iter()
+                        .find(|(_, al)| *al == l)
+                        .map(|(ai, _)| *ai)?;
+                    let first_line = lines
+                        .assertions
+                        .iter()
+                        .find(|(a, _)| *a == ai)
+                        .map(|(_, al)| *al);
+                    Some((ai, first_line != Some(l)))
+                });
+                match assertion {
+                    Some((ai, true)) => {
+                        // The exception's message differed: keep the expected exception.
+                        if let Some(Assertion::Throws { message, .. }) =
+                            class.tests[t].generated.assertions.get_mut(ai)
+                        {
+                            *message = None;
+                            dropped_assertions += 1;
+                            changed = true;
+                        } else {
+                            doomed.insert(t);
+                        }
+                    }
+                    Some((ai, false)) => {
+                        debug!(test = %lines.name, message = ?failing.message, "unstable assertion dropped");
+                        let assertions = &mut class.tests[t].generated.assertions;
+                        if ai < assertions.len() {
+                            let removed = assertions.remove(ai);
+                            if matches!(removed, Assertion::Throws { .. }) {
+                                // Without its expected exception the test is not a test.
+                                doomed.insert(t);
+                            }
+                            dropped_assertions += 1;
+                            changed = true;
+                        } else {
+                            doomed.insert(t);
+                        }
+                    }
+                    None => {
+                        debug!(test = %lines.name, message = ?failing.message, line = ?failing.line, "failing test dropped");
+                        doomed.insert(t);
+                    }
+                }
+            }
+            if doomed.is_empty() && !changed {
+                return Ok(Verified {
+                    class,
+                    emitted,
+                    dropped_tests: dropped(total, &alive),
+                    dropped_assertions,
+                    rounds: round,
+                });
+            }
+            drop_tests(&mut class, &mut alive, &doomed);
+        }
+        // Out of rounds: keep nothing unverified.
+        let doomed: BTreeSet<usize> = (0..class.tests.len()).collect();
+        drop_tests(&mut class, &mut alive, &doomed);
+        let emitted = emit(&class);
+        Ok(Verified {
+            class,
+            emitted,
+            dropped_tests: dropped(total, &alive),
+            dropped_assertions,
+            rounds: MAX_ROUNDS,
+        })
+    }
+}
+
+fn drop_tests(class: &mut TestClass, alive: &mut Vec<usize>, doomed: &BTreeSet<usize>) {
+    let mut i = 0;
+    class.tests.retain(|_| {
+        let keep = !doomed.contains(&i);
+        i += 1;
+        keep
+    });
+    let mut j = 0;
+    alive.retain(|_| {
+        let keep = !doomed.contains(&j);
+        j += 1;
+        keep
+    });
+}
+
+/// The input indexes not in `alive`.
+fn dropped(total: usize, alive: &[usize]) -> Vec<usize> {
+    (0..total).filter(|i| !alive.contains(i)).collect()
+}

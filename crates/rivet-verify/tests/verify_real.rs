@@ -1,0 +1,134 @@
+//! The verifier with the real javac and JUnit console launcher (Debian jars): a wrong
+//! assertion is dropped, a test that does not compile is dropped, good tests survive.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use rivet_api::{JType, Prim, TypedTest};
+use rivet_junit::{JUnitVersion, TestClass, TestSource};
+use rivet_search::{Assertion, GeneratedTest};
+use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId, ValueSummary};
+use rivet_verify::{locate_junit, Verifier, DEBIAN_JAVA};
+
+const AVL: &str = "structures/AvlTree";
+
+fn tree_test(size: i32, method: &str) -> TestSource {
+    let mut t = TypedTest::new();
+    let tree = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(AVL, "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class(AVL)),
+    );
+    let k = t.push(
+        Statement::Primitive(PrimitiveValue::Int(4)),
+        Some(JType::Prim(Prim::Int)),
+    );
+    let ins = t.push(
+        Statement::Call {
+            method: MemberRef::new(AVL, method, "(I)Z"),
+            receiver: Some(tree),
+            args: vec![k],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![],
+            assertions: vec![
+                Assertion::Equals {
+                    of: ins,
+                    value: ValueSummary::Boolean(true),
+                },
+                Assertion::Inspector {
+                    of: tree,
+                    method: MemberRef::new(AVL, "size", "()I"),
+                    value: ValueSummary::Int(size),
+                },
+            ],
+        },
+        covers: vec![],
+        subject: method.into(),
+    }
+}
+
+fn throwing_test() -> TestSource {
+    let mut t = TypedTest::new();
+    let tree = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(AVL, "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class(AVL)),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(AVL, "min", "()I"),
+            receiver: Some(tree),
+            args: vec![],
+        },
+        Some(JType::Prim(Prim::Int)),
+    );
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![],
+            assertions: vec![Assertion::Throws {
+                at: StatementId(1),
+                class: "java.lang.IllegalStateException".into(),
+                message: Some("not the message".into()),
+            }],
+        },
+        covers: vec![],
+        subject: "min".into(),
+    }
+}
+
+fn verify(junit: JUnitVersion) {
+    let Some(setup) = locate_junit(None, junit, Path::new(DEBIAN_JAVA)) else {
+        panic!("JUnit jars missing under {DEBIAN_JAVA}: run .ci/run");
+    };
+    let verifier = Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit: Duration::from_secs(60),
+        keep: None,
+    };
+    let class = TestClass {
+        class_under_test: AVL.into(),
+        junit,
+        tests: vec![
+            tree_test(1, "insert"),
+            tree_test(7, "insert"),
+            tree_test(1, "noSuchMethod"),
+            throwing_test(),
+        ],
+        overloaded: BTreeSet::new(),
+    };
+    let v = verifier.verify(class).expect("verification runs");
+    assert_eq!(v.dropped_tests, vec![2], "{}", v.emitted.source);
+    assert_eq!(v.class.tests.len(), 3);
+    // The wrong size assertion and the wrong message went; the rest stayed.
+    assert_eq!(v.dropped_assertions, 2, "{}", v.emitted.source);
+    assert_eq!(v.class.tests[0].generated.assertions.len(), 2);
+    assert_eq!(v.class.tests[1].generated.assertions.len(), 1);
+    assert!(matches!(
+        &v.class.tests[2].generated.assertions[0],
+        Assertion::Throws { message: None, .. }
+    ));
+}
+
+#[test]
+fn junit5_unstable_assertions_and_broken_tests_are_dropped() {
+    verify(JUnitVersion::Five);
+}
+
+#[test]
+fn junit4_tests_verify_too() {
+    verify(JUnitVersion::Four);
+}
