@@ -515,9 +515,14 @@ fn simplify_binary(op: BinaryOp, a: &Term, b: &Term) -> Option<Term> {
     // Reassociate constants: (x ± c1) ± c2.
     if matches!(op, BinaryOp::Add | BinaryOp::Sub) {
         let c2 = b.as_const()?;
-        if let TermKind::Binary(inner @ (BinaryOp::Add | BinaryOp::Sub), x, c1) = a.kind() {
-            let c1 = c1.as_const()?;
-            let c1 = if *inner == BinaryOp::Sub {
+        let inner_const = match a.kind() {
+            TermKind::Binary(inner @ (BinaryOp::Add | BinaryOp::Sub), x, c1) => {
+                c1.as_const().map(|c1| (*inner, x, c1))
+            }
+            _ => None,
+        };
+        if let Some((inner, x, c1)) = inner_const {
+            let c1 = if inner == BinaryOp::Sub {
                 c1.wrapping_neg()
             } else {
                 c1
@@ -539,6 +544,20 @@ fn simplify_binary(op: BinaryOp, a: &Term, b: &Term) -> Option<Term> {
             };
             let c = Term::constant(a.sort(), c);
             return Some(Term::make(TermKind::Binary(op, x.clone(), c), a.sort()));
+        }
+        // x + (-c) → x - c, x - (-c) → x + c (not for the minimum value).
+        let min = if long { i64::MIN } else { i64::from(i32::MIN) };
+        if c2 < 0 && c2 != min {
+            let flipped = if op == BinaryOp::Add {
+                BinaryOp::Sub
+            } else {
+                BinaryOp::Add
+            };
+            let c = Term::constant(a.sort(), c2.wrapping_neg());
+            return Some(Term::make(
+                TermKind::Binary(flipped, a.clone(), c),
+                a.sort(),
+            ));
         }
     }
     None
@@ -612,9 +631,11 @@ impl TermDisplay<'_> {
                     BinaryOp::Or => "|",
                     BinaryOp::Xor => "^",
                 };
-                sub(a, p, f)?;
+                // Shift operands are parenthesized unless atomic, for readability.
+                let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
+                sub(a, if shift { 11 } else { p }, f)?;
                 write!(f, " {sym} ")?;
-                sub(b, p + 1, f)
+                sub(b, if shift { 11 } else { p + 1 }, f)
             }
             TermKind::Compare(op, a, b) => {
                 sub(a, p + 1, f)?;

@@ -19,11 +19,13 @@ enum Ast {
     Bv(BV),
 }
 
-/// The Z3 backend. Not `Send`: create one per thread.
+/// The Z3 backend. Not `Send`: create one per thread. One Z3 solver is kept and each
+/// check runs between a push and a pop.
 #[derive(Debug)]
 pub struct Z3Solver {
     timeout: Duration,
     stats: SolverStats,
+    solver: Option<z3::Solver>,
 }
 
 impl Z3Solver {
@@ -32,6 +34,7 @@ impl Z3Solver {
         Z3Solver {
             timeout,
             stats: SolverStats::default(),
+            solver: None,
         }
     }
 }
@@ -188,13 +191,18 @@ impl Solver for Z3Solver {
         self.stats.queries += 1;
         self.stats.backend_calls += 1;
         let mut tr = Translation::new();
-        let solver = z3::Solver::new();
-        let mut params = Params::new();
-        let ms = u32::try_from(self.timeout.as_millis())
-            .unwrap_or(u32::MAX)
-            .max(1);
-        params.set_u32("timeout", ms);
-        solver.set_params(&params);
+        let timeout = self.timeout;
+        let solver = self.solver.get_or_insert_with(|| {
+            let solver = z3::Solver::new();
+            let mut params = Params::new();
+            let ms = u32::try_from(timeout.as_millis())
+                .unwrap_or(u32::MAX)
+                .max(1);
+            params.set_u32("timeout", ms);
+            solver.set_params(&params);
+            solver
+        });
+        solver.push();
         for c in clauses {
             let f = tr.boolean(c);
             solver.assert(&f);
@@ -219,6 +227,7 @@ impl Solver for Z3Solver {
                 None => SolveResult::Unknown("no model".to_string()),
             },
         };
+        solver.pop(1);
         self.stats.backend_time += started.elapsed();
         result
     }

@@ -31,7 +31,9 @@ pub struct MethodSpec {
 impl MethodSpec {
     /// Parses `a.b.C.name(DESCRIPTOR)` (binary class name; `$` for nested classes).
     pub fn parse(text: &str) -> Result<MethodSpec, SymbolicError> {
-        let bad = || SymbolicError::BadMethodName { text: text.to_string() };
+        let bad = || SymbolicError::BadMethodName {
+            text: text.to_string(),
+        };
         let open = text.find('(').ok_or_else(bad)?;
         let (qualified, descriptor) = text.split_at(open);
         let (class, name) = qualified.rsplit_once('.').ok_or_else(bad)?;
@@ -47,7 +49,12 @@ impl MethodSpec {
     }
 
     pub fn display(&self) -> String {
-        format!("{}.{}{}", self.class.replace('/', "."), self.name, self.descriptor)
+        format!(
+            "{}.{}{}",
+            self.class.replace('/', "."),
+            self.name,
+            self.descriptor
+        )
     }
 }
 
@@ -152,12 +159,18 @@ impl Explorer {
     }
 
     /// Checks that the method exists with that descriptor and has bytecode.
-    fn entry(&self, program: &mut Program, spec: &MethodSpec) -> Result<Arc<MethodBody>, SymbolicError> {
+    fn entry(
+        &self,
+        program: &mut Program,
+        spec: &MethodSpec,
+    ) -> Result<Arc<MethodBody>, SymbolicError> {
         let class = program.require(&spec.class)?;
         let cp = &class.file.constant_pool;
         let mut same_name = Vec::new();
         for m in &class.file.methods {
-            let (Ok(n), Ok(d)) = (cp.utf8(m.name), cp.utf8(m.descriptor)) else { continue };
+            let (Ok(n), Ok(d)) = (cp.utf8(m.name), cp.utf8(m.descriptor)) else {
+                continue;
+            };
             if n == spec.name {
                 same_name.push((d.to_string(), m.access_flags));
             }
@@ -167,7 +180,13 @@ impl Explorer {
             return Err(SymbolicError::MethodNotFound {
                 class: fqn,
                 method: spec.name.clone(),
-                available: names(class.file.methods.iter().filter_map(|m| cp.utf8(m.name).ok().map(str::to_string))),
+                available: names(
+                    class
+                        .file
+                        .methods
+                        .iter()
+                        .filter_map(|m| cp.utf8(m.name).ok().map(str::to_string)),
+                ),
             });
         }
         let Some((_, flags)) = same_name.iter().find(|(d, _)| *d == spec.descriptor) else {
@@ -183,7 +202,11 @@ impl Explorer {
                 class: fqn,
                 method: spec.name.clone(),
                 descriptor: spec.descriptor.clone(),
-                what: if flags.is_native() { "native" } else { "abstract" },
+                what: if flags.is_native() {
+                    "native"
+                } else {
+                    "abstract"
+                },
             });
         }
         program
@@ -197,14 +220,24 @@ impl Explorer {
 
     /// Explores `spec`, handing each path to `sink` with the symbol table naming its
     /// symbols.
-    pub fn explore(&self, spec: &MethodSpec, sink: &mut dyn FnMut(&PathRecord, &SymbolTable)) -> Result<ExploreSummary, SymbolicError> {
+    pub fn explore(
+        &self,
+        spec: &MethodSpec,
+        sink: &mut dyn FnMut(&PathRecord, &SymbolTable),
+    ) -> Result<ExploreSummary, SymbolicError> {
         let solver = default_solver(self.config.solver_timeout);
         self.explore_with(spec, Box::new(solver), sink)
     }
 
     /// As `explore`, with the given solver stack.
-    pub fn explore_with(&self, spec: &MethodSpec, mut solver: Box<dyn Solver>, sink: &mut dyn FnMut(&PathRecord, &SymbolTable)) -> Result<ExploreSummary, SymbolicError> {
-        let _span = tracing::info_span!("explore", class = %spec.class, method = %spec.name).entered();
+    pub fn explore_with(
+        &self,
+        spec: &MethodSpec,
+        mut solver: Box<dyn Solver>,
+        sink: &mut dyn FnMut(&PathRecord, &SymbolTable),
+    ) -> Result<ExploreSummary, SymbolicError> {
+        let _span =
+            tracing::info_span!("explore", class = %spec.class, method = %spec.name).entered();
         let started = Instant::now();
         let mut program = Program::new(self.classpath.clone(), self.hierarchy.clone(), &spec.class);
         let entry = self.entry(&mut program, spec)?;
@@ -223,10 +256,22 @@ impl Explorer {
         let mut searcher = searcher_for(self.config.searcher, self.config.seed);
         let mut next_id = 0u64;
         states.insert(StateId(next_id), initial);
-        searcher.update(&[StateMeta { id: StateId(0), depth: 0, new_coverage: false }], &[]);
+        searcher.update(
+            &[StateMeta {
+                id: StateId(0),
+                depth: 0,
+                new_coverage: false,
+            }],
+            &[],
+        );
         next_id += 1;
         while let Some(id) = searcher.select() {
-            if summary.paths >= self.config.max_paths || self.config.time_budget.is_some_and(|b| started.elapsed() > b) {
+            if summary.paths >= self.config.max_paths
+                || self
+                    .config
+                    .time_budget
+                    .is_some_and(|b| started.elapsed() > b)
+            {
                 summary.truncated = true;
                 break;
             }
@@ -241,7 +286,11 @@ impl Explorer {
                     for child in children {
                         let cid = StateId(next_id);
                         next_id += 1;
-                        metas.push(StateMeta { id: cid, depth: child.depth, new_coverage: child.new_coverage });
+                        metas.push(StateMeta {
+                            id: cid,
+                            depth: child.depth,
+                            new_coverage: child.new_coverage,
+                        });
                         states.insert(cid, child);
                     }
                     searcher.update(&metas, &[id]);
@@ -249,7 +298,11 @@ impl Explorer {
                 Ok(Step::Continue) => {
                     let cid = StateId(next_id);
                     next_id += 1;
-                    let meta = StateMeta { id: cid, depth: state.depth, new_coverage: state.new_coverage };
+                    let meta = StateMeta {
+                        id: cid,
+                        depth: state.depth,
+                        new_coverage: state.new_coverage,
+                    };
                     states.insert(cid, state);
                     searcher.update(&[meta], &[id]);
                 }
@@ -264,7 +317,13 @@ impl Explorer {
                 Err(e) => {
                     tracing::warn!(error = %e, "path ended by an interpreter error");
                     searcher.update(&[], &[id]);
-                    report(&mut summary, &mut ctx, state, PathEnd::Bound(e.to_string()), sink);
+                    report(
+                        &mut summary,
+                        &mut ctx,
+                        state,
+                        PathEnd::Bound(e.to_string()),
+                        sink,
+                    );
                 }
             }
         }
@@ -292,7 +351,13 @@ fn run_state(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbo
     }
 }
 
-fn report(summary: &mut ExploreSummary, ctx: &mut Ctx<'_>, state: SymbolicState, end: PathEnd, sink: &mut dyn FnMut(&PathRecord, &SymbolTable)) {
+fn report(
+    summary: &mut ExploreSummary,
+    ctx: &mut Ctx<'_>,
+    state: SymbolicState,
+    end: PathEnd,
+    sink: &mut dyn FnMut(&PathRecord, &SymbolTable),
+) {
     match &end {
         PathEnd::Return => summary.returns += 1,
         PathEnd::Exception(_) => summary.exceptions += 1,
@@ -319,12 +384,17 @@ fn report(summary: &mut ExploreSummary, ctx: &mut Ctx<'_>, state: SymbolicState,
 /// The entry state: `{this}` a fresh object of the method's class (implied, no clause),
 /// the arguments fresh inputs `{arg1}`, `{arg2}`, ..., then the class's static
 /// initialization.
-fn initial_state(ctx: &mut Ctx<'_>, entry: &Arc<MethodBody>) -> Result<SymbolicState, SymbolicError> {
+fn initial_state(
+    ctx: &mut Ctx<'_>,
+    entry: &Arc<MethodBody>,
+) -> Result<SymbolicState, SymbolicError> {
     let mut state = SymbolicState::new();
     let mut args = Vec::new();
     if !entry.is_static() {
         let path = AccessPath::root("this");
-        let symbol = ctx.symbols.fresh(path.clone(), rivet_solver::SymbolSort::Ref);
+        let symbol = ctx
+            .symbols
+            .fresh(path.clone(), rivet_solver::SymbolSort::Ref);
         let class = entry.class_name.clone();
         let id = lazy::fresh_object(&mut state, ctx, &class, &path, symbol, 1)?;
         state.inputs.push(id);
@@ -333,7 +403,13 @@ fn initial_state(ctx: &mut Ctx<'_>, entry: &Arc<MethodBody>) -> Result<SymbolicS
     }
     for (i, p) in entry.signature.params.iter().enumerate() {
         let path = AccessPath::root(&format!("arg{}", i + 1));
-        args.push(lazy::input_value(&mut state, ctx, &p.to_string(), path, None)?);
+        args.push(lazy::input_value(
+            &mut state,
+            ctx,
+            &p.to_string(),
+            path,
+            None,
+        )?);
     }
     interp::enter_method(&mut state, entry.clone(), args);
     let class = entry.class_name.clone();

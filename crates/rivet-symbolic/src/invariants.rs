@@ -37,10 +37,12 @@ pub struct Invariants {
 }
 
 fn split_field(text: &str, line: usize) -> Result<(String, String), SymbolicError> {
-    let (class, field) = text.rsplit_once('.').ok_or_else(|| SymbolicError::Invariants {
-        line,
-        reason: format!("expected CLASS.FIELD, found {text:?}"),
-    })?;
+    let (class, field) = text
+        .rsplit_once('.')
+        .ok_or_else(|| SymbolicError::Invariants {
+            line,
+            reason: format!("expected CLASS.FIELD, found {text:?}"),
+        })?;
     Ok((class.replace('.', "/"), field.to_string()))
 }
 
@@ -118,7 +120,9 @@ mod tests {
 
     #[test]
     fn rejects_unknown_lines_with_their_number() {
-        let err = Invariants::parse("\nnever x.y").err().map(|e| e.to_string());
+        let err = Invariants::parse("\nnever x.y")
+            .err()
+            .map(|e| e.to_string());
         assert!(err.is_some_and(|e| e.contains("line 2")));
     }
 }

@@ -40,38 +40,66 @@ pub fn sort_of(descriptor: &str) -> Option<SymbolSort> {
 /// A new input value of descriptor `descriptor` named `path`: a symbol for ints and longs
 /// (and the narrower types), 0 for floats and doubles (concretized), an unresolved
 /// symbolic reference for references.
-pub fn input_value(state: &mut SymbolicState, ctx: &mut Ctx<'_>, descriptor: &str, path: AccessPath, holder: Option<(ObjectId, Arc<str>, Arc<str>)>) -> Result<Value, SymbolicError> {
+pub fn input_value(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    descriptor: &str,
+    path: AccessPath,
+    holder: Option<(ObjectId, Arc<str>, Arc<str>)>,
+) -> Result<Value, SymbolicError> {
     if let Some(sort) = sort_of(descriptor) {
         let id = ctx.symbols.fresh(path, sort);
         let t = Term::var(id, sort);
-        return Ok(if sort == SymbolSort::Long { Value::Long(t) } else { Value::Int(t) });
+        return Ok(if sort == SymbolSort::Long {
+            Value::Long(t)
+        } else {
+            Value::Int(t)
+        });
     }
     Ok(match descriptor.as_bytes().first() {
         Some(b'F') => Value::Float(0.0),
         Some(b'D') => Value::Double(0.0),
         _ => {
-            let ty: Arc<str> = match descriptor.strip_prefix('L').and_then(|d| d.strip_suffix(';')) {
+            let ty: Arc<str> = match descriptor
+                .strip_prefix('L')
+                .and_then(|d| d.strip_suffix(';'))
+            {
                 Some(name) => Arc::from(name),
                 None => Arc::from(descriptor),
             };
             let symbol = ctx.symbols.fresh(path.clone(), SymbolSort::Ref);
-            Value::Ref(Reference::Symbolic(state.new_symref(path, ty, symbol, holder)))
+            Value::Ref(Reference::Symbolic(
+                state.new_symref(path, ty, symbol, holder),
+            ))
         }
     })
 }
 
 /// The object an alias-only path designates, from the holder of the field being resolved.
-fn alias_target(state: &SymbolicState, holder: ObjectId, steps: &[AliasStep], ctx: &mut Ctx<'_>) -> Option<ObjectId> {
+fn alias_target(
+    state: &SymbolicState,
+    holder: ObjectId,
+    steps: &[AliasStep],
+    ctx: &mut Ctx<'_>,
+) -> Option<ObjectId> {
     let mut current = holder;
     for step in steps {
         current = match step {
             AliasStep::This => current,
             AliasStep::Up => {
-                let path = state.object(current)?.origin.as_ref()?.path.parent()?.clone();
-                *state
-                    .inputs
-                    .iter()
-                    .find(|id| state.object(**id).and_then(|o| o.origin.as_ref()).is_some_and(|o| o.path == path))?
+                let path = state
+                    .object(current)?
+                    .origin
+                    .as_ref()?
+                    .path
+                    .parent()?
+                    .clone();
+                *state.inputs.iter().find(|id| {
+                    state
+                        .object(**id)
+                        .and_then(|o| o.origin.as_ref())
+                        .is_some_and(|o| o.path == path)
+                })?
             }
             AliasStep::Field(name) => {
                 let obj = state.object(current)?;
@@ -95,15 +123,29 @@ fn alias_target(state: &SymbolicState, holder: ObjectId, steps: &[AliasStep], ct
 
 /// Resolves symbolic reference `s`: the state continues with the only choice, or forks
 /// into one successor per choice. The current instruction runs again afterwards.
-pub fn resolve(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId) -> Result<Step, SymbolicError> {
+pub fn resolve(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    s: SymRefId,
+) -> Result<Step, SymbolicError> {
     let Some(sr) = state.symrefs.get(s.0 as usize).cloned() else {
-        return Ok(Step::End(PathEnd::Bound("unknown symbolic reference".into())));
+        return Ok(Step::End(PathEnd::Bound(
+            "unknown symbolic reference".into(),
+        )));
     };
     let _span = tracing::trace_span!("lazy_init", path = %sr.path, ty = %sr.ty).entered();
-    let field_key = sr.holder.as_ref().map(|(_, owner, name)| (owner.to_string(), name.to_string()));
+    let field_key = sr
+        .holder
+        .as_ref()
+        .map(|(_, owner, name)| (owner.to_string(), name.to_string()));
     let invariants = &ctx.config.invariants;
-    let not_null = field_key.as_ref().is_some_and(|k| invariants.not_null.contains_key(k));
-    let alias_only = field_key.as_ref().and_then(|k| invariants.alias_only.get(k)).cloned();
+    let not_null = field_key
+        .as_ref()
+        .is_some_and(|k| invariants.not_null.contains_key(k));
+    let alias_only = field_key
+        .as_ref()
+        .and_then(|k| invariants.alias_only.get(k))
+        .cloned();
     let mut choices = Vec::new();
     if !not_null {
         choices.push(Choice::Null);
@@ -145,7 +187,10 @@ pub fn resolve(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId) -> Res
         }
     }
     match choices.len() {
-        0 => Ok(Step::End(PathEnd::Bound(format!("no way to initialize {} within the bounds", sr.path)))),
+        0 => Ok(Step::End(PathEnd::Bound(format!(
+            "no way to initialize {} within the bounds",
+            sr.path
+        )))),
         1 => {
             apply(state, ctx, s, &choices[0])?;
             Ok(Step::Continue)
@@ -174,7 +219,12 @@ fn eq(a: Term, b: Term) -> Term {
     Term::compare(CmpOp::Eq, a, b).unwrap_or_else(|_| Term::bool(true))
 }
 
-fn apply(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, choice: &Choice) -> Result<(), SymbolicError> {
+fn apply(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    s: SymRefId,
+    choice: &Choice,
+) -> Result<(), SymbolicError> {
     let Some(sr) = state.symrefs.get(s.0 as usize).cloned() else {
         return Ok(());
     };
@@ -222,7 +272,8 @@ fn apply(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, choice: &Cho
     if let Reference::Object(id) = resolved {
         if matches!(choice, Choice::Fresh(_)) {
             if let Some(ObjKind::Array { length, .. }) = state.object(id).map(|o| &o.kind) {
-                let c = Term::compare(CmpOp::Ge, length.clone(), Term::int(0)).unwrap_or_else(|_| Term::bool(true));
+                let c = Term::compare(CmpOp::Ge, length.clone(), Term::int(0))
+                    .unwrap_or_else(|_| Term::bool(true));
                 state.assume(Clause::Numeric(c));
             }
         }
@@ -231,7 +282,14 @@ fn apply(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, choice: &Cho
 }
 
 /// Creates the input object of `class` first reached at `path`, its fields new inputs.
-pub fn fresh_object(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &Arc<str>, path: &AccessPath, symbol: rivet_solver::SymbolId, address: u32) -> Result<ObjectId, SymbolicError> {
+pub fn fresh_object(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    class: &Arc<str>,
+    path: &AccessPath,
+    symbol: rivet_solver::SymbolId,
+    address: u32,
+) -> Result<ObjectId, SymbolicError> {
     let origin = Some(Origin {
         path: path.clone(),
         symbol,

@@ -59,21 +59,42 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         ("java/lang/System", "identityHashCode", _) => Model::IdentityHash,
         ("java/lang/Object", "getClass", _) => Model::GetClass,
         ("java/lang/Object", "clone", _) => Model::Clone,
-        ("java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;") => Model::FillInStackTrace,
+        ("java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;") => {
+            Model::FillInStackTrace
+        }
         ("java/lang/System", "arraycopy", _) => Model::ArrayCopy,
         ("java/lang/System", "currentTimeMillis" | "nanoTime", _) => Model::NotFollowed,
         ("java/lang/Class", _, _) => Model::ClassMethod,
-        ("java/lang/reflect/Array", "newInstance", "(Ljava/lang/Class;I)Ljava/lang/Object;") => Model::ArrayNewInstance,
-        ("java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Character", "valueOf", d)
-            if !d.starts_with("(Ljava/lang/String;") =>
-        {
-            Model::Box
+        ("java/lang/reflect/Array", "newInstance", "(Ljava/lang/Class;I)Ljava/lang/Object;") => {
+            Model::ArrayNewInstance
         }
-        ("java/lang/Integer", "toString", "(I)Ljava/lang/String;") | ("java/lang/Long", "toString", "(J)Ljava/lang/String;") => Model::NumberToString,
-        ("java/lang/Float", "floatToRawIntBits" | "intBitsToFloat", _) | ("java/lang/Double", "doubleToRawLongBits" | "longBitsToDouble", _) => Model::FloatBits,
-        ("java/lang/StrictMath", "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "exp" | "log" | "log10" | "sqrt" | "cbrt" | "pow" | "atan2" | "hypot" | "sinh" | "cosh" | "tanh" | "expm1" | "log1p", _) => Model::StrictMath,
+        (
+            "java/lang/Integer"
+            | "java/lang/Long"
+            | "java/lang/Short"
+            | "java/lang/Byte"
+            | "java/lang/Character",
+            "valueOf",
+            d,
+        ) if !d.starts_with("(Ljava/lang/String;") => Model::Box,
+        ("java/lang/Integer", "toString", "(I)Ljava/lang/String;")
+        | ("java/lang/Long", "toString", "(J)Ljava/lang/String;") => Model::NumberToString,
+        ("java/lang/Float", "floatToRawIntBits" | "intBitsToFloat", _)
+        | ("java/lang/Double", "doubleToRawLongBits" | "longBitsToDouble", _) => Model::FloatBits,
+        (
+            "java/lang/StrictMath",
+            "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "exp" | "log" | "log10" | "sqrt"
+            | "cbrt" | "pow" | "atan2" | "hypot" | "sinh" | "cosh" | "tanh" | "expm1" | "log1p",
+            _,
+        ) => Model::StrictMath,
         ("java/lang/String", _, _) => Model::String,
-        ("java/lang/StringBuilder" | "java/lang/StringBuffer" | "java/lang/AbstractStringBuilder", _, _) => Model::Builder,
+        (
+            "java/lang/StringBuilder"
+            | "java/lang/StringBuffer"
+            | "java/lang/AbstractStringBuilder",
+            _,
+            _,
+        ) => Model::Builder,
         _ => return None,
     })
 }
@@ -119,7 +140,11 @@ fn java_double(d: f64) -> String {
     } else if d.is_nan() {
         "NaN".into()
     } else if d.is_infinite() {
-        if d > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+        if d > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
     } else {
         format!("{d}")
     }
@@ -137,34 +162,71 @@ pub fn object_arg(state: &SymbolicState, v: Option<&Value>) -> Option<crate::val
 }
 
 fn identity_hash(id: crate::value::ObjectId) -> i32 {
-    (id.0 as i32).wrapping_mul(0x61c8_8647).wrapping_add(0x1234_5678) & 0x7fff_ffff
+    (id.0 as i32)
+        .wrapping_mul(0x61c8_8647)
+        .wrapping_add(0x1234_5678)
+        & 0x7fff_ffff
 }
 
 /// Runs model `model` for a call of `target` with `args` (receiver first).
-pub fn run(model: Model, state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<MethodBody>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+pub fn run(
+    model: Model,
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
     let ret = interp::return_descriptor(&target.descriptor).to_string();
-    let default = || if ret == "V" { None } else { Some(Value::default_for(ret.as_bytes()[0])) };
+    let default = || {
+        if ret == "V" {
+            None
+        } else {
+            Some(Value::default_for(ret.as_bytes()[0]))
+        }
+    };
     match model {
         Model::Nop => finish(state, default()),
         Model::FillInStackTrace => finish(state, args.first().cloned()),
         Model::IdentityHash => match object_arg(state, args.first()) {
             Some(id) => finish(state, Some(Value::int(identity_hash(id)))),
-            None if matches!(args.first(), Some(Value::Ref(Reference::Null))) => finish(state, Some(Value::int(0))),
-            None => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+            None if matches!(args.first(), Some(Value::Ref(Reference::Null))) => {
+                finish(state, Some(Value::int(0)))
+            }
+            None => interp::not_followed(
+                state,
+                ctx,
+                &target.class_name,
+                &target.name,
+                &target.descriptor,
+            ),
         },
         Model::GetClass => {
-            let ty = object_arg(state, args.first()).and_then(|id| state.object(id)).map(|o| o.type_name.clone());
+            let ty = object_arg(state, args.first())
+                .and_then(|id| state.object(id))
+                .map(|o| o.type_name.clone());
             match ty {
                 Some(ty) => {
                     let m = interp::mirror(state, ctx, &ty)?;
                     finish(state, Some(Value::Ref(Reference::Object(m))))
                 }
-                None => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+                None => interp::not_followed(
+                    state,
+                    ctx,
+                    &target.class_name,
+                    &target.name,
+                    &target.descriptor,
+                ),
             }
         }
         Model::Clone => {
             let Some(id) = object_arg(state, args.first()) else {
-                return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor);
+                return interp::not_followed(
+                    state,
+                    ctx,
+                    &target.class_name,
+                    &target.name,
+                    &target.descriptor,
+                );
             };
             let mut copy = match state.object(id) {
                 Some(o) => o.clone(),
@@ -177,10 +239,11 @@ pub fn run(model: Model, state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &
         Model::ArrayCopy => array_copy(state, ctx, args),
         Model::ClassMethod => class_method(state, ctx, target, args),
         Model::ArrayNewInstance => {
-            let component = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
-                ObjKind::Mirror(t) => Some(t.clone()),
-                _ => None,
-            });
+            let component =
+                object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
+                    ObjKind::Mirror(t) => Some(t.clone()),
+                    _ => None,
+                });
             let len = match args.get(1) {
                 Some(Value::Int(t)) => ctx.concretize(state, &t.clone()),
                 _ => 0,
@@ -191,12 +254,21 @@ pub fn run(model: Model, state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &
                     let id = interp::alloc_array(state, &element, len as i32);
                     finish(state, Some(Value::Ref(Reference::Object(id))))
                 }
-                _ => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+                _ => interp::not_followed(
+                    state,
+                    ctx,
+                    &target.class_name,
+                    &target.name,
+                    &target.descriptor,
+                ),
             }
         }
         Model::Box => {
             let id = interp::alloc_instance(state, ctx, &target.class_name)?;
-            let slot = ctx.program.require(&target.class_name)?.field_by_name("value");
+            let slot = ctx
+                .program
+                .require(&target.class_name)?
+                .field_by_name("value");
             if let (Some(slot), Some(v)) = (slot, args.first()) {
                 if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
                     if let Some(cell) = fields.get_mut(slot) {
@@ -218,15 +290,32 @@ pub fn run(model: Model, state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &
         Model::FloatBits => {
             let v = match (&*target.name, args.first()) {
                 ("floatToRawIntBits", Some(Value::Float(f))) => Value::int(f.to_bits() as i32),
-                ("doubleToRawLongBits", Some(Value::Double(d))) => Value::Long(Term::long(d.to_bits() as i64)),
-                ("intBitsToFloat", Some(Value::Int(t))) => Value::Float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32)),
-                ("longBitsToDouble", Some(Value::Long(t))) => Value::Double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64)),
-                _ => return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+                ("doubleToRawLongBits", Some(Value::Double(d))) => {
+                    Value::Long(Term::long(d.to_bits() as i64))
+                }
+                ("intBitsToFloat", Some(Value::Int(t))) => {
+                    Value::Float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32))
+                }
+                ("longBitsToDouble", Some(Value::Long(t))) => {
+                    Value::Double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64))
+                }
+                _ => {
+                    return interp::not_followed(
+                        state,
+                        ctx,
+                        &target.class_name,
+                        &target.name,
+                        &target.descriptor,
+                    )
+                }
             };
             finish(state, Some(v))
         }
         Model::StrictMath => {
-            let d: Vec<f64> = args.iter().map(|a| if let Value::Double(d) = a { *d } else { 0.0 }).collect();
+            let d: Vec<f64> = args
+                .iter()
+                .map(|a| if let Value::Double(d) = a { *d } else { 0.0 })
+                .collect();
             let x = d.first().copied().unwrap_or(0.0);
             let y = d.get(1).copied().unwrap_or(0.0);
             let r = match &*target.name {
@@ -254,7 +343,13 @@ pub fn run(model: Model, state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &
         }
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
-        Model::NotFollowed => interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+        Model::NotFollowed => interp::not_followed(
+            state,
+            ctx,
+            &target.class_name,
+            &target.name,
+            &target.descriptor,
+        ),
     }
 }
 
@@ -274,28 +369,56 @@ fn descriptor_of(ty: &str) -> String {
     }
 }
 
-fn class_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<MethodBody>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+fn class_method(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
     let ty = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
         ObjKind::Mirror(t) => Some(t.clone()),
         _ => None,
     });
     let Some(ty) = ty else {
-        return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor);
+        return interp::not_followed(
+            state,
+            ctx,
+            &target.class_name,
+            &target.name,
+            &target.descriptor,
+        );
     };
-    let primitive = matches!(&*ty, "int" | "long" | "boolean" | "byte" | "char" | "short" | "float" | "double" | "void");
+    let primitive = matches!(
+        &*ty,
+        "int" | "long" | "boolean" | "byte" | "char" | "short" | "float" | "double" | "void"
+    );
     let result = match (&*target.name, &*target.descriptor) {
         ("desiredAssertionStatus", _) => Value::int(0),
         ("isArray", _) => Value::int(i32::from(ty.starts_with('['))),
         ("isPrimitive", _) => Value::int(i32::from(primitive)),
         ("isInterface", _) => {
-            let i = !primitive && !ty.starts_with('[') && ctx.program.load(&ty)?.is_some_and(|c| c.is_interface());
+            let i = !primitive
+                && !ty.starts_with('[')
+                && ctx.program.load(&ty)?.is_some_and(|c| c.is_interface());
             Value::int(i32::from(i))
         }
-        ("hashCode", "()I") => Value::int(object_arg(state, args.first()).map(identity_hash).unwrap_or(0)),
+        ("hashCode", "()I") => Value::int(
+            object_arg(state, args.first())
+                .map(identity_hash)
+                .unwrap_or(0),
+        ),
         ("getName" | "getTypeName" | "getSimpleName", _) => {
-            let binary = if ty.starts_with('[') { ty.replace('/', ".") } else { ty.replace('/', ".") };
+            let binary = if ty.starts_with('[') {
+                ty.replace('/', ".")
+            } else {
+                ty.replace('/', ".")
+            };
             let text = if &*target.name == "getSimpleName" {
-                binary.rsplit(['.', '$']).next().unwrap_or(&binary).to_string()
+                binary
+                    .rsplit(['.', '$'])
+                    .next()
+                    .unwrap_or(&binary)
+                    .to_string()
             } else {
                 binary
             };
@@ -304,7 +427,10 @@ fn class_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<Metho
         }
         ("getComponentType", _) => match ty.strip_prefix('[') {
             Some(c) => {
-                let name = c.strip_prefix('L').and_then(|c| c.strip_suffix(';')).unwrap_or(c);
+                let name = c
+                    .strip_prefix('L')
+                    .and_then(|c| c.strip_suffix(';'))
+                    .unwrap_or(c);
                 let name = match name {
                     "I" => "int",
                     "J" => "long",
@@ -321,19 +447,33 @@ fn class_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<Metho
             None => Value::null(),
         },
         ("isInstance", _) => {
-            let of = object_arg(state, args.get(1)).and_then(|id| state.object(id)).map(|o| o.type_name.clone());
+            let of = object_arg(state, args.get(1))
+                .and_then(|id| state.object(id))
+                .map(|o| o.type_name.clone());
             let fits = match of {
                 Some(t) => ctx.program.is_assignable(&t, &ty),
                 None => false,
             };
             Value::int(i32::from(fits))
         }
-        _ => return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+        _ => {
+            return interp::not_followed(
+                state,
+                ctx,
+                &target.class_name,
+                &target.name,
+                &target.descriptor,
+            )
+        }
     };
     finish(state, Some(result))
 }
 
-fn array_copy(state: &mut SymbolicState, ctx: &mut Ctx<'_>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+fn array_copy(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
     let refs = |v: Option<&Value>| match v {
         Some(Value::Ref(r)) => Some(state.deref(*r)),
         _ => None,
@@ -344,13 +484,19 @@ fn array_copy(state: &mut SymbolicState, ctx: &mut Ctx<'_>, args: Vec<Value>) ->
         return Ok(Step::Continue);
     }
     let (Some(Reference::Object(src)), Some(Reference::Object(dst))) = (src, dst) else {
-        return Ok(Step::End(PathEnd::Bound("System.arraycopy of unresolved arrays".into())));
+        return Ok(Step::End(PathEnd::Bound(
+            "System.arraycopy of unresolved arrays".into(),
+        )));
     };
     let mut ints = Vec::new();
     for i in [1usize, 3, 4] {
         match args.get(i) {
             Some(Value::Int(t)) => ints.push(ctx.concretize(state, &t.clone())),
-            _ => return Ok(Step::End(PathEnd::Bound("System.arraycopy arguments".into()))),
+            _ => {
+                return Ok(Step::End(PathEnd::Bound(
+                    "System.arraycopy arguments".into(),
+                )))
+            }
         }
     }
     let (sp, dp, len) = (ints[0], ints[1], ints[2]);
@@ -372,13 +518,26 @@ fn array_copy(state: &mut SymbolicState, ctx: &mut Ctx<'_>, args: Vec<Value>) ->
     let mut values = Vec::with_capacity(len as usize);
     for i in sp..sp + len {
         let v = match state.object(src).map(|o| &o.kind) {
-            Some(ObjKind::Array { elements: Elements::Dense(e), .. }) => e.get(i as usize).cloned(),
-            Some(ObjKind::Array { elements: Elements::Sparse(e), .. }) => e.iter().find(|(k, _)| i64::from(*k) == i).map(|(_, v)| v.clone()),
+            Some(ObjKind::Array {
+                elements: Elements::Dense(e),
+                ..
+            }) => e.get(i as usize).cloned(),
+            Some(ObjKind::Array {
+                elements: Elements::Sparse(e),
+                ..
+            }) => e
+                .iter()
+                .find(|(k, _)| i64::from(*k) == i)
+                .map(|(_, v)| v.clone()),
             _ => None,
         };
         match v {
             Some(v) => values.push(v),
-            None => return Ok(Step::End(PathEnd::Bound("System.arraycopy from an unread input element".into()))),
+            None => {
+                return Ok(Step::End(PathEnd::Bound(
+                    "System.arraycopy from an unread input element".into(),
+                )))
+            }
         }
     }
     if let Some(ObjKind::Array { elements, .. }) = state.object_mut(dst).map(|o| &mut o.kind) {

@@ -92,7 +92,10 @@ impl ClauseKind {
 pub enum Clause {
     Numeric(Term),
     /// The input reference at `path` is null.
-    Null { path: AccessPath, term: Term },
+    Null {
+        path: AccessPath,
+        term: Term,
+    },
     /// The input reference at `path` is the object first reached at `target`.
     Alias {
         path: AccessPath,
@@ -120,7 +123,9 @@ impl Clause {
     pub fn term(&self) -> &Term {
         match self {
             Clause::Numeric(t) => t,
-            Clause::Null { term, .. } | Clause::Alias { term, .. } | Clause::Fresh { term, .. } => term,
+            Clause::Null { term, .. } | Clause::Alias { term, .. } | Clause::Fresh { term, .. } => {
+                term
+            }
         }
     }
 

@@ -209,7 +209,11 @@ impl Program {
         let mut fields = match &super_name {
             Some(s) => match self.load(s)? {
                 Some(sup) => sup.fields.clone(),
-                None => return Err(SymbolicError::ClassNotFound { class: s.replace('/', ".") }),
+                None => {
+                    return Err(SymbolicError::ClassNotFound {
+                        class: s.replace('/', "."),
+                    })
+                }
             },
             None => Vec::new(),
         };
@@ -217,7 +221,9 @@ impl Program {
         let mut statics = Vec::new();
         for f in &file.fields {
             let fname: Arc<str> = Arc::from(cp.utf8(f.name).map_err(|e| bad(name, e.to_string()))?);
-            let desc = cp.utf8(f.descriptor).map_err(|e| bad(name, e.to_string()))?;
+            let desc = cp
+                .utf8(f.descriptor)
+                .map_err(|e| bad(name, e.to_string()))?;
             let ty = FieldType::parse(desc).map_err(|e| bad(name, e.to_string()))?;
             let constant = f.attributes.iter().find_map(|a| match &a.body {
                 AttributeBody::ConstantValue(i) => cp.get(*i).cloned(),
@@ -259,13 +265,18 @@ impl Program {
 
     /// Loads a class that must exist.
     pub fn require(&mut self, name: &str) -> Result<Arc<ClassInfo>, SymbolicError> {
-        self.load(name)?.ok_or_else(|| SymbolicError::ClassNotFound {
-            class: name.replace('/', "."),
-        })
+        self.load(name)?
+            .ok_or_else(|| SymbolicError::ClassNotFound {
+                class: name.replace('/', "."),
+            })
     }
 
     /// The member reference at `index` of class `class`'s constant pool.
-    pub fn member_ref(&mut self, class: ClassId, index: CpIndex) -> Result<Arc<MemberRefInfo>, SymbolicError> {
+    pub fn member_ref(
+        &mut self,
+        class: ClassId,
+        index: CpIndex,
+    ) -> Result<Arc<MemberRefInfo>, SymbolicError> {
         if let Some(r) = self.member_refs.get(&(class, index.0)) {
             return Ok(r.clone());
         }
@@ -286,8 +297,17 @@ impl Program {
     }
 
     /// The method `name descriptor` declared by `class` itself, prepared to run.
-    pub fn declared_method(&mut self, class: &Arc<ClassInfo>, name: &str, descriptor: &str) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
-        let key = (class.id, Arc::<str>::from(name), Arc::<str>::from(descriptor));
+    pub fn declared_method(
+        &mut self,
+        class: &Arc<ClassInfo>,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
+        let key = (
+            class.id,
+            Arc::<str>::from(name),
+            Arc::<str>::from(descriptor),
+        );
         if let Some(m) = self.methods.get(&key) {
             return Ok(m.clone());
         }
@@ -299,8 +319,15 @@ impl Program {
         Ok(body)
     }
 
-    fn prepare(&mut self, class: &Arc<ClassInfo>, m: &rivet_classfile::Member, name: &str, descriptor: &str) -> Result<MethodBody, SymbolicError> {
-        let signature = MethodDescriptor::parse(descriptor).map_err(|e| bad(&class.name, e.to_string()))?;
+    fn prepare(
+        &mut self,
+        class: &Arc<ClassInfo>,
+        m: &rivet_classfile::Member,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<MethodBody, SymbolicError> {
+        let signature =
+            MethodDescriptor::parse(descriptor).map_err(|e| bad(&class.name, e.to_string()))?;
         let (max_locals, insns, mut handlers_raw) = match m.code() {
             Some(code) => (
                 usize::from(code.max_locals),
@@ -313,7 +340,15 @@ impl Program {
         for h in handlers_raw.drain(..) {
             let handler = insns
                 .binary_search_by_key(&h.handler_pc, |i| i.offset)
-                .map_err(|_| bad(&class.name, format!("{name}{descriptor}: handler at {} is not an instruction", h.handler_pc)))?;
+                .map_err(|_| {
+                    bad(
+                        &class.name,
+                        format!(
+                            "{name}{descriptor}: handler at {} is not an instruction",
+                            h.handler_pc
+                        ),
+                    )
+                })?;
             let catch = if h.catch_type.0 == 0 {
                 None
             } else {
@@ -334,7 +369,8 @@ impl Program {
         }
         let mut branches = HashMap::new();
         if class.name == self.target && m.code().is_some() {
-            let analysis = analyze_class(&class.file).map_err(|e| bad(&class.name, e.to_string()))?;
+            let analysis =
+                analyze_class(&class.file).map_err(|e| bad(&class.name, e.to_string()))?;
             if let Some(ma) = analysis
                 .methods
                 .iter()
@@ -342,7 +378,9 @@ impl Program {
             {
                 for b in &ma.branches {
                     for offset in std::iter::once(b.offset).chain(b.duplicates.iter().copied()) {
-                        if let Some(dest) = destination(&insns, offset, &b.kind, b.target, offset == b.offset) {
+                        if let Some(dest) =
+                            destination(&insns, offset, &b.kind, b.target, offset == b.offset)
+                        {
                             branches.insert((offset, dest), b.id.0);
                         }
                     }
@@ -366,7 +404,12 @@ impl Program {
 
     /// Resolves a method as `invokestatic`/`invokespecial` do: in `owner`, then its
     /// superclasses, then its superinterfaces.
-    pub fn resolve_method(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
+    pub fn resolve_method(
+        &mut self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
         let Some(mut class) = self.load(owner)? else {
             return Ok(None);
         };
@@ -383,7 +426,12 @@ impl Program {
     }
 
     /// A non-abstract method from the superinterfaces of `class` (default methods).
-    fn interface_method(&mut self, class: &str, name: &str, descriptor: &str) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
+    fn interface_method(
+        &mut self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
         let mut queue: Vec<Arc<str>> = vec![Arc::from(class)];
         let mut seen: Vec<Arc<str>> = Vec::new();
         let mut abstract_found = None;
@@ -410,7 +458,12 @@ impl Program {
     }
 
     /// Virtual dispatch: the method `name descriptor` that runs for a receiver of `class`.
-    pub fn dispatch(&mut self, class: ClassId, name: &Arc<str>, descriptor: &Arc<str>) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
+    pub fn dispatch(
+        &mut self,
+        class: ClassId,
+        name: &Arc<str>,
+        descriptor: &Arc<str>,
+    ) -> Result<Option<Arc<MethodBody>>, SymbolicError> {
         let key = (class, name.clone(), descriptor.clone());
         if let Some(m) = self.virtual_cache.get(&key) {
             return Ok(m.clone());
@@ -454,13 +507,15 @@ impl Program {
 
     /// The concrete classes a reference of static type `ty` may point to when it is fresh:
     /// `ty` itself if concrete, and its concrete subtypes among the user classes; sorted,
-    /// `ty` first. Array types expand to themselves.
+    /// `ty` first. Array types and `java.lang.Object` expand to themselves.
     pub fn concrete_subtypes(&mut self, ty: &str) -> Result<Arc<[Arc<str>]>, SymbolicError> {
         if let Some(v) = self.concrete_subtypes.get(ty) {
             return Ok(v.clone());
         }
         let mut out: Vec<Arc<str>> = Vec::new();
-        if ty.starts_with('[') {
+        if ty.starts_with('[') || ty == "java/lang/Object" {
+            // Every class is an Object: a fresh Object is just an Object (`expand-only`
+            // invariants widen it).
             out.push(Arc::from(ty));
         } else {
             if let Some(c) = self.load(ty)? {
@@ -490,7 +545,13 @@ impl Program {
 }
 
 /// The offset control reaches when branch `kind` of the instruction at `offset` is taken.
-fn destination(insns: &[Instruction], offset: u32, kind: &rivet_analysis::BranchKind, target: u32, original: bool) -> Option<u32> {
+fn destination(
+    insns: &[Instruction],
+    offset: u32,
+    kind: &rivet_analysis::BranchKind,
+    target: u32,
+    original: bool,
+) -> Option<u32> {
     use rivet_analysis::BranchKind;
     let i = insns.binary_search_by_key(&offset, |i| i.offset).ok()?;
     let insn = &insns[i];
@@ -504,4 +565,3 @@ fn destination(insns: &[Instruction], offset: u32, kind: &rivet_analysis::Branch
         _ => None,
     }
 }
-

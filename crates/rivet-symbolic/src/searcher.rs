@@ -157,7 +157,8 @@ impl Searcher for NewCoverageFirst {
     }
 
     fn update(&mut self, added: &[StateMeta], removed: &[StateId]) {
-        let (new, old): (Vec<StateMeta>, Vec<StateMeta>) = added.iter().partition(|m| m.new_coverage);
+        let (new, old): (Vec<StateMeta>, Vec<StateMeta>) =
+            added.iter().partition(|m| m.new_coverage);
         self.fresh.update(&new, removed);
         self.rest.update(&old, removed);
     }

@@ -134,7 +134,13 @@ impl SymbolicState {
         self.heap.get_mut(id.0 as usize).map(Arc::make_mut)
     }
 
-    pub fn new_symref(&mut self, path: AccessPath, ty: Arc<str>, symbol: SymbolId, holder: Option<(ObjectId, Arc<str>, Arc<str>)>) -> SymRefId {
+    pub fn new_symref(
+        &mut self,
+        path: AccessPath,
+        ty: Arc<str>,
+        symbol: SymbolId,
+        holder: Option<(ObjectId, Arc<str>, Arc<str>)>,
+    ) -> SymRefId {
         let id = SymRefId(self.symrefs.len() as u32);
         self.symrefs.push(SymRef {
             path,
@@ -149,7 +155,8 @@ impl SymbolicState {
     /// A reference with any resolution already made applied.
     pub fn deref(&self, r: Reference) -> Reference {
         match r {
-            Reference::Symbolic(s) => match self.symrefs.get(s.0 as usize).and_then(|s| s.resolved) {
+            Reference::Symbolic(s) => match self.symrefs.get(s.0 as usize).and_then(|s| s.resolved)
+            {
                 Some(done) => done,
                 None => r,
             },

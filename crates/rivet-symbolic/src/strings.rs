@@ -19,7 +19,8 @@ use crate::value::{ObjectId, Reference, Value};
 
 /// Java's `String.hashCode` over UTF-16 code units.
 pub fn java_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
 }
 
 fn text_of(state: &SymbolicState, v: Option<&Value>) -> Option<Arc<str>> {
@@ -29,12 +30,18 @@ fn text_of(state: &SymbolicState, v: Option<&Value>) -> Option<Arc<str>> {
     }
 }
 
-fn new_string(state: &mut SymbolicState, ctx: &mut Ctx<'_>, text: Option<String>) -> Result<Value, SymbolicError> {
+fn new_string(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    text: Option<String>,
+) -> Result<Value, SymbolicError> {
     let value = match text {
         Some(t) => StrValue::Concrete(Arc::from(t)),
         None => StrValue::Opaque,
     };
-    Ok(Value::Ref(Reference::Object(interp::alloc_string(state, ctx, value)?)))
+    Ok(Value::Ref(Reference::Object(interp::alloc_string(
+        state, ctx, value,
+    )?)))
 }
 
 fn int_arg(v: Option<&Value>) -> Option<i32> {
@@ -45,7 +52,12 @@ fn int_arg(v: Option<&Value>) -> Option<i32> {
 }
 
 /// A fresh `int` symbol for an opaque operation, with `lower <= v` assumed.
-fn fresh_int(state: &mut SymbolicState, ctx: &mut Ctx<'_>, label: &str, lower: Option<i32>) -> Result<Value, SymbolicError> {
+fn fresh_int(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    label: &str,
+    lower: Option<i32>,
+) -> Result<Value, SymbolicError> {
     let v = interp::fresh_value(state, ctx, "I", label)?;
     if let (Value::Int(t), Some(lo)) = (&v, lower) {
         if let Ok(c) = Term::compare(CmpOp::Ge, t.clone(), Term::int(lo)) {
@@ -64,14 +76,23 @@ fn from_utf16(units: &[u16]) -> String {
 }
 
 /// A method of `java.lang.String` (receiver first in `args`).
-pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<MethodBody>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+pub fn string_method(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
     let name = &*target.name;
     let desc = &*target.descriptor;
     let this = text_of(state, args.first());
     let label = |n: &str| format!("String.{n}");
     let result = match (name, desc) {
         ("<init>", "()V") | ("<init>", "(Ljava/lang/String;)V") => {
-            let text = if desc == "()V" { Some(Arc::from("")) } else { text_of(state, args.get(1)) };
+            let text = if desc == "()V" {
+                Some(Arc::from(""))
+            } else {
+                text_of(state, args.get(1))
+            };
             if let Some(id) = object_arg(state, args.first()) {
                 if let Some(o) = state.object_mut(id) {
                     o.kind = ObjKind::Str(text.map(StrValue::Concrete).unwrap_or(StrValue::Opaque));
@@ -99,7 +120,11 @@ pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<
                     match units.get(i as usize).filter(|_| i >= 0) {
                         Some(c) => Some(Value::int(i32::from(*c))),
                         None => {
-                            interp::throw_new(state, ctx, "java/lang/StringIndexOutOfBoundsException")?;
+                            interp::throw_new(
+                                state,
+                                ctx,
+                                "java/lang/StringIndexOutOfBoundsException",
+                            )?;
                             return Ok(Step::Continue);
                         }
                     }
@@ -112,9 +137,13 @@ pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<
             None => interp::fresh_value(state, ctx, "I", &label("hashCode"))?,
         }),
         ("equals", _) | ("contentEquals", _) | ("equalsIgnoreCase", _) => {
-            let same = object_arg(state, args.first()) == object_arg(state, args.get(1)) && object_arg(state, args.first()).is_some();
-            let other_is_null = matches!(args.get(1), Some(Value::Ref(r)) if state.deref(*r) == Reference::Null);
-            let other_string = object_arg(state, args.get(1)).and_then(|id| state.string_of(id)).is_some();
+            let same = object_arg(state, args.first()) == object_arg(state, args.get(1))
+                && object_arg(state, args.first()).is_some();
+            let other_is_null =
+                matches!(args.get(1), Some(Value::Ref(r)) if state.deref(*r) == Reference::Null);
+            let other_string = object_arg(state, args.get(1))
+                .and_then(|id| state.string_of(id))
+                .is_some();
             let other = text_of(state, args.get(1));
             Some(if same {
                 Value::int(1)
@@ -122,7 +151,9 @@ pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<
                 Value::int(0)
             } else {
                 match (&this, &other) {
-                    (Some(a), Some(b)) if name == "equalsIgnoreCase" => Value::int(i32::from(a.to_lowercase() == b.to_lowercase())),
+                    (Some(a), Some(b)) if name == "equalsIgnoreCase" => {
+                        Value::int(i32::from(a.to_lowercase() == b.to_lowercase()))
+                    }
                     (Some(a), Some(b)) => Value::int(i32::from(a == b)),
                     _ => interp::fresh_value(state, ctx, "Z", &label(name))?,
                 }
@@ -167,10 +198,16 @@ pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<
         ("indexOf", "(I)I") | ("indexOf", "(Ljava/lang/String;)I") => {
             let found = match (&this, desc) {
                 (Some(s), "(I)I") => int_arg(args.get(1)).map(|c| {
-                    utf16(s).iter().position(|u| i32::from(*u) == c).map(|p| p as i32).unwrap_or(-1)
+                    utf16(s)
+                        .iter()
+                        .position(|u| i32::from(*u) == c)
+                        .map(|p| p as i32)
+                        .unwrap_or(-1)
                 }),
                 (Some(s), _) => text_of(state, args.get(1)).map(|b| {
-                    s.find(&*b).map(|p| utf16(&s[..p]).len() as i32).unwrap_or(-1)
+                    s.find(&*b)
+                        .map(|p| utf16(&s[..p]).len() as i32)
+                        .unwrap_or(-1)
                 }),
                 _ => None,
             };
@@ -182,14 +219,22 @@ pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<
         ("substring", _) => {
             let begin = int_arg(args.get(1));
             let units = this.as_ref().map(|s| utf16(s));
-            let end = if desc == "(I)Ljava/lang/String;" { units.as_ref().map(|u| u.len() as i32) } else { int_arg(args.get(2)) };
+            let end = if desc == "(I)Ljava/lang/String;" {
+                units.as_ref().map(|u| u.len() as i32)
+            } else {
+                int_arg(args.get(2))
+            };
             match (units, begin, end) {
                 (Some(u), Some(b), Some(e)) => {
                     if b < 0 || e > u.len() as i32 || b > e {
                         interp::throw_new(state, ctx, "java/lang/StringIndexOutOfBoundsException")?;
                         return Ok(Step::Continue);
                     }
-                    Some(new_string(state, ctx, Some(from_utf16(&u[b as usize..e as usize])))?)
+                    Some(new_string(
+                        state,
+                        ctx,
+                        Some(from_utf16(&u[b as usize..e as usize])),
+                    )?)
                 }
                 _ => Some(new_string(state, ctx, None)?),
             }
@@ -202,7 +247,15 @@ pub fn string_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<
             });
             Some(new_string(state, ctx, text)?)
         }
-        _ => return interp::not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor),
+        _ => {
+            return interp::not_followed(
+                state,
+                ctx,
+                &target.class_name,
+                &target.name,
+                &target.descriptor,
+            )
+        }
     };
     finish(state, result)
 }
@@ -224,7 +277,12 @@ fn set_builder(state: &mut SymbolicState, id: ObjectId, value: StrValue) {
 }
 
 /// A method of `StringBuilder`/`StringBuffer` (receiver first in `args`).
-pub fn builder_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc<MethodBody>, args: Vec<Value>) -> Result<Step, SymbolicError> {
+pub fn builder_method(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
     let name = &*target.name;
     let desc = &*target.descriptor;
     let Some(this_id) = object_arg(state, args.first()) else {
@@ -234,7 +292,8 @@ pub fn builder_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc
         Some(StrValue::Concrete(s)) => Some(s.clone()),
         _ => None,
     };
-    let returns_this = desc.ends_with(&format!("L{};", target.class_name)) || desc.ends_with("Ljava/lang/AbstractStringBuilder;");
+    let returns_this = desc.ends_with(&format!("L{};", target.class_name))
+        || desc.ends_with("Ljava/lang/AbstractStringBuilder;");
     let this = Value::Ref(Reference::Object(this_id));
     let result = match (name, desc) {
         ("<init>", "()V") | ("<init>", "(I)V") => {
@@ -243,7 +302,11 @@ pub fn builder_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc
         }
         ("<init>", _) => {
             let text = text_of(state, args.get(1));
-            set_builder(state, this_id, text.map(StrValue::Concrete).unwrap_or(StrValue::Opaque));
+            set_builder(
+                state,
+                this_id,
+                text.map(StrValue::Concrete).unwrap_or(StrValue::Opaque),
+            );
             None
         }
         ("append", d) => {
@@ -273,7 +336,12 @@ pub fn builder_method(state: &mut SymbolicState, ctx: &mut Ctx<'_>, target: &Arc
                     return Ok(Step::Continue);
                 }
             },
-            _ => Some(interp::fresh_value(state, ctx, "C", "StringBuilder.charAt")?),
+            _ => Some(interp::fresh_value(
+                state,
+                ctx,
+                "C",
+                "StringBuilder.charAt",
+            )?),
         },
         ("reverse", _) => {
             let value = match current {

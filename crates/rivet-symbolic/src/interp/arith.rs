@@ -17,14 +17,22 @@ fn term_err(state: &SymbolicState, e: rivet_solver::SortError) -> SymbolicError 
 }
 
 /// The binary arithmetic and logic instructions (`iadd` .. `lxor`).
-pub fn binary(state: &mut SymbolicState, ctx: &mut Ctx<'_>, op: Opcode) -> Result<Step, SymbolicError> {
+pub fn binary(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    op: Opcode,
+) -> Result<Step, SymbolicError> {
     let kind = (op.0 - 96) % 4; // 0 int, 1 long, 2 float, 3 double (for add..neg)
     let base = op.0;
     // Negations.
     if (116..=119).contains(&base) {
         let v = match kind {
-            0 => Value::Int(Term::unary(UnaryOp::Neg, Ops::pop_int(state)?).map_err(|e| term_err(state, e))?),
-            1 => Value::Long(Term::unary(UnaryOp::Neg, Ops::pop_long(state)?).map_err(|e| term_err(state, e))?),
+            0 => Value::Int(
+                Term::unary(UnaryOp::Neg, Ops::pop_int(state)?).map_err(|e| term_err(state, e))?,
+            ),
+            1 => Value::Long(
+                Term::unary(UnaryOp::Neg, Ops::pop_long(state)?).map_err(|e| term_err(state, e))?,
+            ),
             2 => Value::Float(-Ops::pop_float(state)?),
             _ => Value::Double(-Ops::pop_double(state)?),
         };
@@ -44,8 +52,16 @@ pub fn binary(state: &mut SymbolicState, ctx: &mut Ctx<'_>, op: Opcode) -> Resul
             _ => BinaryOp::Xor,
         };
         let shift = base <= 125;
-        let b = if long && !shift { Ops::pop_long(state)? } else { Ops::pop_int(state)? };
-        let a = if long { Ops::pop_long(state)? } else { Ops::pop_int(state)? };
+        let b = if long && !shift {
+            Ops::pop_long(state)?
+        } else {
+            Ops::pop_int(state)?
+        };
+        let a = if long {
+            Ops::pop_long(state)?
+        } else {
+            Ops::pop_int(state)?
+        };
         let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
         Ops::push(state, if long { Value::Long(t) } else { Value::Int(t) })?;
         advance(state);
@@ -66,10 +82,19 @@ pub fn binary(state: &mut SymbolicState, ctx: &mut Ctx<'_>, op: Opcode) -> Resul
                 (Ops::pop_long(state)?, Ops::pop_long(state)?)
             };
             if matches!(bop, BinaryOp::Div | BinaryOp::Rem) {
-                let zero = if kind == 0 { Term::int(0) } else { Term::long(0) };
-                let is_zero = Term::compare(CmpOp::Eq, b.clone(), zero).map_err(|e| term_err(state, e))?;
+                let zero = if kind == 0 {
+                    Term::int(0)
+                } else {
+                    Term::long(0)
+                };
+                let is_zero =
+                    Term::compare(CmpOp::Eq, b.clone(), zero).map_err(|e| term_err(state, e))?;
                 let result = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-                let value = if kind == 0 { Value::Int(result) } else { Value::Long(result) };
+                let value = if kind == 0 {
+                    Value::Int(result)
+                } else {
+                    Value::Long(result)
+                };
                 return Ok(match ctx.split(state, is_zero) {
                     Split::True => {
                         control::throw_new(state, ctx, "java/lang/ArithmeticException")?;
@@ -90,7 +115,14 @@ pub fn binary(state: &mut SymbolicState, ctx: &mut Ctx<'_>, op: Opcode) -> Resul
                 });
             }
             let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-            Ops::push(state, if kind == 0 { Value::Int(t) } else { Value::Long(t) })?;
+            Ops::push(
+                state,
+                if kind == 0 {
+                    Value::Int(t)
+                } else {
+                    Value::Long(t)
+                },
+            )?;
         }
         2 => {
             let b = Ops::pop_float(state)?;
@@ -125,7 +157,10 @@ pub fn iinc(state: &mut SymbolicState, index: u16, delta: i16) -> Result<(), Sym
     let frame = state.frames.last_mut().ok_or_else(super::no_frame)?;
     let i = usize::from(index);
     let Some(Value::Int(t)) = frame.locals.get(i).cloned() else {
-        return Err(super::bytecode_error(frame, format!("iinc of non-int local {index}")));
+        return Err(super::bytecode_error(
+            frame,
+            format!("iinc of non-int local {index}"),
+        ));
     };
     let r = Term::binary(BinaryOp::Add, t, Term::int(i32::from(delta)))
         .map_err(|e| super::bytecode_error(frame, e.to_string()))?;
@@ -140,7 +175,11 @@ fn f2i(v: f64) -> i32 {
 
 /// `i2l` .. `i2s`: int/long terms convert exactly; a symbolic int or long converted to a
 /// float or double is concretized first.
-pub fn convert(state: &mut SymbolicState, ctx: &mut Ctx<'_>, op: Opcode) -> Result<(), SymbolicError> {
+pub fn convert(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    op: Opcode,
+) -> Result<(), SymbolicError> {
     let un = |state: &SymbolicState, op, t| Term::unary(op, t).map_err(|e| term_err(state, e));
     let v = match op {
         Opcode::I2L => {
@@ -209,7 +248,11 @@ pub fn compare(state: &mut SymbolicState, op: Opcode) -> Result<(), SymbolicErro
                 let b = f64::from(Ops::pop_float(state)?);
                 (f64::from(Ops::pop_float(state)?), b)
             };
-            let nan_result = if matches!(op, Opcode::FCMPG | Opcode::DCMPG) { 1 } else { -1 };
+            let nan_result = if matches!(op, Opcode::FCMPG | Opcode::DCMPG) {
+                1
+            } else {
+                -1
+            };
             let r = if a.is_nan() || b.is_nan() {
                 nan_result
             } else if a < b {

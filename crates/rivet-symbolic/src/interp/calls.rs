@@ -41,7 +41,12 @@ pub fn enter_method(state: &mut SymbolicState, body: Arc<MethodBody>, args: Vec<
 
 /// A fresh unconstrained value of field descriptor `descriptor` for a call or read that
 /// was not followed, named `{label#n}`.
-pub fn fresh_value(state: &mut SymbolicState, ctx: &mut Ctx<'_>, descriptor: &str, label: &str) -> Result<Value, SymbolicError> {
+pub fn fresh_value(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    descriptor: &str,
+    label: &str,
+) -> Result<Value, SymbolicError> {
     ctx.counters.next_call_symbol += 1;
     let path = AccessPath::root(&format!("{label}#{}", ctx.counters.next_call_symbol));
     lazy::input_value(state, ctx, descriptor, path, None)
@@ -85,7 +90,13 @@ pub(crate) fn pop_args(state: &mut SymbolicState, n: usize) -> Result<Vec<Value>
 }
 
 /// Finishes a call that is not followed: its result is a fresh symbol.
-pub fn not_followed(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &str, name: &str, descriptor: &str) -> Result<Step, SymbolicError> {
+pub fn not_followed(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    class: &str,
+    name: &str,
+    descriptor: &str,
+) -> Result<Step, SymbolicError> {
     ctx.counters.not_followed += 1;
     tracing::debug!(class, name, descriptor, "call not followed: fresh result");
     let ret = return_descriptor(descriptor);
@@ -99,7 +110,13 @@ pub fn not_followed(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &str, n
 }
 
 /// `invokevirtual`, `invokespecial`, `invokestatic`, `invokeinterface`.
-pub fn invoke(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, op: Opcode, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn invoke(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let index = match operand {
         Operand::Constant(i) | Operand::InvokeInterface { index: i, .. } => *i,
         _ => return Err(method_error(method, "invoke without a method reference")),
@@ -107,7 +124,9 @@ pub fn invoke(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodB
     let mref = ctx.program.member_ref(method.class, index)?;
     let n = arg_count(&mref.descriptor);
     let target = if op == Opcode::INVOKESTATIC {
-        let target = ctx.program.resolve_method(&mref.owner, &mref.name, &mref.descriptor)?;
+        let target = ctx
+            .program
+            .resolve_method(&mref.owner, &mref.name, &mref.descriptor)?;
         if let Some(t) = &target {
             let class = t.class_name.clone();
             if !objects::ensure_initialized(state, ctx, &class)? {
@@ -118,7 +137,12 @@ pub fn invoke(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodB
     } else {
         let receiver = match Ops::peek(state, n)? {
             Value::Ref(r) => state.deref(*r),
-            other => return Err(method_error(method, format!("receiver {other:?} of {}.{}", mref.owner, mref.name))),
+            other => {
+                return Err(method_error(
+                    method,
+                    format!("receiver {other:?} of {}.{}", mref.owner, mref.name),
+                ))
+            }
         };
         match receiver {
             Reference::Symbolic(s) => return lazy::resolve(state, ctx, s),
@@ -129,7 +153,8 @@ pub fn invoke(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodB
             }
             Reference::Object(id) => {
                 if op == Opcode::INVOKESPECIAL {
-                    ctx.program.resolve_method(&mref.owner, &mref.name, &mref.descriptor)?
+                    ctx.program
+                        .resolve_method(&mref.owner, &mref.name, &mref.descriptor)?
                 } else {
                     let class = match state.object(id).and_then(|o| o.class) {
                         Some(c) => c,
@@ -149,7 +174,13 @@ pub fn invoke(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodB
         return natives::run(model, state, ctx, &target, args);
     }
     if target.access.is_native() || target.access.is_abstract() || target.insns.is_empty() {
-        return not_followed(state, ctx, &target.class_name, &target.name, &target.descriptor);
+        return not_followed(
+            state,
+            ctx,
+            &target.class_name,
+            &target.name,
+            &target.descriptor,
+        );
     }
     if state.frames.len() >= ctx.config.max_frames {
         return Ok(Step::End(PathEnd::Bound("call depth".into())));
@@ -159,7 +190,11 @@ pub fn invoke(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodB
 }
 
 /// `ireturn` .. `return`.
-pub fn return_op(state: &mut SymbolicState, _ctx: &mut Ctx<'_>, op: Opcode) -> Result<Step, SymbolicError> {
+pub fn return_op(
+    state: &mut SymbolicState,
+    _ctx: &mut Ctx<'_>,
+    op: Opcode,
+) -> Result<Step, SymbolicError> {
     let value = if op == Opcode::RETURN {
         None
     } else {
@@ -191,13 +226,20 @@ pub fn return_op(state: &mut SymbolicState, _ctx: &mut Ctx<'_>, op: Opcode) -> R
 
 /// `invokedynamic`: string concatenation (`StringConcatFactory`) is modelled; other call
 /// sites (lambdas) end the path as a bound.
-pub fn invokedynamic(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn invokedynamic(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let Operand::InvokeDynamic(index) = operand else {
         return Err(method_error(method, "invokedynamic without a call site"));
     };
     let info = ctx.program.class_by_id(method.class).clone();
     let cp = &info.file.constant_pool;
-    let (bsm_index, name, descriptor) = cp.dynamic(*index).map_err(|e| method_error(method, e.to_string()))?;
+    let (bsm_index, name, descriptor) = cp
+        .dynamic(*index)
+        .map_err(|e| method_error(method, e.to_string()))?;
     let bsm = info
         .file
         .attribute(|a| match a {
@@ -206,14 +248,19 @@ pub fn invokedynamic(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<
         })
         .ok_or_else(|| method_error(method, "missing bootstrap method"))?;
     let owner = match cp.get(bsm.method_ref) {
-        Some(Constant::MethodHandle { reference, .. }) => cp.member_ref(*reference).map(|r| (r.owner.to_string(), r.name.to_string())).ok(),
+        Some(Constant::MethodHandle { reference, .. }) => cp
+            .member_ref(*reference)
+            .map(|r| (r.owner.to_string(), r.name.to_string()))
+            .ok(),
         _ => None,
     };
     let Some((owner, bsm_name)) = owner else {
         return Err(method_error(method, "bad bootstrap method handle"));
     };
     if owner != "java/lang/invoke/StringConcatFactory" {
-        return Ok(Step::End(PathEnd::Bound(format!("invokedynamic {name} via {owner}.{bsm_name} is not supported"))));
+        return Ok(Step::End(PathEnd::Bound(format!(
+            "invokedynamic {name} via {owner}.{bsm_name} is not supported"
+        ))));
     }
     let n = arg_count(descriptor);
     let params: Vec<String> = rivet_classfile::MethodDescriptor::parse(descriptor)
@@ -245,8 +292,14 @@ pub fn invokedynamic(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<
     for c in recipe.chars() {
         match c {
             '\u{1}' => {
-                let desc = params.get(next_arg).map(String::as_str).unwrap_or("Ljava/lang/Object;");
-                match args.get(next_arg).and_then(|a| natives::display_value(state, a, desc)) {
+                let desc = params
+                    .get(next_arg)
+                    .map(String::as_str)
+                    .unwrap_or("Ljava/lang/Object;");
+                match args
+                    .get(next_arg)
+                    .and_then(|a| natives::display_value(state, a, desc))
+                {
                     Some(text) => out.push_str(&text),
                     None => opaque = true,
                 }
@@ -259,7 +312,11 @@ pub fn invokedynamic(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<
             other => out.push(other),
         }
     }
-    let value = if opaque { StrValue::Opaque } else { StrValue::Concrete(Arc::from(out)) };
+    let value = if opaque {
+        StrValue::Opaque
+    } else {
+        StrValue::Concrete(Arc::from(out))
+    };
     let id = objects::alloc_string(state, ctx, value)?;
     Ops::push(state, Value::Ref(Reference::Object(id)))?;
     advance(state);

@@ -21,7 +21,13 @@ pub fn fork(state: &mut SymbolicState, other: SymbolicState) -> Step {
 
 /// Records the branch (`offset` → `dest`) of the target class, if it is one. False if the
 /// state left the trace in trace-guided mode.
-pub fn record_branch(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &MethodBody, offset: u32, dest: u32) -> bool {
+pub fn record_branch(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &MethodBody,
+    offset: u32,
+    dest: u32,
+) -> bool {
     let Some(&id) = method.branches.get(&(offset, dest)) else {
         return true;
     };
@@ -39,14 +45,23 @@ pub fn record_branch(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Meth
 }
 
 /// Continues at code offset `dest` of the top frame.
-pub fn jump(state: &mut SymbolicState, method: &MethodBody, dest: u32) -> Result<(), SymbolicError> {
+pub fn jump(
+    state: &mut SymbolicState,
+    method: &MethodBody,
+    dest: u32,
+) -> Result<(), SymbolicError> {
     let index = method.index_of(dest);
     let frame = state.frames.last_mut().ok_or_else(super::no_frame)?;
-    frame.pc = index.ok_or_else(|| bytecode_error(frame, format!("jump to {dest}, not an instruction")))?;
+    frame.pc = index
+        .ok_or_else(|| bytecode_error(frame, format!("jump to {dest}, not an instruction")))?;
     Ok(())
 }
 
-pub fn goto(state: &mut SymbolicState, method: &MethodBody, dest: u32) -> Result<Step, SymbolicError> {
+pub fn goto(
+    state: &mut SymbolicState,
+    method: &MethodBody,
+    dest: u32,
+) -> Result<Step, SymbolicError> {
     jump(state, method, dest)?;
     Ok(Step::Continue)
 }
@@ -63,13 +78,27 @@ fn cmp_of(op: Opcode) -> CmpOp {
 }
 
 /// Takes the branch to `dest` (recorded); a state off the trace ends as dropped.
-fn take(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &MethodBody, offset: u32, dest: u32) -> Result<bool, SymbolicError> {
+fn take(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &MethodBody,
+    offset: u32,
+    dest: u32,
+) -> Result<bool, SymbolicError> {
     jump(state, method, dest)?;
     Ok(record_branch(state, ctx, method, offset, dest))
 }
 
 /// Both successors of a branch, each recorded; those off the trace are left out.
-fn two_way(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &MethodBody, offset: u32, dest_true: u32, dest_false: u32, split: Split) -> Result<Step, SymbolicError> {
+fn two_way(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &MethodBody,
+    offset: u32,
+    dest_true: u32,
+    dest_false: u32,
+    split: Split,
+) -> Result<Step, SymbolicError> {
     Ok(match split {
         Split::True => single(state, ctx, method, offset, dest_true)?,
         Split::False => single(state, ctx, method, offset, dest_false)?,
@@ -92,7 +121,13 @@ fn two_way(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &MethodBody, of
     })
 }
 
-fn single(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &MethodBody, offset: u32, dest: u32) -> Result<Step, SymbolicError> {
+fn single(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &MethodBody,
+    offset: u32,
+    dest: u32,
+) -> Result<Step, SymbolicError> {
     Ok(if take(state, ctx, method, offset, dest)? {
         Step::Continue
     } else {
@@ -101,19 +136,36 @@ fn single(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &MethodBody, off
 }
 
 /// `if*`, `if_icmp*`, `if_acmp*`, `ifnull`, `ifnonnull`.
-pub fn conditional(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, pc: usize) -> Result<Step, SymbolicError> {
+pub fn conditional(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    pc: usize,
+) -> Result<Step, SymbolicError> {
     let insn = &method.insns[pc];
     let op = insn.opcode;
     let offset = insn.offset;
     let Operand::Jump(dest_true) = insn.operand else {
-        return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, "jump without target"));
+        return Err(bytecode_error(
+            state.frames.last().ok_or_else(super::no_frame)?,
+            "jump without target",
+        ));
     };
-    let dest_false = method.insns.get(pc + 1).map(|i| i.offset).unwrap_or(u32::MAX);
+    let dest_false = method
+        .insns
+        .get(pc + 1)
+        .map(|i| i.offset)
+        .unwrap_or(u32::MAX);
     let holds = match op {
         Opcode::IFNULL | Opcode::IFNONNULL => {
             let r = match Ops::peek(state, 0)? {
                 Value::Ref(r) => state.deref(*r),
-                other => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, format!("ifnull on {other:?}"))),
+                other => {
+                    return Err(bytecode_error(
+                        state.frames.last().ok_or_else(super::no_frame)?,
+                        format!("ifnull on {other:?}"),
+                    ))
+                }
             };
             if let Reference::Symbolic(s) = r {
                 return lazy::resolve(state, ctx, s);
@@ -124,7 +176,12 @@ pub fn conditional(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Me
         Opcode::IF_ACMPEQ | Opcode::IF_ACMPNE => {
             let (a, b) = match (Ops::peek(state, 1)?, Ops::peek(state, 0)?) {
                 (Value::Ref(a), Value::Ref(b)) => (state.deref(*a), state.deref(*b)),
-                _ => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, "if_acmp on non-references")),
+                _ => {
+                    return Err(bytecode_error(
+                        state.frames.last().ok_or_else(super::no_frame)?,
+                        "if_acmp on non-references",
+                    ))
+                }
             };
             if a != b {
                 for r in [a, b] {
@@ -143,42 +200,80 @@ pub fn conditional(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Me
                 match Ops::pop(state)? {
                     Value::Cmp(a, b) => (a, b),
                     Value::Int(t) => (t, Term::int(0)),
-                    other => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, format!("if on {other:?}"))),
+                    other => {
+                        return Err(bytecode_error(
+                            state.frames.last().ok_or_else(super::no_frame)?,
+                            format!("if on {other:?}"),
+                        ))
+                    }
                 }
             } else {
                 let b = Ops::pop_int(state)?;
                 (Ops::pop_int(state)?, b)
             };
-            let cond = Term::compare(cmp, a, b).map_err(|e| super::method_error(method, e.to_string()))?;
+            let cond =
+                Term::compare(cmp, a, b).map_err(|e| super::method_error(method, e.to_string()))?;
             let split = ctx.split(state, cond);
             return two_way(state, ctx, method, offset, dest_true, dest_false, split);
         }
     };
-    single(state, ctx, method, offset, if holds { dest_true } else { dest_false })
+    single(
+        state,
+        ctx,
+        method,
+        offset,
+        if holds { dest_true } else { dest_false },
+    )
 }
 
 /// `tableswitch` and `lookupswitch`: one successor per feasible case key and the default.
-pub fn switch(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, pc: usize) -> Result<Step, SymbolicError> {
+pub fn switch(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    pc: usize,
+) -> Result<Step, SymbolicError> {
     let insn = &method.insns[pc];
     let offset = insn.offset;
     let (pairs, default): (Vec<(i32, u32)>, u32) = match &insn.operand {
-        Operand::TableSwitch { default, low, targets, .. } => (
-            targets.iter().enumerate().map(|(i, t)| (low.wrapping_add(i as i32), *t)).collect(),
+        Operand::TableSwitch {
+            default,
+            low,
+            targets,
+            ..
+        } => (
+            targets
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (low.wrapping_add(i as i32), *t))
+                .collect(),
             *default,
         ),
         Operand::LookupSwitch { default, pairs } => (pairs.clone(), *default),
-        _ => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, "switch without table")),
+        _ => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                "switch without table",
+            ))
+        }
     };
     let key = Ops::pop_int(state)?;
     if let Some(k) = key.as_int() {
-        let dest = pairs.iter().find(|(c, _)| *c == k).map(|(_, t)| *t).unwrap_or(default);
+        let dest = pairs
+            .iter()
+            .find(|(c, _)| *c == k)
+            .map(|(_, t)| *t)
+            .unwrap_or(default);
         return single(state, ctx, method, offset, dest);
     }
     let err = |e: rivet_solver::SortError| super::method_error(method, e.to_string());
     let mut alternatives: Vec<(Term, u32)> = Vec::new();
     let mut default_clause = Term::bool(true);
     for (k, dest) in &pairs {
-        alternatives.push((Term::compare(CmpOp::Eq, key.clone(), Term::int(*k)).map_err(err)?, *dest));
+        alternatives.push((
+            Term::compare(CmpOp::Eq, key.clone(), Term::int(*k)).map_err(err)?,
+            *dest,
+        ));
         let ne = Term::compare(CmpOp::Ne, key.clone(), Term::int(*k)).map_err(err)?;
         default_clause = Term::binary(BinaryOp::And, default_clause, ne).map_err(err)?;
     }
@@ -225,7 +320,12 @@ pub fn switch(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodB
 pub fn athrow(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, SymbolicError> {
     let r = match Ops::peek(state, 0)? {
         Value::Ref(r) => state.deref(*r),
-        _ => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, "athrow of a non-reference")),
+        _ => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                "athrow of a non-reference",
+            ))
+        }
     };
     match r {
         Reference::Symbolic(s) => lazy::resolve(state, ctx, s),
@@ -243,20 +343,32 @@ pub fn athrow(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symb
 }
 
 /// Throws a new exception of `class` (its constructor is not run: fields keep defaults).
-pub fn throw_new(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &str) -> Result<(), SymbolicError> {
+pub fn throw_new(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    class: &str,
+) -> Result<(), SymbolicError> {
     let id = objects::alloc_instance(state, ctx, class)?;
     throw_object(state, ctx, id)
 }
 
 /// Unwinds to the nearest handler of the exception's class; with none, the path ends with it.
-pub fn throw_object(state: &mut SymbolicState, ctx: &mut Ctx<'_>, exception: ObjectId) -> Result<(), SymbolicError> {
+pub fn throw_object(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    exception: ObjectId,
+) -> Result<(), SymbolicError> {
     let class: Arc<str> = match state.object(exception) {
         Some(o) => o.type_name.clone(),
         None => Arc::from("java/lang/Throwable"),
     };
     while let Some(frame) = state.frames.last() {
         let method = frame.method.clone();
-        let offset = method.insns.get(frame.pc).map(|i| i.offset).unwrap_or(u32::MAX);
+        let offset = method
+            .insns
+            .get(frame.pc)
+            .map(|i| i.offset)
+            .unwrap_or(u32::MAX);
         let mut target = None;
         for h in &method.handlers {
             if h.start <= offset && offset < h.end {

@@ -247,7 +247,10 @@ impl Ops {
 
     fn mismatch(state: &SymbolicState, expected: &str, found: &Value) -> SymbolicError {
         match state.frames.last() {
-            Some(f) => bytecode_error(f, format!("expected {expected} on the stack, found {found:?}")),
+            Some(f) => bytecode_error(
+                f,
+                format!("expected {expected} on the stack, found {found:?}"),
+            ),
             None => no_frame(),
         }
     }
@@ -283,7 +286,10 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
     let method: Arc<MethodBody> = frame.method.clone();
     let pc = frame.pc;
     let Some(insn) = method.insns.get(pc) else {
-        return Err(bytecode_error(frame, format!("fell off the code at instruction {pc}")));
+        return Err(bytecode_error(
+            frame,
+            format!("fell off the code at instruction {pc}"),
+        ));
     };
     let op = insn.opcode;
     match op.0 {
@@ -329,7 +335,11 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
                 return control::goto(state, &method, t);
             }
         }
-        168 | 169 | 201 => return Ok(Step::End(PathEnd::Bound("jsr/ret are not supported".into()))),
+        168 | 169 | 201 => {
+            return Ok(Step::End(PathEnd::Bound(
+                "jsr/ret are not supported".into(),
+            )))
+        }
         170 | 171 => return control::switch(state, ctx, &method, pc),
         172..=177 => return calls::return_op(state, ctx, op),
         178..=181 => return objects::field_op(state, ctx, &method, op, &insn.operand),
@@ -415,7 +425,11 @@ fn apply_stack_op(s: &mut Vec<Value>, op: Opcode) -> Option<()> {
         }
         Opcode::DUP_X2 => {
             let v = s.get(n.checked_sub(1)?)?.clone();
-            let at = if cat2(s.get(n.checked_sub(2)?)?) { n - 2 } else { n.checked_sub(3)? };
+            let at = if cat2(s.get(n.checked_sub(2)?)?) {
+                n - 2
+            } else {
+                n.checked_sub(3)?
+            };
             s.insert(at, v);
         }
         Opcode::DUP2 => {
@@ -442,11 +456,19 @@ fn apply_stack_op(s: &mut Vec<Value>, op: Opcode) -> Option<()> {
         Opcode::DUP2_X2 => {
             let top = s.last()?.clone();
             if cat2(&top) {
-                let at = if cat2(s.get(n.checked_sub(2)?)?) { n - 2 } else { n.checked_sub(3)? };
+                let at = if cat2(s.get(n.checked_sub(2)?)?) {
+                    n - 2
+                } else {
+                    n.checked_sub(3)?
+                };
                 s.insert(at, top);
             } else {
                 let a = s.get(n.checked_sub(2)?)?.clone();
-                let at = if cat2(s.get(n.checked_sub(3)?)?) { n - 3 } else { n.checked_sub(4)? };
+                let at = if cat2(s.get(n.checked_sub(3)?)?) {
+                    n - 3
+                } else {
+                    n.checked_sub(4)?
+                };
                 s.insert(at, top);
                 s.insert(at, a);
             }

@@ -24,7 +24,11 @@ pub fn is_string_class(name: &str) -> bool {
 }
 
 /// Allocates an instance of `class` with default field values (no constructor runs).
-pub fn alloc_instance(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &str) -> Result<ObjectId, SymbolicError> {
+pub fn alloc_instance(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    class: &str,
+) -> Result<ObjectId, SymbolicError> {
     let info = ctx.program.require(class)?;
     let kind = if is_string_class(class) {
         ObjKind::Str(StrValue::Concrete(Arc::from("")))
@@ -45,7 +49,11 @@ pub fn alloc_instance(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &str)
 }
 
 /// Allocates a `java.lang.String` with the given contents.
-pub fn alloc_string(state: &mut SymbolicState, ctx: &mut Ctx<'_>, value: StrValue) -> Result<ObjectId, SymbolicError> {
+pub fn alloc_string(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    value: StrValue,
+) -> Result<ObjectId, SymbolicError> {
     let info = ctx.program.require("java/lang/String")?;
     Ok(state.alloc(HeapObject {
         type_name: info.name.clone(),
@@ -56,7 +64,11 @@ pub fn alloc_string(state: &mut SymbolicState, ctx: &mut Ctx<'_>, value: StrValu
 }
 
 /// The interned literal string `text`.
-pub fn literal(state: &mut SymbolicState, ctx: &mut Ctx<'_>, text: &str) -> Result<ObjectId, SymbolicError> {
+pub fn literal(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    text: &str,
+) -> Result<ObjectId, SymbolicError> {
     if let Some(id) = state.literals.get(text) {
         return Ok(*id);
     }
@@ -66,7 +78,11 @@ pub fn literal(state: &mut SymbolicState, ctx: &mut Ctx<'_>, text: &str) -> Resu
 }
 
 /// The `java.lang.Class` object of a type (internal name or descriptor), one per type.
-pub fn mirror(state: &mut SymbolicState, ctx: &mut Ctx<'_>, type_name: &str) -> Result<ObjectId, SymbolicError> {
+pub fn mirror(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    type_name: &str,
+) -> Result<ObjectId, SymbolicError> {
     if let Some(id) = state.mirrors.get(type_name) {
         return Ok(*id);
     }
@@ -81,7 +97,12 @@ pub fn mirror(state: &mut SymbolicState, ctx: &mut Ctx<'_>, type_name: &str) -> 
     Ok(id)
 }
 
-fn constant_value(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &ClassId, c: &Constant) -> Result<Option<Value>, SymbolicError> {
+fn constant_value(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    class: &ClassId,
+    c: &Constant,
+) -> Result<Option<Value>, SymbolicError> {
     let info = ctx.program.class_by_id(*class).clone();
     let cp = &info.file.constant_pool;
     Ok(Some(match c {
@@ -108,13 +129,21 @@ fn constant_value(state: &mut SymbolicState, ctx: &mut Ctx<'_>, class: &ClassId,
 }
 
 /// `ldc`, `ldc_w`, `ldc2_w`.
-pub fn ldc(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn ldc(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let Operand::Constant(index) = operand else {
         return Err(method_error(method, "ldc without a constant"));
     };
     let info = ctx.program.class_by_id(method.class).clone();
     let Some(c) = info.file.constant_pool.get(*index).cloned() else {
-        return Err(method_error(method, format!("ldc of missing constant {}", index.0)));
+        return Err(method_error(
+            method,
+            format!("ldc of missing constant {}", index.0),
+        ));
     };
     match constant_value(state, ctx, &method.class, &c)? {
         Some(v) => {
@@ -122,13 +151,19 @@ pub fn ldc(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody
             advance(state);
             Ok(Step::Continue)
         }
-        None => Ok(Step::End(PathEnd::Bound(format!("ldc of {c:?} is not supported")))),
+        None => Ok(Step::End(PathEnd::Bound(format!(
+            "ldc of {c:?} is not supported"
+        )))),
     }
 }
 
 /// Makes sure class `name`'s statics exist in the state; if static initializers must run
 /// first, pushes their frames and returns false (the current instruction runs again).
-pub fn ensure_initialized(state: &mut SymbolicState, ctx: &mut Ctx<'_>, name: &str) -> Result<bool, SymbolicError> {
+pub fn ensure_initialized(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    name: &str,
+) -> Result<bool, SymbolicError> {
     let info = ctx.program.require(name)?;
     if state.statics.contains_key(&info.id) {
         return Ok(true);
@@ -152,8 +187,14 @@ pub fn ensure_initialized(state: &mut SymbolicState, ctx: &mut Ctx<'_>, name: &s
             values.push(v.unwrap_or_else(|| Value::default_for(f.ty.to_string().as_bytes()[0])));
         }
         let clinit = ctx.program.declared_method(&class, "<clinit>", "()V")?;
-        let init = if clinit.is_some() { InitState::Running } else { InitState::Done };
-        state.statics_mut().insert(class.id, ClassStatics { init, values });
+        let init = if clinit.is_some() {
+            InitState::Running
+        } else {
+            InitState::Done
+        };
+        state
+            .statics_mut()
+            .insert(class.id, ClassStatics { init, values });
         if let Some(m) = clinit {
             if m.model.is_none() {
                 let locals = vec![Value::Top; m.max_locals];
@@ -174,10 +215,16 @@ pub fn ensure_initialized(state: &mut SymbolicState, ctx: &mut Ctx<'_>, name: &s
 }
 
 /// The class declaring static field `name`, searching `owner`, its interfaces and superclasses.
-fn static_owner(ctx: &mut Ctx<'_>, owner: &str, name: &str) -> Result<Option<(ClassId, usize)>, SymbolicError> {
+fn static_owner(
+    ctx: &mut Ctx<'_>,
+    owner: &str,
+    name: &str,
+) -> Result<Option<(ClassId, usize)>, SymbolicError> {
     let mut queue: Vec<Arc<str>> = vec![Arc::from(owner)];
     while let Some(c) = queue.pop() {
-        let Some(info) = ctx.program.load(&c)? else { continue };
+        let Some(info) = ctx.program.load(&c)? else {
+            continue;
+        };
         if let Some(slot) = info.static_slot(name) {
             return Ok(Some((info.id, slot)));
         }
@@ -190,7 +237,12 @@ fn static_owner(ctx: &mut Ctx<'_>, owner: &str, name: &str) -> Result<Option<(Cl
 }
 
 /// The slot of instance field `owner.name` in an object of class `class`.
-fn field_slot(ctx: &mut Ctx<'_>, class: ClassId, owner: &str, name: &str) -> Result<Option<usize>, SymbolicError> {
+fn field_slot(
+    ctx: &mut Ctx<'_>,
+    class: ClassId,
+    owner: &str,
+    name: &str,
+) -> Result<Option<usize>, SymbolicError> {
     let info = ctx.program.class_by_id(class).clone();
     let mut current: Option<Arc<str>> = Some(Arc::from(owner));
     while let Some(c) = current {
@@ -214,7 +266,13 @@ fn peek_ref(state: &SymbolicState, depth: usize) -> Result<Reference, SymbolicEr
 }
 
 /// `getstatic`, `putstatic`, `getfield`, `putfield`.
-pub fn field_op(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, op: Opcode, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn field_op(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let Operand::Constant(index) = operand else {
         return Err(method_error(method, "field access without a reference"));
     };
@@ -223,7 +281,10 @@ pub fn field_op(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Metho
     match op {
         Opcode::GETSTATIC | Opcode::PUTSTATIC => {
             let Some((class, slot)) = static_owner(ctx, &fref.owner, &fref.name)? else {
-                return Ok(Step::End(PathEnd::Bound(format!("no static field {}.{}", fref.owner, fref.name))));
+                return Ok(Step::End(PathEnd::Bound(format!(
+                    "no static field {}.{}",
+                    fref.owner, fref.name
+                ))));
             };
             let cname = ctx.program.class_by_id(class).name.clone();
             if !ensure_initialized(state, ctx, &cname)? {
@@ -262,7 +323,12 @@ pub fn field_op(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Metho
             };
             let class = state.object(id).and_then(|o| o.class);
             let slot = match class {
-                Some(c) if matches!(state.object(id).map(|o| &o.kind), Some(ObjKind::Instance(_))) => {
+                Some(c)
+                    if matches!(
+                        state.object(id).map(|o| &o.kind),
+                        Some(ObjKind::Instance(_))
+                    ) =>
+                {
                     field_slot(ctx, c, &fref.owner, &fref.name)?
                 }
                 _ => None,
@@ -274,14 +340,25 @@ pub fn field_op(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Metho
                     _ => None,
                 }) {
                     Some(v) => v,
-                    None => super::calls::fresh_value(state, ctx, &fref.descriptor, &format!("{}.{}", fref.owner.rsplit('/').next().unwrap_or(""), fref.name))?,
+                    None => super::calls::fresh_value(
+                        state,
+                        ctx,
+                        &fref.descriptor,
+                        &format!(
+                            "{}.{}",
+                            fref.owner.rsplit('/').next().unwrap_or(""),
+                            fref.name
+                        ),
+                    )?,
                 };
                 Ops::push(state, v)?;
             } else {
                 let v = Ops::pop(state)?;
                 Ops::pop(state)?;
                 if let Some(s) = slot {
-                    if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
+                    if let Some(ObjKind::Instance(fields)) =
+                        state.object_mut(id).map(|o| &mut o.kind)
+                    {
                         if let Some(cell) = fields.get_mut(s) {
                             *cell = v;
                         }
@@ -295,7 +372,12 @@ pub fn field_op(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Metho
 }
 
 /// `new`.
-pub fn new_object(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn new_object(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let Operand::Constant(index) = operand else {
         return Err(method_error(method, "new without a class"));
     };
@@ -309,7 +391,11 @@ pub fn new_object(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Met
     Ok(Step::Continue)
 }
 
-fn class_operand(ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, index: CpIndex) -> Result<Arc<str>, SymbolicError> {
+fn class_operand(
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    index: CpIndex,
+) -> Result<Arc<str>, SymbolicError> {
     let info = ctx.program.class_by_id(method.class).clone();
     info.file
         .constant_pool
@@ -337,7 +423,13 @@ const MAX_ARRAY: i64 = 1 << 20;
 
 /// `newarray`, `anewarray`, `multianewarray` (a symbolic length splits on negative, then
 /// is made concrete).
-pub fn new_array(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, op: Opcode, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn new_array(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let (element, dims): (String, u8) = match (op, operand) {
         (Opcode::NEWARRAY, Operand::NewArray(code)) => {
             let e = match code {
@@ -354,7 +446,11 @@ pub fn new_array(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Meth
         }
         (Opcode::ANEWARRAY, Operand::Constant(i)) => {
             let name = class_operand(ctx, method, *i)?;
-            let e = if name.starts_with('[') { name.to_string() } else { format!("L{name};") };
+            let e = if name.starts_with('[') {
+                name.to_string()
+            } else {
+                format!("L{name};")
+            };
             (e, 1)
         }
         (_, Operand::MultiANewArray { index, dimensions }) => {
@@ -372,7 +468,8 @@ pub fn new_array(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Meth
     let mut concrete = Vec::new();
     for len in &lengths {
         if len.as_int().is_none() {
-            let negative = Term::compare(CmpOp::Lt, len.clone(), Term::int(0)).map_err(|e| method_error(method, e.to_string()))?;
+            let negative = Term::compare(CmpOp::Lt, len.clone(), Term::int(0))
+                .map_err(|e| method_error(method, e.to_string()))?;
             match ctx.split(state, negative) {
                 Split::True => {
                     control::throw_new(state, ctx, "java/lang/NegativeArraySizeException")?;
@@ -418,7 +515,11 @@ fn build_array(state: &mut SymbolicState, element: &str, lengths: &[i32]) -> Obj
                 .map(|_| Value::Ref(Reference::Object(build_array(state, inner, rest))))
                 .collect();
             let id = alloc_array(state, element, *n);
-            if let Some(ObjKind::Array { elements: Elements::Dense(e), .. }) = state.object_mut(id).map(|o| &mut o.kind) {
+            if let Some(ObjKind::Array {
+                elements: Elements::Dense(e),
+                ..
+            }) = state.object_mut(id).map(|o| &mut o.kind)
+            {
                 *e = children;
             }
             id
@@ -428,7 +529,12 @@ fn build_array(state: &mut SymbolicState, element: &str, lengths: &[i32]) -> Obj
 
 /// Resolves the array reference `depth` down the stack: Ok(Some(id)) to go on; Ok(None)
 /// with `step` set when resolution forked or null was dereferenced.
-fn array_ref(state: &mut SymbolicState, ctx: &mut Ctx<'_>, depth: usize, pops: usize) -> Result<Result<ObjectId, Step>, SymbolicError> {
+fn array_ref(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    depth: usize,
+    pops: usize,
+) -> Result<Result<ObjectId, Step>, SymbolicError> {
     match peek_ref(state, depth)? {
         Reference::Symbolic(s) => Ok(Err(lazy::resolve(state, ctx, s)?)),
         Reference::Null => {
@@ -444,10 +550,20 @@ fn array_ref(state: &mut SymbolicState, ctx: &mut Ctx<'_>, depth: usize, pops: u
 
 /// Checks `0 <= index < length`: Ok(index) in bounds; otherwise the step (the exception,
 /// or a fork between both).
-fn bounds(state: &mut SymbolicState, ctx: &mut Ctx<'_>, array: ObjectId, index: &Term, pops: usize) -> Result<Result<i32, Step>, SymbolicError> {
+fn bounds(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    array: ObjectId,
+    index: &Term,
+    pops: usize,
+) -> Result<Result<i32, Step>, SymbolicError> {
     let length = match state.object(array).map(|o| &o.kind) {
         Some(ObjKind::Array { length, .. }) => length.clone(),
-        _ => return Ok(Err(Step::End(PathEnd::Bound("array operation on a non-array".into())))),
+        _ => {
+            return Ok(Err(Step::End(PathEnd::Bound(
+                "array operation on a non-array".into(),
+            ))))
+        }
     };
     let err = |e: rivet_solver::SortError| SymbolicError::Bytecode {
         class: "?".into(),
@@ -493,14 +609,23 @@ fn element_sort(element: &str) -> Option<SymbolSort> {
 }
 
 /// `iaload` .. `saload`.
-pub fn array_load(state: &mut SymbolicState, ctx: &mut Ctx<'_>, _op: Opcode) -> Result<Step, SymbolicError> {
+pub fn array_load(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    _op: Opcode,
+) -> Result<Step, SymbolicError> {
     let array = match array_ref(state, ctx, 1, 2)? {
         Ok(id) => id,
         Err(step) => return Ok(step),
     };
     let index = match Ops::peek(state, 0)? {
         Value::Int(t) => t.clone(),
-        other => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, format!("array index {other:?}"))),
+        other => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                format!("array index {other:?}"),
+            ))
+        }
     };
     let i = match bounds(state, ctx, array, &index, 2)? {
         Ok(i) => i,
@@ -509,19 +634,33 @@ pub fn array_load(state: &mut SymbolicState, ctx: &mut Ctx<'_>, _op: Opcode) -> 
     Ops::pop(state)?;
     Ops::pop(state)?;
     let existing = match state.object(array).map(|o| &o.kind) {
-        Some(ObjKind::Array { elements: Elements::Dense(e), .. }) => e.get(i as usize).cloned(),
-        Some(ObjKind::Array { elements: Elements::Sparse(e), .. }) => e.iter().find(|(k, _)| *k == i).map(|(_, v)| v.clone()),
+        Some(ObjKind::Array {
+            elements: Elements::Dense(e),
+            ..
+        }) => e.get(i as usize).cloned(),
+        Some(ObjKind::Array {
+            elements: Elements::Sparse(e),
+            ..
+        }) => e.iter().find(|(k, _)| *k == i).map(|(_, v)| v.clone()),
         _ => None,
     };
     let v = match existing {
         Some(v) => v,
         None => {
             let (element, path) = match state.object(array) {
-                Some(HeapObject { kind: ObjKind::Array { element, .. }, origin: Some(o), .. }) => (element.clone(), o.path.index(&i.to_string())),
+                Some(HeapObject {
+                    kind: ObjKind::Array { element, .. },
+                    origin: Some(o),
+                    ..
+                }) => (element.clone(), o.path.index(&i.to_string())),
                 _ => return Ok(Step::End(PathEnd::Bound("array element missing".into()))),
             };
             let v = lazy::input_value(state, ctx, &element, path, None)?;
-            if let Some(ObjKind::Array { elements: Elements::Sparse(e), .. }) = state.object_mut(array).map(|o| &mut o.kind) {
+            if let Some(ObjKind::Array {
+                elements: Elements::Sparse(e),
+                ..
+            }) = state.object_mut(array).map(|o| &mut o.kind)
+            {
                 e.push((i, v.clone()));
             }
             v
@@ -533,14 +672,23 @@ pub fn array_load(state: &mut SymbolicState, ctx: &mut Ctx<'_>, _op: Opcode) -> 
 }
 
 /// `iastore` .. `sastore`.
-pub fn array_store(state: &mut SymbolicState, ctx: &mut Ctx<'_>, _op: Opcode) -> Result<Step, SymbolicError> {
+pub fn array_store(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    _op: Opcode,
+) -> Result<Step, SymbolicError> {
     let array = match array_ref(state, ctx, 2, 3)? {
         Ok(id) => id,
         Err(step) => return Ok(step),
     };
     let index = match Ops::peek(state, 1)? {
         Value::Int(t) => t.clone(),
-        other => return Err(bytecode_error(state.frames.last().ok_or_else(super::no_frame)?, format!("array index {other:?}"))),
+        other => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                format!("array index {other:?}"),
+            ))
+        }
     };
     let i = match bounds(state, ctx, array, &index, 3)? {
         Ok(i) => i,
@@ -549,7 +697,10 @@ pub fn array_store(state: &mut SymbolicState, ctx: &mut Ctx<'_>, _op: Opcode) ->
     let mut v = Ops::pop(state)?;
     Ops::pop(state)?;
     Ops::pop(state)?;
-    if let Some(ObjKind::Array { element, elements, .. }) = state.object_mut(array).map(|o| &mut o.kind) {
+    if let Some(ObjKind::Array {
+        element, elements, ..
+    }) = state.object_mut(array).map(|o| &mut o.kind)
+    {
         // Narrow stores truncate.
         if let (Value::Int(t), Some(sort)) = (&v, element_sort(element)) {
             let op = match sort {
@@ -589,7 +740,11 @@ pub fn array_length(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step
     Ops::pop(state)?;
     let len = match state.object(array).map(|o| &o.kind) {
         Some(ObjKind::Array { length, .. }) => length.clone(),
-        _ => return Ok(Step::End(PathEnd::Bound("arraylength of a non-array".into()))),
+        _ => {
+            return Ok(Step::End(PathEnd::Bound(
+                "arraylength of a non-array".into(),
+            )))
+        }
     };
     Ops::push(state, Value::Int(len))?;
     advance(state);
@@ -597,7 +752,13 @@ pub fn array_length(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step
 }
 
 /// `checkcast` and `instanceof`.
-pub fn type_check(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<MethodBody>, op: Opcode, operand: &Operand) -> Result<Step, SymbolicError> {
+pub fn type_check(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
     let Operand::Constant(index) = operand else {
         return Err(method_error(method, "type check without a class"));
     };
@@ -607,7 +768,10 @@ pub fn type_check(state: &mut SymbolicState, ctx: &mut Ctx<'_>, method: &Arc<Met
         Reference::Symbolic(s) => return lazy::resolve(state, ctx, s),
         Reference::Null => None,
         Reference::Object(id) => {
-            let ty = state.object(id).map(|o| o.type_name.clone()).unwrap_or_else(|| Arc::from("java/lang/Object"));
+            let ty = state
+                .object(id)
+                .map(|o| o.type_name.clone())
+                .unwrap_or_else(|| Arc::from("java/lang/Object"));
             Some(ctx.program.is_assignable(&ty, &target))
         }
     };

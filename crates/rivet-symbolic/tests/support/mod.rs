@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use rivet_classpath::{Classpath, JdkImage};
-use rivet_symbolic::{ExploreConfig, ExploreSummary, Explorer, MethodSpec, PathRecord, SymbolTable};
+use rivet_symbolic::{
+    ExploreConfig, ExploreSummary, Explorer, MethodSpec, PathRecord, SymbolTable,
+};
 
 /// A path as text: its clauses (`kind: text`), branches and end.
 #[derive(Debug, Clone)]
@@ -24,15 +26,27 @@ impl Rendered {
     }
 
     pub fn show(&self) -> String {
-        let pc: Vec<String> = self.pc.iter().map(|(k, t)| format!("  [{k}] {t}")).collect();
-        format!("path {} -> {} branches {:?}\n{}", self.id, self.end, self.branches, pc.join("\n"))
+        let pc: Vec<String> = self
+            .pc
+            .iter()
+            .map(|(k, t)| format!("  [{k}] {t}"))
+            .collect();
+        format!(
+            "path {} -> {} branches {:?}\n{}",
+            self.id,
+            self.end,
+            self.branches,
+            pc.join("\n")
+        )
     }
 }
 
 pub fn classpath() -> Arc<Classpath> {
     let subjects = rivet_testkit::compiled_subjects(11);
-    let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("JDK 17: {e}"));
-    let cp = Classpath::parse(&subjects.to_string_lossy(), Some(Arc::new(jdk))).unwrap_or_else(|e| panic!("classpath: {e}"));
+    let jdk =
+        JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("JDK 17: {e}"));
+    let cp = Classpath::parse(&subjects.to_string_lossy(), Some(Arc::new(jdk)))
+        .unwrap_or_else(|e| panic!("classpath: {e}"));
     Arc::new(cp)
 }
 
@@ -48,7 +62,11 @@ pub fn explore_with(explorer: &Explorer, method: &str) -> (Vec<Rendered>, Explor
         .explore(&spec, &mut |p: &PathRecord, symbols: &SymbolTable| {
             out.push(Rendered {
                 id: p.id,
-                pc: p.pc.iter().map(|c| (c.kind().name().to_string(), c.text(symbols))).collect(),
+                pc: p
+                    .pc
+                    .iter()
+                    .map(|c| (c.kind().name().to_string(), c.text(symbols)))
+                    .collect(),
                 branches: p.branches.clone(),
                 end: p.end_text(),
                 record: p.clone(),
