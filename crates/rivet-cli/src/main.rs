@@ -2,7 +2,9 @@
 
 mod branches;
 mod cli;
+mod generate;
 mod instrument;
+mod report;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -66,9 +68,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Branches(args) => branches::run(&args),
         Command::Instrument(args) => instrument::run(&args),
-        Command::Generate(_) => Err(bad_input(
-            "rivet generate is not implemented yet (it arrives with the search issue)",
-        )),
+        Command::Generate(args) => generate::run(&args),
         Command::Explore(_) => Err(bad_input(
             "rivet explore is not implemented yet (it arrives with the symbolic-execution issue)",
         )),

@@ -66,9 +66,16 @@ const MAX_ROUNDS: usize = 8;
 
 impl Verifier {
     fn classpath_string(&self, extra: &[&Path]) -> String {
-        let mut parts: Vec<String> = extra.iter().map(|p| p.display().to_string()).collect();
-        parts.extend(self.classpath.iter().map(|p| p.display().to_string()));
-        parts.extend(self.junit.classpath.iter().map(|p| p.display().to_string()));
+        // The tools run in their own working directory: relative entries are made absolute.
+        let abs = |p: &Path| {
+            std::path::absolute(p)
+                .unwrap_or_else(|_| p.to_path_buf())
+                .display()
+                .to_string()
+        };
+        let mut parts: Vec<String> = extra.iter().map(|p| abs(p)).collect();
+        parts.extend(self.classpath.iter().map(|p| abs(p)));
+        parts.extend(self.junit.classpath.iter().map(|p| abs(p)));
         parts.join(":")
     }
 
@@ -130,7 +137,10 @@ impl Verifier {
         let classes = dir.join("classes");
         let mut cmd = Command::new(&self.java);
         cmd.arg("-jar")
-            .arg(&self.junit.launcher)
+            .arg(
+                std::path::absolute(&self.junit.launcher)
+                    .unwrap_or_else(|_| self.junit.launcher.clone()),
+            )
             .arg("--class-path")
             .arg(self.classpath_string(&[&classes]))
             .arg("--select-class")
