@@ -1,0 +1,146 @@
+//! `rivet generate` end to end on real JVMs: the bundled AvlTree subject (every branch,
+//! verified tests, the report), determinism (same seed, same files), JUnit 4 output, and the
+//! bad inputs that must exit 2 with one clear message.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::rivet;
+
+fn fixtures(name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generate/gen");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    sources.sort();
+    let out = rivet_testkit::cache_dir().join(format!("cli-generate-fixtures-{name}"));
+    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &out);
+    out
+}
+
+fn generate(classpath: &Path, class: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let _ = std::fs::remove_dir_all(out);
+    let cp = classpath.display().to_string();
+    let out_s = out.display().to_string();
+    let mut args = vec![
+        "generate",
+        "--classpath",
+        &cp,
+        "--class",
+        class,
+        "--out",
+        &out_s,
+    ];
+    args.extend_from_slice(extra);
+    rivet(&args)
+}
+
+fn report(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("rivet-report.json")).expect("rivet-report.json");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+#[test]
+fn avl_tree_gets_every_branch_with_verified_tests() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let out = rivet_testkit::cache_dir().join("cli-generate-avl");
+    let o = generate(
+        &subjects,
+        "structures.AvlTree",
+        &out,
+        &["--budget", "10", "--seed", "3"],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r = report(&out);
+    assert_eq!(r["class"], "structures.AvlTree");
+    assert_eq!(r["seed"], 3);
+    assert_eq!(r["budget_s"], 10);
+    assert_eq!(r["branches_total"], 42);
+    assert_eq!(r["branches_covered"], 42, "{stdout}");
+    assert_eq!(r["verified"], true);
+    assert!(r["executions"].as_u64().unwrap() > 0);
+    let branches = r["branches"].as_array().unwrap();
+    assert!(branches
+        .iter()
+        .all(|b| b["covering_test"].is_string() && b["line"].is_u64()));
+    let source = std::fs::read_to_string(out.join("structures/AvlTreeRivetTest.java")).unwrap();
+    assert!(source.contains("import org.junit.jupiter.api.Test;"));
+    assert!(source.contains("// Covers AvlTree."));
+    assert!(!source.contains("reflect"), "no reflection in tests");
+    assert!(stdout.contains("42/42 covered"), "{stdout}");
+}
+
+#[test]
+fn same_seed_same_files_and_junit4() {
+    let classes = fixtures("small");
+    let a = rivet_testkit::cache_dir().join("cli-generate-small-a");
+    let b = rivet_testkit::cache_dir().join("cli-generate-small-b");
+    for out in [&a, &b] {
+        let o = generate(
+            &classes,
+            "gen.Small",
+            out,
+            &["--budget", "10", "--seed", "11"],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let file = "gen/SmallRivetTest.java";
+    let (ta, tb) = (
+        std::fs::read_to_string(a.join(file)).unwrap(),
+        std::fs::read_to_string(b.join(file)).unwrap(),
+    );
+    assert_eq!(ta, tb);
+    let (ra, rb) = (report(&a), report(&b));
+    assert_eq!(ra["branches"], rb["branches"]);
+    assert_eq!(ra["branches_covered"], ra["branches_total"], "{ta}");
+    assert!(
+        ta.contains("assertThrows(IllegalArgumentException.class"),
+        "{ta}"
+    );
+
+    let c = rivet_testkit::cache_dir().join("cli-generate-small-junit4");
+    let o = generate(
+        &classes,
+        "gen.Small",
+        &c,
+        &["--budget", "5", "--seed", "11", "--junit", "4"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t4 = std::fs::read_to_string(c.join(file)).unwrap();
+    assert!(
+        t4.contains("import org.junit.Test;") && t4.contains("import static org.junit.Assert.*;"),
+        "{t4}"
+    );
+    assert_eq!(report(&c)["verified"], true);
+}
+
+fn bad_input(class: &str, classpath: &Path, expect: &str) {
+    let out =
+        rivet_testkit::cache_dir().join(format!("cli-generate-bad-{}", class.replace('.', "-")));
+    let o = generate(classpath, class, &out, &["--budget", "2"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{class}: {stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("rivet: error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(errors[0].contains(expect), "{class}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn bad_classes_exit_2_with_one_message() {
+    let classes = fixtures("bad");
+    bad_input("gen.Missing", &classes, "gen.Missing was not found");
+    bad_input("gen.Shape", &classes, "gen.Shape is an interface");
+    bad_input("gen.NoWay", &classes, "no public constructor");
+    bad_input("gen.Boom", &classes, "static initializer throws");
+}
