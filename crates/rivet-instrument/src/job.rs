@@ -261,12 +261,30 @@ fn instrumentable(rel: &str) -> Option<&str> {
         .then_some(name)
 }
 
+/// Writes `out/rel`; its directory is normally made beforehand by [`make_dirs`].
 fn write_file(out: &Path, rel: &str, bytes: &[u8]) -> Result<(), InstrumentError> {
     let path = out.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| InstrumentError::io(parent, e))?;
+    match std::fs::write(&path, bytes) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| InstrumentError::io(parent, e))?;
+            }
+            std::fs::write(&path, bytes).map_err(|e| InstrumentError::io(path, e))
+        }
+        r => r.map_err(|e| InstrumentError::io(path, e)),
     }
-    std::fs::write(&path, bytes).map_err(|e| InstrumentError::io(path, e))
+}
+
+/// Creates the directories of all the files to write, each once.
+fn make_dirs<'a>(out: &Path, rels: impl Iterator<Item = &'a str>) -> Result<(), InstrumentError> {
+    let dirs: std::collections::BTreeSet<&str> = rels
+        .filter_map(|r| r.rsplit_once('/').map(|(d, _)| d))
+        .collect();
+    for d in dirs {
+        let path = out.join(d);
+        std::fs::create_dir_all(&path).map_err(|e| InstrumentError::io(path, e))?;
+    }
+    Ok(())
 }
 
 /// What happened to one file.
@@ -328,6 +346,14 @@ pub fn instrument_classpath(
     let (mut probes, ranges) = ProbeMap::assign(&plans)?;
 
     // Pass 3: write everything.
+    make_dirs(
+        out,
+        inputs
+            .files
+            .iter()
+            .map(|f| f.rel.as_str())
+            .chain(runtime_classes().iter().map(|(n, _)| *n)),
+    )?;
     let indexes: Vec<usize> = (0..inputs.files.len()).collect();
     let outcomes = par_map(&indexes, threads, |&i| {
         let input = &inputs.files[i];
