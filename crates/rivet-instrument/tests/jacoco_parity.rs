@@ -192,7 +192,8 @@ fn covered_branches_match_jacoco() {
     let mut mismatches = Vec::new();
     for driver in DRIVERS {
         let main = format!("drivers.{driver}");
-        let rivet_out = run_java_ok(&["-cp", &cp(&[&inst, &drivers, &dump]), "ProbeDump", &main]);
+        let rivet_cp = cp(&[&inst, &drivers, &dump]);
+        let rivet_out = run_java_ok(&["-Xverify:all", "-cp", &rivet_cp, "ProbeDump", &main]);
         let rivet = rivet_coverage(&report.probes, &rivet_out);
 
         let exec = dir.join(format!("{driver}.exec"));

@@ -37,6 +37,9 @@ public class ShapesDriver {
         Shapes.kind(null);
         Shapes.kind("x");
         Shapes.kind(3);
+        new Shapes.Sub(3);
+        new Shapes.Sub(0);
+        Shapes.capacity(1);
         System.out.println("shapes done");
     }
 }
