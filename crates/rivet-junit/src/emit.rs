@@ -154,15 +154,26 @@ pub fn emit(class: &TestClass) -> Emitted {
     lines.push(format!("public class {class_name} {{"));
     let mut test_lines = Vec::new();
     let mut used_names: BTreeMap<String, usize> = BTreeMap::new();
+    let mut taken: BTreeSet<String> = BTreeSet::new();
     for t in &class.tests {
         let base = format!("test{}", method_part(&t.subject));
+        let sep = if base.ends_with(|c: char| c.is_ascii_digit()) {
+            "_"
+        } else {
+            ""
+        };
         let n = used_names.entry(base.clone()).or_insert(0);
-        let name = if *n == 0 {
+        let mut name = if *n == 0 {
             base.clone()
         } else {
-            format!("{base}{n}")
+            format!("{base}{sep}{n}")
         };
+        while taken.contains(&name) {
+            *n += 1;
+            name = format!("{base}{sep}{n}");
+        }
         *n += 1;
+        taken.insert(name.clone());
         lines.push(String::new());
         let start = lines.len() as u32 + 1;
         lines.push("    @Test".into());

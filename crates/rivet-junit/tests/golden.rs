@@ -205,3 +205,15 @@ fn emission_is_deterministic() {
         emit(&class(JUnitVersion::Five))
     );
 }
+
+#[test]
+fn test_names_stay_unique_when_methods_end_in_digits() {
+    let mut tests = avl_tests();
+    for (t, subject) in tests.iter_mut().zip(["figure1", "figure1", "figure12"]) {
+        t.subject = subject.into();
+    }
+    let mut c = class(JUnitVersion::Five);
+    c.tests = tests;
+    let names: Vec<String> = emit(&c).tests.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names, ["testFigure1", "testFigure1_1", "testFigure12"]);
+}
