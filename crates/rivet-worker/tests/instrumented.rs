@@ -1,0 +1,124 @@
+//! The worker pool over classes really instrumented by rivet-instrument: exits become exceptions
+//! and the worker survives, and the probes the worker reports map back to the subjects' branches
+//! (conditional jumps and switches, whose tables the runtime loads from the cache directory).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rivet_instrument::{instrument_cached, InstrumentConfig, InstrumentedClasspath, ProbeScope};
+use rivet_testcase::{PrimitiveValue as P, StatementOutcome, ValueSummary as V};
+use rivet_worker::{Execution, ExecutionStatus, WorkerConfig, WorkerPool};
+use support::{hostile, Builder};
+
+/// The subjects instrumented once per test binary.
+fn instrumented() -> &'static InstrumentedClasspath {
+    static CP: OnceLock<InstrumentedClasspath> = OnceLock::new();
+    CP.get_or_init(|| {
+        let root = rivet_testkit::cache_dir().join("worker-instrumented");
+        instrument_cached(
+            &[rivet_testkit::compiled_subjects(11)],
+            &root,
+            &InstrumentConfig {
+                scope: ProbeScope::All,
+                threads: 1,
+            },
+        )
+        .expect("subjects instrument")
+    })
+}
+
+fn pool() -> WorkerPool {
+    WorkerPool::new(&WorkerConfig {
+        workers: 1,
+        time_limit: Duration::from_secs(10),
+        max_heap_mb: 128,
+        classpath: vec![instrumented().dir.clone()],
+        ..WorkerConfig::default()
+    })
+    .expect("pool starts")
+}
+
+/// (class, method, branch kind) of every covered probe.
+fn covered(e: &Execution) -> BTreeSet<(String, String, u32)> {
+    let probes = &instrumented().probes;
+    e.covered
+        .iter()
+        .map(|p| {
+            let (class, branch) = probes.resolve(p.0).expect("probe of an instrumented class");
+            let (method, _) = class.method_of(branch).expect("branch has a method");
+            (class.class.clone(), method.to_string(), branch.0)
+        })
+        .collect()
+}
+
+#[test]
+fn instrumented_exit_and_halt_are_exceptions_and_the_worker_survives() {
+    let mut pool = pool();
+    let pid = pool.workers()[0].pid;
+    let results = pool.run(&[
+        hostile("exitIf", "(I)V", P::Int(42)),
+        hostile("haltIf", "(Z)V", P::Boolean(true)),
+        hostile("count", "(I)I", P::Int(5)),
+    ]);
+    for r in &results[..2] {
+        assert_eq!(r.status, ExecutionStatus::Completed, "{r:?}");
+        match &r.outcomes[2] {
+            StatementOutcome::Threw { class, .. } => {
+                assert_eq!(class, "rivet.runtime.ExitRequested", "{r:?}")
+            }
+            other => panic!("expected ExitRequested, got {other:?}"),
+        }
+    }
+    assert_eq!(results[2].outcomes[2], StatementOutcome::Normal(V::Int(1)));
+    assert_eq!(pool.workers()[0].pid, pid, "the same JVM ran all three");
+    assert_eq!(pool.workers()[0].spawns, 1);
+}
+
+#[test]
+fn probes_map_back_to_branches_of_jumps_and_switches() {
+    let mut pool = pool();
+    let mut tree = Builder::new();
+    let t = tree.new_object("structures/AvlTree", "()V", &[]);
+    for k in [5, 3, 8] {
+        let k = tree.int(k);
+        tree.call("structures/AvlTree", "insert", "(I)Z", Some(t), &[k]);
+    }
+    let mut leap = Builder::new();
+    let s = leap.string("2023-04-30");
+    leap.call(
+        "strings/DateParser",
+        "parse",
+        "(Ljava/lang/String;)[I",
+        None,
+        &[s],
+    );
+    let results = pool.run(&[tree.build(), leap.build()]);
+    for r in &results {
+        assert_eq!(r.status, ExecutionStatus::Completed, "{r:?}");
+        assert!(
+            !r.outcomes
+                .iter()
+                .any(|o| matches!(o, StatementOutcome::Threw { .. })),
+            "{r:?}"
+        );
+    }
+    let avl = covered(&results[0]);
+    assert!(
+        avl.iter().all(|(c, _, _)| c == "structures.AvlTree"),
+        "{avl:?}"
+    );
+    assert!(avl.iter().any(|(_, m, _)| m == "insert"), "{avl:?}");
+    // Branches not taken still carry a distance.
+    assert!(results[0].distances.iter().any(|(_, d)| *d > 0.0));
+    // parse() validates the day through daysIn's switch: case 4,6,9,11 is a switch branch.
+    let dates = covered(&results[1]);
+    assert!(
+        dates
+            .iter()
+            .any(|(c, m, _)| c == "strings.DateParser" && m == "daysIn"),
+        "switch probes of daysIn missing: {dates:?}"
+    );
+}
