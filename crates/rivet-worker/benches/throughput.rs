@@ -138,7 +138,14 @@ fn main() {
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let tests: Vec<TestCase> = (0..BATCH).map(|_| avl_test(&mut rng)).collect();
     let statements: usize = tests.iter().map(TestCase::len).sum();
-    let base = WorkerConfig::with_classpath([&subjects]);
+    // The subjects as a real run sees them: instrumented with branch probes.
+    let instrumented = rivet_instrument::instrument_cached(
+        &[subjects],
+        &rivet_testkit::cache_dir().join("bench-instrumented"),
+        &rivet_instrument::InstrumentConfig::default(),
+    )
+    .expect("subjects instrument");
+    let base = WorkerConfig::with_classpath([&instrumented.dir]);
     // RIVET_BENCH_ROUNDS: measured batches per figure (default 10), after a third as many.
     let rounds: usize = std::env::var("RIVET_BENCH_ROUNDS")
         .ok()
@@ -150,7 +157,7 @@ fn main() {
         (rounds.div_ceil(3), rounds)
     };
     println!(
-        "rivet-worker throughput: {BATCH} tests per batch on {TREE}, 10 calls each ({:.1} statements per test with the int arguments); {} cores",
+        "rivet-worker throughput: {BATCH} tests per batch on {TREE} (instrumented), 10 calls each ({:.1} statements per test with the int arguments); {} cores",
         statements as f64 / BATCH as f64,
         base.workers
     );
