@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Rivet's bench harness: runs `rivet generate` on every subject (subjects/src) and on real
+# classes (commons-lang3's WordUtils and Fraction), then measures the branch coverage of the
+# emitted tests independently: javac, the JUnit console launcher run twice (both runs must
+# pass), the second under the JaCoCo agent, and JaCoCo's Analyzer over the original classes.
+# Prints one table: subject, branches, covered, HARD branches covered, tests, pass twice,
+# elapsed.
+#
+#   tools/bench/bench.sh [--budget S] [--seed N] [--out DIR] [CLASS ...]
+#
+# Needs a JDK (javac, jar, java) and Debian's junit5 and libjacoco-java. RIVET_BIN overrides
+# the rivet binary (default: cargo build --release, target/release/rivet).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+budget=60
+seed=0
+out=target/bench
+classes=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --budget) budget=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) classes+=("$1"); shift ;;
+  esac
+done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+java_dir=/usr/share/java
+lang3=$java_dir/commons-lang3.jar
+
+if [ -z "${RIVET_BIN:-}" ]; then
+  cargo build --release -q -p rivet-cli
+  RIVET_BIN=$root/target/release/rivet
+fi
+
+# The subjects, compiled as their README says (release 11, so that JaCoCo 0.8.6 reads them).
+subjects=$out/subjects-classes
+rm -rf "$subjects"
+javac --release 11 -g -nowarn -d "$subjects" $(find subjects/src -name '*.java')
+
+# JaCoCo: an agent jar with a Premain-Class (Debian's has none) and the reader tool.
+tool=$out/tool
+mkdir -p "$tool"
+cat > "$tool/manifest.txt" <<MF
+Premain-Class: org.jacoco.agent.rt.internal.PreMain
+Class-Path: $java_dir/org.jacoco.agent.rt.jar $java_dir/org.jacoco.core.jar $java_dir/asm.jar $java_dir/asm-commons.jar $java_dir/asm-tree.jar
+MF
+(cd "$tool" && rm -f premain.jar && jar cfm premain.jar manifest.txt)
+jacoco_cp=$java_dir/org.jacoco.core.jar:$java_dir/asm.jar:$java_dir/asm-commons.jar:$java_dir/asm-tree.jar
+javac -nowarn -d "$tool" -cp "$jacoco_cp" tools/bench/BenchCoverage.java
+
+junit_api=$java_dir/junit-jupiter-api.jar:$java_dir/opentest4j.jar:$java_dir/apiguardian-api.jar:$java_dir/junit-platform-commons.jar
+launcher=$java_dir/junit-platform-console-standalone.jar
+
+if [ ${#classes[@]} -eq 0 ]; then
+  while IFS= read -r f; do
+    c=${f#subjects/src/}; c=${c%.java}; classes+=("${c//\//.}")
+  done < <(find subjects/src -name '*.java' | sort)
+  classes+=(org.apache.commons.lang3.text.WordUtils org.apache.commons.lang3.math.Fraction)
+fi
+
+rows=()
+for class in "${classes[@]}"; do
+  case "$class" in
+    org.apache.commons.*) cp=$lang3; location=$lang3 ;;
+    *) cp=$subjects; location=$subjects ;;
+  esac
+  src=subjects/src/${class//.//}.java
+  hard=-
+  if [ -f "$src" ]; then
+    hard=$( (grep -n '// HARD' "$src" || true) | cut -d: -f1 | paste -sd, -)
+    [ -n "$hard" ] || hard=-
+  fi
+  dir=$out/runs/$class
+  rm -rf "$dir"; mkdir -p "$dir"
+  start=$(date +%s%3N)
+  status=ok
+  "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
+    >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
+  ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
+  tests=0; branches=-; covered=-; hardcov=-; twice=-
+  if [ "$status" = ok ]; then
+    tests=$(grep -m1 '"tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
+    mkdir -p "$dir/test-classes"
+    if javac -nowarn -d "$dir/test-classes" -cp "$cp:$junit_api" $(find "$dir/tests" -name '*.java') 2>"$dir/javac.err"; then
+      run() {
+        java "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
+          --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1
+      }
+      pass=0
+      if run; then pass=$((pass + 1)); fi
+      if run "-javaagent:$tool/premain.jar=destfile=$dir/jacoco.exec,includes=$class*"; then pass=$((pass + 1)); fi
+      twice=$([ $pass -eq 2 ] && echo yes || echo "no($pass/2)")
+      read -r b c h < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
+        | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+)/\1 \2 \3/')
+      branches=$b; covered=$c; hardcov=$h
+      [ "$hard" = - ] && hardcov=-
+    else
+      twice="javac failed"
+    fi
+  else
+    err=$(grep -m1 'rivet: error' "$dir/generate.err" || true)
+    twice="$status${err:+: ${err#rivet: error: }}"
+  fi
+  rows+=("$(printf '%-42s %8s %8s %7s %6s %-10s %8s' "$class" "$branches" "$covered" "$hardcov" "$tests" "$twice" "$elapsed")")
+  echo "${rows[-1]}" >&2
+done
+
+echo
+echo "rivet bench: budget ${budget} s, seed ${seed}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
+printf '%-42s %8s %8s %7s %6s %-10s %8s\n' subject branches covered HARD tests "pass 2x" elapsed
+for r in "${rows[@]}"; do echo "$r"; done
