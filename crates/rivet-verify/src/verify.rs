@@ -12,7 +12,9 @@ use rivet_search::Assertion;
 use tracing::{debug, info_span, warn};
 
 use crate::junit::JUnitSetup;
-use crate::process::{parse_javac, parse_reports, run_command, CompileError, RunReport};
+use crate::process::{
+    parse_javac, parse_reports, run_command, CompileError, RunReport, TestOutcome,
+};
 
 /// Verification could not run (the tests may still be fine).
 #[derive(Debug, thiserror::Error)]
@@ -120,14 +122,50 @@ impl Verifier {
         Ok(parse_javac(&err, &file_name))
     }
 
-    /// Runs the compiled class with the console launcher in a fresh JVM and working directory.
+    /// Runs the compiled class with the console launcher in a fresh JVM and working
+    /// directory. When the whole run exceeds the time limit, each test runs alone (with a
+    /// shorter limit) and the ones that hang are reported failed.
     pub fn run(
         &self,
         emitted: &Emitted,
         dir: &Path,
         round: usize,
     ) -> Result<RunReport, VerifyError> {
-        let work = dir.join(format!("run-{round}"));
+        match self.run_selected(emitted, dir, &format!("run-{round}"), None, self.time_limit) {
+            Err(VerifyError::TimedOut { .. }) => {}
+            other => return other,
+        }
+        warn!(class = %emitted.qualified_name(), "the tests hang: running them one by one");
+        let limit = self.time_limit.min(Duration::from_secs(30));
+        let mut report = RunReport::default();
+        for (i, t) in emitted.tests.iter().enumerate() {
+            let name = format!("run-{round}-{i}");
+            let outcome = match self.run_selected(emitted, dir, &name, Some(&t.name), limit) {
+                Ok(r) => r.tests.get(&t.name).cloned(),
+                Err(VerifyError::TimedOut { .. }) => Some(TestOutcome {
+                    passed: false,
+                    message: Some(format!("timed out after {} s", limit.as_secs())),
+                    line: None,
+                }),
+                Err(e) => return Err(e),
+            };
+            if let Some(o) = outcome {
+                report.tests.insert(t.name.clone(), o);
+            }
+        }
+        Ok(report)
+    }
+
+    /// One launcher run of the class, or of one of its methods.
+    fn run_selected(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        name: &str,
+        method: Option<&str>,
+        limit: Duration,
+    ) -> Result<RunReport, VerifyError> {
+        let work = dir.join(name);
         let reports = work.join("reports");
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(&reports).map_err(|source| VerifyError::Io {
@@ -135,6 +173,13 @@ impl Verifier {
             source,
         })?;
         let classes = dir.join("classes");
+        let selector = match method {
+            Some(m) => [
+                "--select-method".to_string(),
+                format!("{}#{m}", emitted.qualified_name()),
+            ],
+            None => ["--select-class".to_string(), emitted.qualified_name()],
+        };
         let mut cmd = Command::new(&self.java);
         cmd.arg("-jar")
             .arg(
@@ -143,8 +188,7 @@ impl Verifier {
             )
             .arg("--class-path")
             .arg(self.classpath_string(&[&classes]))
-            .arg("--select-class")
-            .arg(emitted.qualified_name())
+            .args(selector)
             .arg("--reports-dir")
             .arg(&reports)
             .args([
@@ -152,7 +196,7 @@ impl Verifier {
                 "--details=none",
                 "--disable-ansi-colors",
             ]);
-        run_command(&mut cmd, &work, self.time_limit, "junit")?;
+        run_command(&mut cmd, &work, limit, "junit")?;
         Ok(parse_reports(
             &reports,
             &emitted.qualified_name(),

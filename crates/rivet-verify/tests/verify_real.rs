@@ -132,3 +132,58 @@ fn junit5_unstable_assertions_and_broken_tests_are_dropped() {
 fn junit4_tests_verify_too() {
     verify(JUnitVersion::Four);
 }
+
+fn spin_test(x: i32) -> TestSource {
+    const HOSTILE: &str = "hostile/Hostile";
+    let mut t = TypedTest::new();
+    let h = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(HOSTILE, "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class(HOSTILE)),
+    );
+    let v = t.push(
+        Statement::Primitive(PrimitiveValue::Int(x)),
+        Some(JType::Prim(Prim::Int)),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(HOSTILE, "spinIf", "(I)I"),
+            receiver: Some(h),
+            args: vec![v],
+        },
+        Some(JType::Prim(Prim::Int)),
+    );
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![],
+            assertions: vec![],
+        },
+        covers: vec![],
+        subject: "spinIf".into(),
+    }
+}
+
+#[test]
+fn a_hanging_test_is_found_and_dropped() {
+    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
+    let verifier = Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit: Duration::from_secs(8),
+        keep: None,
+    };
+    let class = TestClass {
+        class_under_test: "hostile/Hostile".into(),
+        junit: JUnitVersion::Five,
+        tests: vec![spin_test(1), spin_test(-1)],
+        overloaded: BTreeSet::new(),
+    };
+    let v = verifier.verify(class).expect("verification runs");
+    assert_eq!(v.dropped_tests, vec![1]);
+    assert_eq!(v.class.tests.len(), 1);
+}
