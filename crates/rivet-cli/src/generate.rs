@@ -420,7 +420,7 @@ fn test_source(g: &GeneratedTest, goals: &Goals, binary: &str) -> TestSource {
         .filter_map(|id| goals.get(*id))
         .filter(|x| x.is_branch())
         .collect();
-    let covers: Vec<String> = if branch_goals.is_empty() {
+    let mut covers: Vec<String> = if branch_goals.is_empty() {
         g.goals
             .iter()
             .filter_map(|id| goals.get(*id))
@@ -429,6 +429,9 @@ fn test_source(g: &GeneratedTest, goals: &Goals, binary: &str) -> TestSource {
     } else {
         branch_goals.iter().map(|x| x.label()).collect()
     };
+    // Two branches of one line with the same outcome (`a && b`) read the same: say it once.
+    let mut seen = BTreeSet::new();
+    covers.retain(|c| seen.insert(c.clone()));
     let owner = binary.replace('.', "/");
     let subject = branch_goals
         .first()
