@@ -477,7 +477,7 @@ impl<'m> Generator<'m> {
     /// A string near `s`: one character inserted, removed or replaced, or a fresh string.
     pub fn mutate_string(&self, rng: &mut Rng, s: &str) -> String {
         let mut chars: Vec<char> = s.chars().collect();
-        match rng.below(4) {
+        match rng.below(6) {
             0 if !chars.is_empty() => {
                 chars.remove(rng.below(chars.len()));
             }
@@ -488,6 +488,14 @@ impl<'m> Generator<'m> {
             2 if !chars.is_empty() => {
                 let at = rng.below(chars.len());
                 chars[at] = CHARS[rng.below(CHARS.len())] as char;
+            }
+            // A small step of one character's code, so that branch distances on characters
+            // (`c < '0'`, `charAt(4) != '-'`) can guide the search.
+            3 | 4 if !chars.is_empty() => {
+                let at = rng.below(chars.len());
+                let delta = rng.range_i64(1, 9) * if rng.chance(0.5) { 1 } else { -1 };
+                let code = (chars[at] as i64 + delta).clamp(32, 126) as u32;
+                chars[at] = char::from_u32(code).unwrap_or(chars[at]);
             }
             _ => return self.string(rng),
         }

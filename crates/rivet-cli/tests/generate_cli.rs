@@ -104,6 +104,10 @@ fn same_seed_same_files_and_junit4() {
         ta.contains("assertThrows(IllegalArgumentException.class"),
         "{ta}"
     );
+    assert!(
+        ta.contains(".intValue());"),
+        "a boxed result is asserted by value: {ta}"
+    );
 
     let c = rivet_testkit::cache_dir().join("cli-generate-small-junit4");
     let o = generate(

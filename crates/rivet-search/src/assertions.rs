@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use rivet_api::{ApiModel, JType, TypedTest};
+use rivet_api::{ApiModel, JType, Prim, TypedTest};
 use rivet_testcase::{MemberRef, Statement, StatementId, StatementOutcome, TestCase, ValueSummary};
 use rivet_worker::{Execution, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};
 use tracing::info_span;
@@ -235,13 +235,14 @@ fn inspector_variant(
     }
     let mut candidates: Vec<(bool, usize, JType)> = Vec::new();
     let mut seen_identities = BTreeSet::new();
+    let mut unboxed: Vec<(StatementId, MemberRef)> = Vec::new();
     for (k, ty) in t
         .values_before(t.len())
         .collect::<Vec<_>>()
         .into_iter()
         .rev()
     {
-        let Some(StatementOutcome::Normal(ValueSummary::Object { identity, .. })) =
+        let Some(StatementOutcome::Normal(ValueSummary::Object { identity, class })) =
             e.outcomes.get(k)
         else {
             continue;
@@ -249,11 +250,32 @@ fn inspector_variant(
         if !seen_identities.insert(*identity) {
             continue;
         }
+        // A wrapper returned by a call: its primitive value.
+        if let Some(p) = ty.class_name().and_then(Prim::unboxed) {
+            if matches!(t.statements()[k], Statement::Call { .. })
+                && class.replace('.', "/") == p.boxed()
+            {
+                let owner = p.boxed();
+                let method = MemberRef::new(
+                    owner,
+                    &format!("{}Value", p.java_name()),
+                    &format!("(){}", p.descriptor()),
+                );
+                let of = StatementId(k as u32);
+                unboxed.push((of, method));
+            }
+            continue;
+        }
         let is_cut = ty.class_name() == Some(model.class.as_str());
         candidates.push((is_cut, k, ty.clone()));
     }
     candidates.sort_by_key(|(is_cut, k, _)| (!is_cut, std::cmp::Reverse(*k)));
     let mut v = t.clone();
+    unboxed.reverse();
+    for (of, m) in unboxed {
+        v.push(inspector_call(&of, &m), None);
+        calls.push((of, m));
+    }
     for (_, k, ty) in candidates.into_iter().take(MAX_OBSERVED) {
         for m in model.inspectors(&ty) {
             let of = StatementId(k as u32);
