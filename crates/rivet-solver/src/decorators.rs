@@ -150,8 +150,9 @@ impl<S: Solver> Solver for Independence<S> {
     }
 }
 
-/// Remembers the result of each distinct clause list (in order), up to `capacity` entries
-/// (then it starts over).
+/// Remembers the result of each distinct clause list (in order) up to renaming of symbols
+/// (queries that differ only in symbol ids, as the same shape met on two paths, share an
+/// entry), up to `capacity` entries (then it starts over).
 #[derive(Debug)]
 pub struct Cache<S> {
     inner: S,
@@ -173,19 +174,67 @@ impl<S: Solver> Cache<S> {
     }
 }
 
+/// The clauses with symbols renamed `0, 1, ...` in order of first occurrence, and the
+/// original symbol of each new id.
+pub fn canonical(clauses: &[Term]) -> (Vec<Term>, Vec<SymbolId>) {
+    let mut order: Vec<SymbolId> = Vec::new();
+    fn visit(t: &Term, order: &mut Vec<SymbolId>) {
+        match t.kind() {
+            crate::term::TermKind::Var(s, _) if !order.contains(s) => order.push(*s),
+            crate::term::TermKind::Unary(_, a) => visit(a, order),
+            crate::term::TermKind::Binary(_, a, b) | crate::term::TermKind::Compare(_, a, b) => {
+                visit(a, order);
+                visit(b, order);
+            }
+            crate::term::TermKind::Ite(c, a, b) => {
+                visit(c, order);
+                visit(a, order);
+                visit(b, order);
+            }
+            _ => {}
+        }
+    }
+    for c in clauses {
+        visit(c, &mut order);
+    }
+    let index: HashMap<SymbolId, SymbolId> = order
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (*s, SymbolId(i as u32)))
+        .collect();
+    let renamed = clauses
+        .iter()
+        .map(|c| c.rename(&|s| index.get(&s).copied()))
+        .collect();
+    (renamed, order)
+}
+
 impl<S: Solver> Solver for Cache<S> {
     fn check(&mut self, clauses: &[Term]) -> SolveResult {
         self.queries += 1;
-        if let Some(r) = self.entries.get(clauses) {
+        let (key, order) = canonical(clauses);
+        let back = |r: &SolveResult| match r {
+            SolveResult::Sat(m) => {
+                let mut out = crate::eval::Model::new();
+                for (canon, v) in m.iter() {
+                    if let Some(orig) = order.get(canon.0 as usize) {
+                        out.set(*orig, v);
+                    }
+                }
+                SolveResult::Sat(out)
+            }
+            other => other.clone(),
+        };
+        if let Some(r) = self.entries.get(&key) {
             self.hits += 1;
-            return r.clone();
+            return back(r);
         }
-        let r = self.inner.check(clauses);
+        let r = self.inner.check(&key);
         if self.entries.len() >= self.capacity {
             self.entries.clear();
         }
-        self.entries.insert(clauses.to_vec(), r.clone());
-        r
+        self.entries.insert(key, r.clone());
+        back(&r)
     }
 
     fn stats(&self) -> SolverStats {
@@ -254,6 +303,15 @@ mod tests {
         s.check(&clauses);
         assert_eq!(s.inner.1, vec![3]);
         assert_eq!(s.stats().sliced_away, 2);
+    }
+
+    #[test]
+    fn cache_shares_queries_equal_up_to_renaming() {
+        let mut s = Cache::new(Counting(0, vec![]), 16);
+        s.check(&[gt(v(3), 1), gt(v(5), 2)]);
+        s.check(&[gt(v(7), 1), gt(v(2), 2)]);
+        s.check(&[gt(v(7), 1), gt(v(7), 2)]);
+        assert_eq!(s.stats().backend_calls, 2);
     }
 
     #[test]

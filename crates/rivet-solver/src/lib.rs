@@ -15,6 +15,8 @@
 
 pub mod decorators;
 pub mod eval;
+pub mod interval;
+pub mod search;
 pub mod solver;
 pub mod term;
 pub mod z3_backend;
@@ -23,15 +25,17 @@ use std::time::Duration;
 
 pub use decorators::{dependent_slice, trivially_unsat, Cache, FastUnsat, Independence};
 pub use eval::{Concrete, Model};
+pub use interval::Intervals;
+pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
 pub use term::{BinaryOp, CmpOp, Sort, SortError, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 pub use z3_backend::Z3Solver;
 
 /// The usual stack: fast unsatisfiability check, then constraint independence, then the
-/// cache, then Z3 with `timeout` per check.
-pub fn default_solver(timeout: Duration) -> FastUnsat<Independence<Cache<Z3Solver>>> {
-    FastUnsat::new(Independence::new(Cache::new(
+/// interval procedure, then the cache, then Z3 with `timeout` per check.
+pub fn default_solver(timeout: Duration) -> FastUnsat<Independence<Intervals<Cache<Z3Solver>>>> {
+    FastUnsat::new(Independence::new(Intervals::new(Cache::new(
         Z3Solver::new(timeout),
         1 << 16,
-    )))
+    ))))
 }

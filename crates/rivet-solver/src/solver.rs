@@ -40,6 +40,8 @@ pub struct SolverStats {
     pub fast_unsat: u64,
     /// Clauses left out by constraint independence, summed over queries.
     pub sliced_away: u64,
+    /// Queries decided by the interval procedure.
+    pub interval_decided: u64,
 }
 
 /// Decides the conjunction of `clauses`. The last clause is the newest: decorators use that

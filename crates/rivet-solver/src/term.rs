@@ -438,6 +438,16 @@ impl Term {
                 crate::eval::binary_value(op, sort == Sort::Long, x, y),
             ));
         }
+        // Constants go right in commutative operations (`1 + x` is `x + 1`).
+        let commutative = matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor
+        );
+        let (a, b) = if commutative && a.is_const() && !b.is_const() {
+            (b, a)
+        } else {
+            (a, b)
+        };
         if let Some(t) = simplify_binary(op, &a, &b) {
             return Ok(t);
         }
@@ -484,6 +494,30 @@ impl Term {
         }
         let sort = a.sort();
         Ok(Term::make(TermKind::Ite(c, a, b), sort))
+    }
+
+    /// The term with every symbol replaced as `map` says (symbols it leaves out stay).
+    pub fn rename(&self, map: &dyn Fn(SymbolId) -> Option<SymbolId>) -> Term {
+        match self.kind() {
+            TermKind::Bool(_) | TermKind::Int(_) | TermKind::Long(_) => self.clone(),
+            TermKind::Var(s, sort) => match map(*s) {
+                Some(n) => Term::var(n, *sort),
+                None => self.clone(),
+            },
+            TermKind::Unary(op, a) => Term::make(TermKind::Unary(*op, a.rename(map)), self.sort()),
+            TermKind::Binary(op, a, b) => Term::make(
+                TermKind::Binary(*op, a.rename(map), b.rename(map)),
+                self.sort(),
+            ),
+            TermKind::Compare(op, a, b) => Term::make(
+                TermKind::Compare(*op, a.rename(map), b.rename(map)),
+                Sort::Bool,
+            ),
+            TermKind::Ite(c, a, b) => Term::make(
+                TermKind::Ite(c.rename(map), a.rename(map), b.rename(map)),
+                self.sort(),
+            ),
+        }
     }
 
     /// Renders the term in Java-like infix form, naming symbols with `name`.

@@ -47,7 +47,7 @@ impl Default for Z3Solver {
 
 struct Translation {
     memo: HashMap<Term, Ast>,
-    symbols: HashMap<SymbolId, (SymbolSort, BV)>,
+    symbols: HashMap<(SymbolId, SymbolSort), BV>,
 }
 
 impl Translation {
@@ -86,11 +86,12 @@ impl Translation {
             TermKind::Int(v) => Ast::Bv(BV::from_i64(i64::from(*v), 32)),
             TermKind::Long(v) => Ast::Bv(BV::from_i64(*v, 64)),
             TermKind::Var(s, sort) => {
+                // Keyed by sort too, so that a symbol misused with two sorts cannot mix
+                // bit-vector widths.
                 let declared = self
                     .symbols
-                    .entry(*s)
-                    .or_insert_with(|| (*sort, BV::new_const(format!("s{}", s.0), sort.width())))
-                    .1
+                    .entry((*s, *sort))
+                    .or_insert_with(|| BV::new_const(format!("s{}_{:?}", s.0, sort), sort.width()))
                     .clone();
                 let target = sort.term_sort();
                 let full = if target == Sort::Long { 64 } else { 32 };
@@ -217,7 +218,7 @@ impl Solver for Z3Solver {
             SatResult::Sat => match solver.get_model() {
                 Some(z3_model) => {
                     let mut model = Model::new();
-                    for (s, (sort, bv)) in &tr.symbols {
+                    for ((s, sort), bv) in &tr.symbols {
                         if let Some(v) = model_value(&z3_model, *sort, bv) {
                             model.set(*s, v);
                         }
@@ -228,6 +229,7 @@ impl Solver for Z3Solver {
             },
         };
         solver.pop(1);
+        tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
         self.stats.backend_time += started.elapsed();
         result
     }

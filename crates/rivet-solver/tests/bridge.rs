@@ -175,6 +175,49 @@ proptest! {
     }
 }
 
+fn atom_sort() -> impl Strategy<Value = SymbolSort> {
+    prop_oneof![
+        Just(SymbolSort::Int),
+        Just(SymbolSort::Byte),
+        Just(SymbolSort::Char),
+        Just(SymbolSort::Long)
+    ]
+}
+
+fn atom(sort: SymbolSort) -> impl Strategy<Value = Term> {
+    (cmp_op(), edge_int(), edge_int(), any::<bool>()).prop_map(move |(op, c, k, swap)| {
+        let x = Term::var(SymbolId(0), sort);
+        let (c, k) = if sort == SymbolSort::Long {
+            (Term::long(i64::from(c) * 3), Term::long(i64::from(k) * 5))
+        } else {
+            (Term::int(c), Term::int(k))
+        };
+        let side = Term::binary(BinaryOp::Add, x, c).unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = if swap { (k, side) } else { (side, k) };
+        Term::compare(op, a, b).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The interval procedure agrees with Z3 on single-symbol queries, and its models hold.
+    #[test]
+    fn intervals_agree_with_z3(atoms in atom_sort().prop_flat_map(|s| proptest::collection::vec(atom(s), 1..4)), extra in clause()) {
+        let mut atoms = atoms;
+        atoms.push(extra);
+        let Some(decided) = rivet_solver::interval::decide(&atoms) else { return Ok(()) };
+        let mut z3 = Z3Solver::new(Duration::from_secs(10));
+        let reference = z3.check(&atoms);
+        if !matches!(reference, SolveResult::Unknown(_)) {
+            prop_assert_eq!(decided.is_sat(), reference.is_sat(), "{:?}", atoms);
+        }
+        if let SolveResult::Sat(m) = decided {
+            prop_assert!(m.satisfies(&atoms), "model {:?} of {:?}", m, atoms);
+        }
+    }
+}
+
 #[test]
 fn overflow_and_division_edges() {
     let x = Term::var(SymbolId(0), SymbolSort::Int);

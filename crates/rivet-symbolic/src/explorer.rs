@@ -103,10 +103,17 @@ pub struct ExploreSummary {
     pub solver_calls: u64,
     pub solver_time: Duration,
     pub backend_calls: u64,
+    /// Time in the backend (Z3) itself.
+    pub backend_time: Duration,
     pub cache_hits: u64,
+    /// Queries decided by the interval procedure.
+    pub interval_decided: u64,
     pub fast_unsat: u64,
     pub unknown: u64,
     pub not_followed: u64,
+    /// Feasibility questions answered by the model search (no solver call).
+    pub model_searches: u64,
+    pub search_time: Duration,
     pub returns: u64,
     pub exceptions: u64,
     pub bounded: u64,
@@ -333,9 +340,13 @@ impl Explorer {
         summary.solver_time = counters.solver_time;
         summary.backend_calls = stats.backend_calls;
         summary.cache_hits = stats.cache_hits;
+        summary.backend_time = stats.backend_time;
+        summary.interval_decided = stats.interval_decided;
         summary.fast_unsat = stats.fast_unsat;
         summary.unknown = counters.unknown;
         summary.not_followed = counters.not_followed;
+        summary.model_searches = counters.model_searches;
+        summary.search_time = counters.search_time;
         summary.elapsed = started.elapsed();
         Ok(summary)
     }

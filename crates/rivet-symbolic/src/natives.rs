@@ -408,11 +408,7 @@ fn class_method(
                 .unwrap_or(0),
         ),
         ("getName" | "getTypeName" | "getSimpleName", _) => {
-            let binary = if ty.starts_with('[') {
-                ty.replace('/', ".")
-            } else {
-                ty.replace('/', ".")
-            };
+            let binary = ty.replace('/', ".");
             let text = if &*target.name == "getSimpleName" {
                 binary
                     .rsplit(['.', '$'])

@@ -123,6 +123,9 @@ pub struct MemberRefInfo {
     pub interface: bool,
 }
 
+/// Methods by (class, name, descriptor); None caches a miss.
+type MethodCache = HashMap<(ClassId, Arc<str>, Arc<str>), Option<Arc<MethodBody>>>;
+
 /// Classes, methods and caches of one exploration. Single-threaded.
 #[derive(Debug)]
 pub struct Program {
@@ -133,8 +136,8 @@ pub struct Program {
     by_name: HashMap<Arc<str>, ClassId>,
     missing: HashMap<Arc<str>, ()>,
     member_refs: HashMap<(ClassId, u16), Arc<MemberRefInfo>>,
-    methods: HashMap<(ClassId, Arc<str>, Arc<str>), Option<Arc<MethodBody>>>,
-    virtual_cache: HashMap<(ClassId, Arc<str>, Arc<str>), Option<Arc<MethodBody>>>,
+    methods: MethodCache,
+    virtual_cache: MethodCache,
     assignable: HashMap<(Arc<str>, Arc<str>), bool>,
     concrete_subtypes: HashMap<Arc<str>, Arc<[Arc<str>]>>,
 }

@@ -282,7 +282,7 @@ pub fn switch(
     for (clause, dest) in alternatives {
         if state.model.eval(&clause) == Concrete::Bool(true) {
             feasible.push((clause, dest, None));
-        } else if let Some(m) = ctx.feasible(&state.numeric, &clause) {
+        } else if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model) {
             feasible.push((clause, dest, Some(m)));
         } else {
             ctx.counters.pruned += 1;

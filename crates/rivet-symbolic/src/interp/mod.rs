@@ -41,6 +41,10 @@ pub struct Counters {
     /// Branches covered by reported paths.
     pub covered: HashSet<u32>,
     pub next_call_symbol: u32,
+    /// Queries answered by the model search without the solver.
+    pub model_searches: u64,
+    /// Time spent in the model search (also counted in `solver_time`).
+    pub search_time: Duration,
 }
 
 /// What the interpreter works with besides the state.
@@ -102,12 +106,21 @@ pub(crate) fn method_error(method: &MethodBody, reason: impl Into<String>) -> Sy
 }
 
 impl Ctx<'_> {
-    /// Asks the solver whether `numeric` plus `clause` is satisfiable.
-    pub fn feasible(&mut self, numeric: &[Term], clause: &Term) -> Option<Model> {
+    /// Decides whether `numeric` plus `clause` is satisfiable: first by a cheap search
+    /// around `base` (a model of `numeric`), then by the solver. The model returned holds
+    /// the values that change.
+    pub fn feasible(&mut self, numeric: &[Term], clause: &Term, base: &Model) -> Option<Model> {
         let mut query = Vec::with_capacity(numeric.len() + 1);
         query.extend_from_slice(numeric);
         query.push(clause.clone());
         let started = Instant::now();
+        let found = rivet_solver::search_model(base, &query);
+        self.counters.search_time += started.elapsed();
+        if let Some(m) = found {
+            self.counters.model_searches += 1;
+            self.counters.solver_time += started.elapsed();
+            return Some(m);
+        }
         self.counters.solver_calls += 1;
         let r = self.solver.check(&query);
         self.counters.solver_time += started.elapsed();
@@ -137,11 +150,13 @@ impl Ctx<'_> {
         } else {
             (negated.clone(), cond.clone())
         };
-        let other_model = self.feasible(&state.numeric, &other_side);
+        let other_model = self.feasible(&state.numeric, &other_side, &state.model);
         match other_model {
             None => {
                 self.counters.pruned += 1;
-                state.assume(Clause::Numeric(model_side));
+                if !state.numeric.contains(&model_side) {
+                    state.assume(Clause::Numeric(model_side));
+                }
                 if holds {
                     Split::True
                 } else {
