@@ -101,6 +101,25 @@ pub struct ExploreArgs {
     /// Heap scope per class, `CLASS=N` (repeatable)
     #[arg(long = "heap-scope", value_name = "CLASS=N")]
     pub heap_scope: Vec<String>,
+    /// Output directory for paths.jsonl and summary.json (default: paths on stdout)
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Stop after this many paths
+    #[arg(long = "max-paths", value_name = "N")]
+    pub max_paths: Option<u64>,
+    /// Exploration strategy: dfs (default), bfs, random, new-coverage
+    #[arg(long, value_name = "NAME")]
+    pub searcher: Option<String>,
+    /// Seed of the random searcher
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Invariants file (not-null, alias-only, expand-only lines); none by default
+    #[arg(long, value_name = "FILE")]
+    pub invariants: Option<PathBuf>,
+    /// JDK whose classes are interpreted (default: JAVA_HOME, else the java on PATH)
+    #[arg(long, value_name = "DIR")]
+    pub jdk: Option<PathBuf>,
+    /// Stop exploring after this many seconds
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: Option<u64>,
 }

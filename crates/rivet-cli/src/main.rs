@@ -2,6 +2,7 @@
 
 mod branches;
 mod cli;
+mod explore;
 mod generate;
 mod instrument;
 mod report;
@@ -69,9 +70,7 @@ fn main() -> ExitCode {
         Command::Branches(args) => branches::run(&args),
         Command::Instrument(args) => instrument::run(&args),
         Command::Generate(args) => generate::run(&args),
-        Command::Explore(_) => Err(bad_input(
-            "rivet explore is not implemented yet (it arrives with the symbolic-execution issue)",
-        )),
+        Command::Explore(args) => explore::run(&args),
     };
     match result {
         Ok(code) => code,
