@@ -188,6 +188,15 @@ pub fn decide(clauses: &[Term]) -> Option<SolveResult> {
     if others.is_empty() {
         return Some(SolveResult::Sat(model));
     }
+    // Symbols only the other clauses mention read as 0: say so in the model, since callers
+    // merge it into models where they may have other values.
+    for o in &others {
+        for s in o.symbols() {
+            if model.get(*s).is_none() {
+                model.set(*s, 0);
+            }
+        }
+    }
     // A small search over the atoms' solutions for the other clauses.
     let choices: Vec<(SymbolId, Vec<i128>)> = sets
         .iter()

@@ -73,6 +73,8 @@ pub struct PathRecord {
     pub model: Model,
     pub depth: u32,
     pub steps: u64,
+    /// The path used values of calls that were not followed (see `SymbolicState`).
+    pub imprecise: bool,
 }
 
 impl PathRecord {
@@ -387,6 +389,7 @@ fn report(
         model: state.model,
         depth: state.depth,
         steps: state.steps,
+        imprecise: state.imprecise,
     };
     summary.paths += 1;
     sink(&record, ctx.symbols);

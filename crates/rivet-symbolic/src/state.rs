@@ -81,6 +81,9 @@ pub struct SymbolicState {
     pub literals: HashMap<Arc<str>, ObjectId>,
     /// The entry method's return value, once it returned.
     pub result: Option<Value>,
+    /// The path used a value of a call that was not followed (or of an opaque string): its
+    /// path condition may not describe what a concrete run does.
+    pub imprecise: bool,
     /// The class of the exception that ended the path, once no frame caught it.
     pub uncaught: Option<Arc<str>>,
     /// Set by a branch to a target-class branch no earlier path covered (for searchers).
@@ -107,6 +110,7 @@ impl SymbolicState {
             literals: HashMap::new(),
             result: None,
             uncaught: None,
+            imprecise: false,
             new_coverage: false,
         }
     }

@@ -48,6 +48,7 @@ pub fn fresh_value(
     label: &str,
 ) -> Result<Value, SymbolicError> {
     ctx.counters.next_call_symbol += 1;
+    state.imprecise = true;
     let path = AccessPath::root(&format!("{label}#{}", ctx.counters.next_call_symbol));
     lazy::input_value(state, ctx, descriptor, path, None)
 }
