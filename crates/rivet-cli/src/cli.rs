@@ -75,6 +75,9 @@ pub struct GenerateArgs {
     pub out: PathBuf,
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub budget: u64,
+    /// Stop the search after this many test executions (besides the time budget)
+    #[arg(long, value_name = "N")]
+    pub max_executions: Option<u64>,
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
     #[arg(long, value_name = "N")]

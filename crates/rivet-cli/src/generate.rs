@@ -131,9 +131,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let search_config = SearchConfig {
         seed: args.seed,
         budget: search_budget,
-        max_executions: std::env::var("RIVET_MAX_EXECUTIONS")
-            .ok()
-            .and_then(|v| v.parse().ok()),
+        max_executions: args.max_executions,
         ..SearchConfig::default()
     };
     let branch_total = places.len();

@@ -148,3 +148,21 @@ fn bad_classes_exit_2_with_one_message() {
     bad_input("gen.NoWay", &classes, "no public constructor");
     bad_input("gen.Boom", &classes, "static initializer throws");
 }
+
+#[test]
+fn an_execution_cap_stops_the_search_early() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let out = rivet_testkit::cache_dir().join("cli-generate-cap");
+    let o = generate(
+        &subjects,
+        "structures.AvlTree",
+        &out,
+        &["--budget", "30", "--max-executions", "20"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = report(&out);
+    // Twenty executions cannot reach all 42 branches (the uncapped search does, see above).
+    let covered = r["branches_covered"].as_u64().unwrap();
+    assert!(covered > 0 && covered < 42, "covered {covered}");
+    assert!(r["elapsed_s"].as_f64().unwrap() < 30.0);
+}
