@@ -75,6 +75,8 @@ pub struct PathRecord {
     pub steps: u64,
     /// The path used values of calls that were not followed (see `SymbolicState`).
     pub imprecise: bool,
+    /// The entry method's result when it is an int or long (a term over the symbols).
+    pub result: Option<rivet_solver::Term>,
 }
 
 impl PathRecord {
@@ -390,6 +392,10 @@ fn report(
         depth: state.depth,
         steps: state.steps,
         imprecise: state.imprecise,
+        result: match &state.result {
+            Some(Value::Int(t)) | Some(Value::Long(t)) => Some(t.clone()),
+            _ => None,
+        },
     };
     summary.paths += 1;
     sink(&record, ctx.symbols);

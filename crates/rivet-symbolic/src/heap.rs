@@ -25,6 +25,46 @@ pub enum Elements {
     /// An input array: the elements read so far, by concrete index; others are fresh
     /// symbols named by access path when first read.
     Sparse(Vec<(i32, Value)>),
+    /// An array created with a symbolic length: the elements written so far; the others
+    /// hold `default`.
+    Filled {
+        entries: Vec<(i32, Value)>,
+        default: Value,
+    },
+}
+
+impl Elements {
+    /// The element at `i`, if known (for `Sparse`, only those read or written so far).
+    pub fn get(&self, i: i32) -> Option<Value> {
+        match self {
+            Elements::Dense(e) => usize::try_from(i).ok().and_then(|i| e.get(i)).cloned(),
+            Elements::Sparse(e) => e.iter().find(|(k, _)| *k == i).map(|(_, v)| v.clone()),
+            Elements::Filled { entries, default } => Some(
+                entries
+                    .iter()
+                    .find(|(k, _)| *k == i)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_else(|| default.clone()),
+            ),
+        }
+    }
+
+    /// Writes element `i` (in bounds).
+    pub fn set(&mut self, i: i32, v: Value) {
+        match self {
+            Elements::Dense(e) => {
+                if let Some(cell) = usize::try_from(i).ok().and_then(|i| e.get_mut(i)) {
+                    *cell = v;
+                }
+            }
+            Elements::Sparse(e) | Elements::Filled { entries: e, .. } => {
+                match e.iter_mut().find(|(k, _)| *k == i) {
+                    Some(cell) => cell.1 = v,
+                    None => e.push((i, v)),
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use rivet_solver::{Term, TermKind};
 
 use crate::error::SymbolicError;
-use crate::heap::{Elements, ObjKind, StrValue};
+use crate::heap::{ObjKind, StrValue};
 use crate::interp::{self, Ctx, PathEnd, Step};
 use crate::program::MethodBody;
 use crate::state::SymbolicState;
@@ -514,17 +514,7 @@ fn array_copy(
     let mut values = Vec::with_capacity(len as usize);
     for i in sp..sp + len {
         let v = match state.object(src).map(|o| &o.kind) {
-            Some(ObjKind::Array {
-                elements: Elements::Dense(e),
-                ..
-            }) => e.get(i as usize).cloned(),
-            Some(ObjKind::Array {
-                elements: Elements::Sparse(e),
-                ..
-            }) => e
-                .iter()
-                .find(|(k, _)| i64::from(*k) == i)
-                .map(|(_, v)| v.clone()),
+            Some(ObjKind::Array { elements, .. }) => elements.get(i as i32),
             _ => None,
         };
         match v {
@@ -538,18 +528,7 @@ fn array_copy(
     }
     if let Some(ObjKind::Array { elements, .. }) = state.object_mut(dst).map(|o| &mut o.kind) {
         for (k, v) in values.into_iter().enumerate() {
-            let i = dp as usize + k;
-            match elements {
-                Elements::Dense(e) => {
-                    if let Some(cell) = e.get_mut(i) {
-                        *cell = v;
-                    }
-                }
-                Elements::Sparse(e) => match e.iter_mut().find(|(j, _)| *j as usize == i) {
-                    Some(cell) => cell.1 = v,
-                    None => e.push((i as i32, v)),
-                },
-            }
+            elements.set(dp as i32 + k as i32, v);
         }
     }
     finish(state, None)

@@ -192,7 +192,9 @@ impl Ctx<'_> {
             Term::int(v as i32)
         };
         if let Ok(eq) = Term::compare(rivet_solver::CmpOp::Eq, term.clone(), k) {
-            state.assume(Clause::Numeric(eq));
+            if !state.numeric.contains(&eq) {
+                state.assume(Clause::Numeric(eq));
+            }
         }
         v
     }

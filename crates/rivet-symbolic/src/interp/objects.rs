@@ -488,6 +488,26 @@ pub fn new_array(
                 }
             }
         }
+        if dims == 1 && len.as_int().is_none() {
+            // A one-dimensional array keeps its symbolic length.
+            let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
+            let id = state.alloc(HeapObject {
+                type_name: Arc::from(format!("[{element}")),
+                class: None,
+                kind: ObjKind::Array {
+                    element: Arc::from(element.as_str()),
+                    length: len.clone(),
+                    elements: Elements::Filled {
+                        entries: Vec::new(),
+                        default,
+                    },
+                },
+                origin: None,
+            });
+            Ops::push(state, Value::Ref(Reference::Object(id)))?;
+            advance(state);
+            return Ok(Step::Continue);
+        }
         let v = ctx.concretize(state, len);
         if v < 0 {
             control::throw_new(state, ctx, "java/lang/NegativeArraySizeException")?;
@@ -634,14 +654,7 @@ pub fn array_load(
     Ops::pop(state)?;
     Ops::pop(state)?;
     let existing = match state.object(array).map(|o| &o.kind) {
-        Some(ObjKind::Array {
-            elements: Elements::Dense(e),
-            ..
-        }) => e.get(i as usize).cloned(),
-        Some(ObjKind::Array {
-            elements: Elements::Sparse(e),
-            ..
-        }) => e.iter().find(|(k, _)| *k == i).map(|(_, v)| v.clone()),
+        Some(ObjKind::Array { elements, .. }) => elements.get(i),
         _ => None,
     };
     let v = match existing {
@@ -715,17 +728,7 @@ pub fn array_store(
                 }
             }
         }
-        match elements {
-            Elements::Dense(e) => {
-                if let Some(cell) = e.get_mut(i as usize) {
-                    *cell = v;
-                }
-            }
-            Elements::Sparse(e) => match e.iter_mut().find(|(k, _)| *k == i) {
-                Some(cell) => cell.1 = v,
-                None => e.push((i, v)),
-            },
-        }
+        elements.set(i, v);
     }
     advance(state);
     Ok(Step::Continue)
