@@ -1,5 +1,5 @@
 //! Search operators on typed tests (EvoSuite's): insertion of calls, deletion of statements
-//! with their dependents, change of values and arguments, and single-point crossover whose
+//! with their dependents, change of values, arguments and calls, and single-point crossover whose
 //! suffix is re-wired to compatible values of the other parent's prefix.
 
 use std::collections::HashMap;
@@ -66,7 +66,7 @@ pub fn insert(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
 }
 
 /// Changes each statement with probability 1/len: primitives and strings get a nearby
-/// value, calls get another argument, nulls a fresh value.
+/// value, calls get another argument or are replaced by another call, nulls a fresh value.
 pub fn change(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
     let n = t.len();
     let mut any = false;
@@ -101,10 +101,18 @@ pub fn change(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
                     i += added;
                 }
             }
-            Statement::Call { args, .. } | Statement::Construct { args, .. }
-                if !args.is_empty() =>
-            {
-                any |= change_argument(g, rng, t, i, args.len());
+            Statement::Call { args, .. } | Statement::Construct { args, .. } => {
+                // Half the time another argument, otherwise (or without arguments) another call.
+                if !args.is_empty() && rng.chance(0.5) {
+                    any |= change_argument(g, rng, t, i, args.len());
+                } else {
+                    let before = t.len();
+                    if replace_call(g, rng, t, i) {
+                        any = true;
+                        // Skip what was inserted in its place.
+                        i = (i + t.len()).saturating_sub(before);
+                    }
+                }
             }
             Statement::Array { elements, .. } if !elements.is_empty() => {
                 any |= change_argument(g, rng, t, i, elements.len());
@@ -114,6 +122,41 @@ pub fn change(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
         i += 1;
     }
     any
+}
+
+/// Replaces the call or constructor at `i`: when later statements use its value, by another
+/// way of producing a value of the same type (their uses re-pointed to it); otherwise by another
+/// call on an existing object. The old statement goes.
+fn replace_call(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest, i: usize) -> bool {
+    let old = StatementId(i as u32);
+    let used = t.statements()[i + 1..]
+        .iter()
+        .any(|s| s.uses().contains(&old));
+    let ty = t.types[i].clone();
+    let mut new_id = None;
+    let added = match (&ty, used) {
+        (Some(ty), true) => t.insert_at(i, |prefix| {
+            new_id = g.value(rng, prefix, ty, 1);
+        }),
+        (None, true) => return false,
+        (_, false) => t.insert_at(i, |prefix| {
+            g.call_on_existing(rng, prefix);
+        }),
+    };
+    let old = i + added;
+    if used {
+        match new_id {
+            Some(new) if new.0 as usize != old => {
+                t.replace_uses(StatementId(old as u32), new);
+            }
+            // Nothing could stand in for it: keep the old call (and whatever was inserted).
+            _ => return added > 0,
+        }
+    } else if added == 0 {
+        return false;
+    }
+    t.remove_with_dependents(&[old]);
+    true
 }
 
 /// Re-points argument `k` (random) of statement `i` to another compatible earlier value, or
