@@ -20,6 +20,7 @@ pub mod search;
 pub mod solver;
 pub mod term;
 pub mod z3_backend;
+pub mod z3_linear;
 
 use std::time::Duration;
 

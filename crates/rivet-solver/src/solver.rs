@@ -42,6 +42,8 @@ pub struct SolverStats {
     pub sliced_away: u64,
     /// Queries decided by the interval procedure.
     pub interval_decided: u64,
+    /// Backend queries translated to linear integer arithmetic.
+    pub linear_calls: u64,
 }
 
 /// Decides the conjunction of `clauses`. The last clause is the newest: decorators use that

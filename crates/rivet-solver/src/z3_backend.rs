@@ -26,6 +26,8 @@ pub struct Z3Solver {
     timeout: Duration,
     stats: SolverStats,
     solver: Option<z3::Solver>,
+    /// Translate linear queries to integer arithmetic (on by default).
+    linear: bool,
 }
 
 impl Z3Solver {
@@ -35,6 +37,15 @@ impl Z3Solver {
             timeout,
             stats: SolverStats::default(),
             solver: None,
+            linear: true,
+        }
+    }
+
+    /// A backend that always uses bit-vectors (for comparing the two translations).
+    pub fn bit_vectors_only(timeout: Duration) -> Z3Solver {
+        Z3Solver {
+            linear: false,
+            ..Z3Solver::new(timeout)
         }
     }
 }
@@ -193,7 +204,8 @@ impl Solver for Z3Solver {
         self.stats.backend_calls += 1;
         let mut tr = Translation::new();
         let timeout = self.timeout;
-        let solver = self.solver.get_or_insert_with(|| {
+        let solver_slot = &mut self.solver;
+        let solver = solver_slot.get_or_insert_with(|| {
             let solver = z3::Solver::new();
             let mut params = Params::new();
             let ms = u32::try_from(timeout.as_millis())
@@ -204,9 +216,26 @@ impl Solver for Z3Solver {
             solver
         });
         solver.push();
-        for c in clauses {
-            let f = tr.boolean(c);
-            solver.assert(&f);
+        // Linear queries go to integer arithmetic (wrapping explicit); others stay
+        // bit-vectors.
+        let linear = if self.linear {
+            crate::z3_linear::translate(clauses)
+        } else {
+            None
+        };
+        match &linear {
+            Some(q) => {
+                self.stats.linear_calls += 1;
+                for f in &q.assertions {
+                    solver.assert(f);
+                }
+            }
+            None => {
+                for c in clauses {
+                    let f = tr.boolean(c);
+                    solver.assert(&f);
+                }
+            }
         }
         let result = match solver.check() {
             SatResult::Unsat => SolveResult::Unsat,
@@ -221,6 +250,13 @@ impl Solver for Z3Solver {
                     for ((s, sort), bv) in &tr.symbols {
                         if let Some(v) = model_value(&z3_model, *sort, bv) {
                             model.set(*s, v);
+                        }
+                    }
+                    if let Some(q) = &linear {
+                        for ((s, sort), x) in &q.symbols {
+                            if let Some(v) = z3_model.eval(x, true).and_then(|v| v.as_i64()) {
+                                model.set(*s, sort.normalize(v));
+                            }
                         }
                     }
                     SolveResult::Sat(model)

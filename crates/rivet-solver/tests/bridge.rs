@@ -218,6 +218,54 @@ proptest! {
     }
 }
 
+fn linear_term() -> impl Strategy<Value = Term> {
+    let leaf = prop_oneof![
+        edge_int().prop_map(Term::int),
+        prop_oneof![Just(0u32), Just(2), Just(3), Just(4), Just(5)].prop_map(sym),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        let ops = prop_oneof![Just(BinaryOp::Add), Just(BinaryOp::Sub)];
+        prop_oneof![
+            (ops, inner.clone(), inner.clone())
+                .prop_map(|(op, a, b)| Term::binary(op, a, b).unwrap_or_else(|e| panic!("{e}"))),
+            (edge_int(), inner.clone()).prop_map(|(k, a)| Term::binary(
+                BinaryOp::Mul,
+                a,
+                Term::int(k)
+            )
+            .unwrap_or_else(|e| panic!("{e}"))),
+            inner
+                .clone()
+                .prop_map(|a| Term::unary(UnaryOp::Neg, a).unwrap_or_else(|e| panic!("{e}"))),
+        ]
+    })
+}
+
+fn linear_clause() -> impl Strategy<Value = Term> {
+    (cmp_op(), linear_term(), linear_term())
+        .prop_map(|(op, a, b)| Term::compare(op, a, b).unwrap_or_else(|e| panic!("{e}")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The linear-integer translation (wrapping explicit) agrees with the bit-vector one,
+    /// and its models satisfy the clauses by Rust's evaluation.
+    #[test]
+    fn linear_translation_agrees_with_bit_vectors(clauses in proptest::collection::vec(linear_clause(), 1..4)) {
+        let mut linear = Z3Solver::new(Duration::from_secs(10));
+        let mut bits = Z3Solver::bit_vectors_only(Duration::from_secs(10));
+        let (l, b) = (linear.check(&clauses), bits.check(&clauses));
+        prop_assert_eq!(linear.stats().linear_calls, 1);
+        if !matches!(l, SolveResult::Unknown(_)) && !matches!(b, SolveResult::Unknown(_)) {
+            prop_assert_eq!(l.is_sat(), b.is_sat(), "{:?}", clauses);
+        }
+        if let SolveResult::Sat(m) = l {
+            prop_assert!(m.satisfies(&clauses), "model {:?} of {:?}", m, clauses);
+        }
+    }
+}
+
 #[test]
 fn overflow_and_division_edges() {
     let x = Term::var(SymbolId(0), SymbolSort::Int);
