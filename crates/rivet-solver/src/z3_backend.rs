@@ -26,6 +26,8 @@ pub struct Z3Solver {
     timeout: Duration,
     stats: SolverStats,
     solver: Option<z3::Solver>,
+    /// The solver of linear queries (kept apart from the bit-vector one).
+    lia: Option<z3::Solver>,
     /// Translate linear queries to integer arithmetic (on by default).
     linear: bool,
 }
@@ -37,6 +39,7 @@ impl Z3Solver {
             timeout,
             stats: SolverStats::default(),
             solver: None,
+            lia: None,
             linear: true,
         }
     }
@@ -204,9 +207,7 @@ impl Solver for Z3Solver {
         self.stats.backend_calls += 1;
         let mut tr = Translation::new();
         let timeout = self.timeout;
-        let solver_slot = &mut self.solver;
-        let solver = solver_slot.get_or_insert_with(|| {
-            let solver = z3::Solver::new();
+        let configure = |solver: z3::Solver| {
             let mut params = Params::new();
             let ms = u32::try_from(timeout.as_millis())
                 .unwrap_or(u32::MAX)
@@ -214,8 +215,7 @@ impl Solver for Z3Solver {
             params.set_u32("timeout", ms);
             solver.set_params(&params);
             solver
-        });
-        solver.push();
+        };
         // Linear queries go to integer arithmetic (wrapping explicit); others stay
         // bit-vectors.
         let linear = if self.linear {
@@ -223,6 +223,13 @@ impl Solver for Z3Solver {
         } else {
             None
         };
+        let solver = match &linear {
+            Some(_) => self.lia.get_or_insert_with(|| configure(z3::Solver::new())),
+            None => self
+                .solver
+                .get_or_insert_with(|| configure(z3::Solver::new())),
+        };
+        solver.push();
         match &linear {
             Some(q) => {
                 self.stats.linear_calls += 1;

@@ -3,6 +3,7 @@
 //! lazy initialization), or ends its path.
 
 mod arith;
+mod arrays;
 mod calls;
 mod control;
 mod objects;
@@ -21,11 +22,10 @@ use crate::program::{MethodBody, Program};
 use crate::state::{Frame, SymbolicState};
 use crate::value::{Reference, Value};
 
+pub use arrays::alloc_array;
 pub use calls::{enter_method, fresh_value, not_followed, return_descriptor};
 pub use control::throw_new;
-pub use objects::{
-    alloc_array, alloc_instance, alloc_string, ensure_initialized, is_string_class, mirror,
-};
+pub use objects::{alloc_instance, alloc_string, ensure_initialized, is_string_class, mirror};
 
 /// Counters the interpreter keeps across states.
 #[derive(Debug, Default)]
@@ -330,13 +330,13 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
             load(state, idx)?;
         }
         26..=45 => load(state, u16::from((op.0 - 26) % 4))?,
-        46..=53 => return objects::array_load(state, ctx, op),
+        46..=53 => return arrays::array_load(state, ctx, op),
         54..=58 => {
             let idx = insn.local_index().unwrap_or(0);
             store(state, idx)?;
         }
         59..=78 => store(state, u16::from((op.0 - 59) % 4))?,
-        79..=86 => return objects::array_store(state, ctx, op),
+        79..=86 => return arrays::array_store(state, ctx, op),
         87..=95 => stack_op(state, op)?,
         96..=131 => return arith::binary(state, ctx, op),
         132 => {
@@ -363,8 +363,8 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
         182..=185 => return calls::invoke(state, ctx, &method, op, &insn.operand),
         186 => return calls::invokedynamic(state, ctx, &method, &insn.operand),
         187 => return objects::new_object(state, ctx, &method, &insn.operand),
-        188 | 189 | 197 => return objects::new_array(state, ctx, &method, op, &insn.operand),
-        190 => return objects::array_length(state, ctx),
+        188 | 189 | 197 => return arrays::new_array(state, ctx, &method, op, &insn.operand),
+        190 => return arrays::array_length(state, ctx),
         191 => return control::athrow(state, ctx),
         192 | 193 => return objects::type_check(state, ctx, &method, op, &insn.operand),
         194 | 195 => return objects::monitor(state, ctx),

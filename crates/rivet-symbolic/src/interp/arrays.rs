@@ -1,0 +1,367 @@
+//! Arrays: allocation (a symbolic length splits on negative and stays symbolic for one
+//! dimension), element loads and stores with bounds checks as paths of their own, input
+//! arrays whose elements are named by access path, and `arraylength`.
+
+use std::sync::Arc;
+
+use rivet_classfile::{Opcode, Operand};
+use rivet_solver::{BinaryOp, CmpOp, SymbolSort, Term};
+
+use super::objects::{class_operand, peek_ref};
+use super::{advance, bytecode_error, control, method_error, Ctx, Ops, PathEnd, Split, Step};
+use crate::error::SymbolicError;
+use crate::heap::{Elements, HeapObject, ObjKind};
+use crate::lazy;
+use crate::program::MethodBody;
+use crate::state::SymbolicState;
+use crate::value::{ObjectId, Reference, Value};
+
+/// Allocates a concrete array of `length` elements of descriptor `element`.
+pub fn alloc_array(state: &mut SymbolicState, element: &str, length: i32) -> ObjectId {
+    let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
+    state.alloc(HeapObject {
+        type_name: Arc::from(format!("[{element}")),
+        class: None,
+        kind: ObjKind::Array {
+            element: Arc::from(element),
+            length: Term::int(length),
+            elements: Elements::Dense(vec![default; length.max(0) as usize]),
+        },
+        origin: None,
+    })
+}
+
+const MAX_ARRAY: i64 = 1 << 20;
+
+/// `newarray`, `anewarray`, `multianewarray` (a symbolic length splits on negative, then
+/// is made concrete).
+pub fn new_array(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    operand: &Operand,
+) -> Result<Step, SymbolicError> {
+    let (element, dims): (String, u8) = match (op, operand) {
+        (Opcode::NEWARRAY, Operand::NewArray(code)) => {
+            let e = match code {
+                4 => "Z",
+                5 => "C",
+                6 => "F",
+                7 => "D",
+                8 => "B",
+                9 => "S",
+                10 => "I",
+                _ => "J",
+            };
+            (e.to_string(), 1)
+        }
+        (Opcode::ANEWARRAY, Operand::Constant(i)) => {
+            let name = class_operand(ctx, method, *i)?;
+            let e = if name.starts_with('[') {
+                name.to_string()
+            } else {
+                format!("L{name};")
+            };
+            (e, 1)
+        }
+        (_, Operand::MultiANewArray { index, dimensions }) => {
+            let name = class_operand(ctx, method, *index)?;
+            (name[1..].to_string(), *dimensions)
+        }
+        _ => return Err(method_error(method, "bad array allocation")),
+    };
+    // Lengths, outermost first.
+    let mut lengths = Vec::new();
+    for _ in 0..dims {
+        lengths.push(Ops::pop_int(state)?);
+    }
+    lengths.reverse();
+    let mut concrete = Vec::new();
+    for len in &lengths {
+        if len.as_int().is_none() {
+            let negative = Term::compare(CmpOp::Lt, len.clone(), Term::int(0))
+                .map_err(|e| method_error(method, e.to_string()))?;
+            match ctx.split(state, negative) {
+                Split::True => {
+                    control::throw_new(state, ctx, "java/lang/NegativeArraySizeException")?;
+                    return Ok(Step::Continue);
+                }
+                Split::False => {}
+                Split::Bound => return Ok(Step::End(PathEnd::Bound("depth".into()))),
+                Split::Both(other) => {
+                    // The state took the negative side; the other continues and retries.
+                    let mut other = *other;
+                    for l in &lengths {
+                        Ops::push(&mut other, Value::Int(l.clone()))?;
+                    }
+                    control::throw_new(state, ctx, "java/lang/NegativeArraySizeException")?;
+                    return Ok(control::fork(state, other));
+                }
+            }
+        }
+        if dims == 1 && len.as_int().is_none() {
+            // A one-dimensional array keeps its symbolic length.
+            let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
+            let id = state.alloc(HeapObject {
+                type_name: Arc::from(format!("[{element}")),
+                class: None,
+                kind: ObjKind::Array {
+                    element: Arc::from(element.as_str()),
+                    length: len.clone(),
+                    elements: Elements::Filled {
+                        entries: Vec::new(),
+                        default,
+                    },
+                },
+                origin: None,
+            });
+            Ops::push(state, Value::Ref(Reference::Object(id)))?;
+            advance(state);
+            return Ok(Step::Continue);
+        }
+        let v = ctx.concretize(state, len);
+        if v < 0 {
+            control::throw_new(state, ctx, "java/lang/NegativeArraySizeException")?;
+            return Ok(Step::Continue);
+        }
+        if v > MAX_ARRAY {
+            return Ok(Step::End(PathEnd::Bound(format!("array of {v} elements"))));
+        }
+        concrete.push(v as i32);
+    }
+    let id = build_array(state, &element, &concrete);
+    Ops::push(state, Value::Ref(Reference::Object(id)))?;
+    advance(state);
+    Ok(Step::Continue)
+}
+
+/// A (possibly multi-dimensional) array; `element` is the innermost-but-`lengths.len()-1`
+/// element descriptor.
+fn build_array(state: &mut SymbolicState, element: &str, lengths: &[i32]) -> ObjectId {
+    match lengths {
+        [] | [_] => alloc_array(state, element, lengths.first().copied().unwrap_or(0)),
+        [n, rest @ ..] => {
+            let inner = &element[1..];
+            let children: Vec<Value> = (0..*n)
+                .map(|_| Value::Ref(Reference::Object(build_array(state, inner, rest))))
+                .collect();
+            let id = alloc_array(state, element, *n);
+            if let Some(ObjKind::Array {
+                elements: Elements::Dense(e),
+                ..
+            }) = state.object_mut(id).map(|o| &mut o.kind)
+            {
+                *e = children;
+            }
+            id
+        }
+    }
+}
+
+/// Resolves the array reference `depth` down the stack: Ok(Some(id)) to go on; Ok(None)
+/// with `step` set when resolution forked or null was dereferenced.
+fn array_ref(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    depth: usize,
+    pops: usize,
+) -> Result<Result<ObjectId, Step>, SymbolicError> {
+    match peek_ref(state, depth)? {
+        Reference::Symbolic(s) => Ok(Err(lazy::resolve(state, ctx, s)?)),
+        Reference::Null => {
+            for _ in 0..pops {
+                Ops::pop(state)?;
+            }
+            control::throw_new(state, ctx, "java/lang/NullPointerException")?;
+            Ok(Err(Step::Continue))
+        }
+        Reference::Object(id) => Ok(Ok(id)),
+    }
+}
+
+/// Checks `0 <= index < length`: Ok(index) in bounds; otherwise the step (the exception,
+/// or a fork between both).
+fn bounds(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    array: ObjectId,
+    index: &Term,
+    pops: usize,
+) -> Result<Result<i32, Step>, SymbolicError> {
+    let length = match state.object(array).map(|o| &o.kind) {
+        Some(ObjKind::Array { length, .. }) => length.clone(),
+        _ => {
+            return Ok(Err(Step::End(PathEnd::Bound(
+                "array operation on a non-array".into(),
+            ))))
+        }
+    };
+    let err = |e: rivet_solver::SortError| SymbolicError::Bytecode {
+        class: "?".into(),
+        method: "?".into(),
+        reason: e.to_string(),
+    };
+    let lower = Term::compare(CmpOp::Ge, index.clone(), Term::int(0)).map_err(err)?;
+    let upper = Term::compare(CmpOp::Lt, index.clone(), length).map_err(err)?;
+    let inside = Term::binary(BinaryOp::And, lower, upper).map_err(err)?;
+    let throw = |s: &mut SymbolicState, ctx: &mut Ctx<'_>| -> Result<(), SymbolicError> {
+        for _ in 0..pops {
+            Ops::pop(s)?;
+        }
+        control::throw_new(s, ctx, "java/lang/ArrayIndexOutOfBoundsException")
+    };
+    match ctx.split(state, inside) {
+        Split::True => {}
+        Split::False => {
+            throw(state, ctx)?;
+            return Ok(Err(Step::Continue));
+        }
+        Split::Bound => return Ok(Err(Step::End(PathEnd::Bound("depth".into())))),
+        Split::Both(other) => {
+            // The in-bounds side retries the instruction (now decided); the other throws.
+            let mut outside = *other;
+            throw(&mut outside, ctx)?;
+            return Ok(Err(control::fork(state, outside)));
+        }
+    }
+    Ok(Ok(ctx.concretize(state, index) as i32))
+}
+
+fn element_sort(element: &str) -> Option<SymbolSort> {
+    Some(match element.as_bytes().first()? {
+        b'Z' => SymbolSort::Boolean,
+        b'B' => SymbolSort::Byte,
+        b'C' => SymbolSort::Char,
+        b'S' => SymbolSort::Short,
+        b'I' => SymbolSort::Int,
+        b'J' => SymbolSort::Long,
+        _ => return None,
+    })
+}
+
+/// `iaload` .. `saload`.
+pub fn array_load(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    _op: Opcode,
+) -> Result<Step, SymbolicError> {
+    let array = match array_ref(state, ctx, 1, 2)? {
+        Ok(id) => id,
+        Err(step) => return Ok(step),
+    };
+    let index = match Ops::peek(state, 0)? {
+        Value::Int(t) => t.clone(),
+        other => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                format!("array index {other:?}"),
+            ))
+        }
+    };
+    let i = match bounds(state, ctx, array, &index, 2)? {
+        Ok(i) => i,
+        Err(step) => return Ok(step),
+    };
+    Ops::pop(state)?;
+    Ops::pop(state)?;
+    let existing = match state.object(array).map(|o| &o.kind) {
+        Some(ObjKind::Array { elements, .. }) => elements.get(i),
+        _ => None,
+    };
+    let v = match existing {
+        Some(v) => v,
+        None => {
+            let (element, path) = match state.object(array) {
+                Some(HeapObject {
+                    kind: ObjKind::Array { element, .. },
+                    origin: Some(o),
+                    ..
+                }) => (element.clone(), o.path.index(&i.to_string())),
+                _ => return Ok(Step::End(PathEnd::Bound("array element missing".into()))),
+            };
+            let v = lazy::input_value(state, ctx, &element, path, None)?;
+            if let Some(ObjKind::Array {
+                elements: Elements::Sparse(e),
+                ..
+            }) = state.object_mut(array).map(|o| &mut o.kind)
+            {
+                e.push((i, v.clone()));
+            }
+            v
+        }
+    };
+    Ops::push(state, v)?;
+    advance(state);
+    Ok(Step::Continue)
+}
+
+/// `iastore` .. `sastore`.
+pub fn array_store(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    _op: Opcode,
+) -> Result<Step, SymbolicError> {
+    let array = match array_ref(state, ctx, 2, 3)? {
+        Ok(id) => id,
+        Err(step) => return Ok(step),
+    };
+    let index = match Ops::peek(state, 1)? {
+        Value::Int(t) => t.clone(),
+        other => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                format!("array index {other:?}"),
+            ))
+        }
+    };
+    let i = match bounds(state, ctx, array, &index, 3)? {
+        Ok(i) => i,
+        Err(step) => return Ok(step),
+    };
+    let mut v = Ops::pop(state)?;
+    Ops::pop(state)?;
+    Ops::pop(state)?;
+    if let Some(ObjKind::Array {
+        element, elements, ..
+    }) = state.object_mut(array).map(|o| &mut o.kind)
+    {
+        // Narrow stores truncate.
+        if let (Value::Int(t), Some(sort)) = (&v, element_sort(element)) {
+            let op = match sort {
+                SymbolSort::Byte => Some(rivet_solver::UnaryOp::I2B),
+                SymbolSort::Char => Some(rivet_solver::UnaryOp::I2C),
+                SymbolSort::Short => Some(rivet_solver::UnaryOp::I2S),
+                _ => None,
+            };
+            if let Some(op) = op {
+                if let Ok(n) = Term::unary(op, t.clone()) {
+                    v = Value::Int(n);
+                }
+            }
+        }
+        elements.set(i, v);
+    }
+    advance(state);
+    Ok(Step::Continue)
+}
+
+/// `arraylength`.
+pub fn array_length(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, SymbolicError> {
+    let array = match array_ref(state, ctx, 0, 1)? {
+        Ok(id) => id,
+        Err(step) => return Ok(step),
+    };
+    Ops::pop(state)?;
+    let len = match state.object(array).map(|o| &o.kind) {
+        Some(ObjKind::Array { length, .. }) => length.clone(),
+        _ => {
+            return Ok(Step::End(PathEnd::Bound(
+                "arraylength of a non-array".into(),
+            )))
+        }
+    };
+    Ops::push(state, Value::Int(len))?;
+    advance(state);
+    Ok(Step::Continue)
+}
