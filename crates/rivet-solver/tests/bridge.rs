@@ -247,7 +247,7 @@ fn linear_clause() -> impl Strategy<Value = Term> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// The linear-integer translation (wrapping explicit) agrees with the bit-vector one,
     /// and its models satisfy the clauses by Rust's evaluation.

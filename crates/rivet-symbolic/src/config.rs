@@ -44,6 +44,8 @@ pub struct ExploreConfig {
     pub max_steps: u64,
     /// Maximum call-stack height; deeper calls end the path as "bound".
     pub max_frames: usize,
+    /// Maximum number of clauses of a path condition; longer paths end as "bound".
+    pub max_clauses: usize,
     pub invariants: Invariants,
     pub searcher: SearcherKind,
     /// Seed of every random choice.
@@ -65,6 +67,7 @@ impl Default for ExploreConfig {
             heap_scope: HashMap::new(),
             max_steps: 200_000,
             max_frames: 200,
+            max_clauses: 2_000,
             invariants: Invariants::default(),
             searcher: SearcherKind::DepthFirst,
             seed: 0,

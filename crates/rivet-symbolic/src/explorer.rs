@@ -346,7 +346,7 @@ impl Explorer {
         summary.cache_hits = stats.cache_hits;
         summary.backend_time = stats.backend_time;
         summary.interval_decided = stats.interval_decided;
-        summary.fast_unsat = stats.fast_unsat;
+        summary.fast_unsat = stats.fast_unsat + counters.fast_unsat;
         summary.unknown = counters.unknown;
         summary.not_followed = counters.not_followed;
         summary.model_searches = counters.model_searches;

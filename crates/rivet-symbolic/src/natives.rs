@@ -511,6 +511,11 @@ fn array_copy(
         interp::throw_new(state, ctx, "java/lang/ArrayIndexOutOfBoundsException")?;
         return Ok(Step::Continue);
     }
+    if len > 1 << 20 {
+        return Ok(Step::End(PathEnd::Bound(format!(
+            "System.arraycopy of {len} elements"
+        ))));
+    }
     let mut values = Vec::with_capacity(len as usize);
     for i in sp..sp + len {
         let v = match state.object(src).map(|o| &o.kind) {
@@ -520,9 +525,25 @@ fn array_copy(
         match v {
             Some(v) => values.push(v),
             None => {
-                return Ok(Step::End(PathEnd::Bound(
-                    "System.arraycopy from an unread input element".into(),
-                )))
+                // An input array's element not read yet: a new input named by its path.
+                let origin = state.object(src).and_then(|o| match (&o.kind, &o.origin) {
+                    (ObjKind::Array { element, .. }, Some(origin)) => {
+                        Some((element.clone(), origin.path.index(&i.to_string())))
+                    }
+                    _ => None,
+                });
+                let Some((element, path)) = origin else {
+                    return Ok(Step::End(PathEnd::Bound(
+                        "System.arraycopy from a missing element".into(),
+                    )));
+                };
+                let v = crate::lazy::input_value(state, ctx, &element, path, None)?;
+                if let Some(ObjKind::Array { elements, .. }) =
+                    state.object_mut(src).map(|o| &mut o.kind)
+                {
+                    elements.set(i as i32, v.clone());
+                }
+                values.push(v);
             }
         }
     }

@@ -43,6 +43,8 @@ pub struct Counters {
     pub next_call_symbol: u32,
     /// Queries answered by the model search without the solver.
     pub model_searches: u64,
+    /// Questions answered `Unsat` because the clause negates an earlier one.
+    pub fast_unsat: u64,
     /// Time spent in the model search (also counted in `solver_time`).
     pub search_time: Duration,
 }
@@ -110,6 +112,14 @@ impl Ctx<'_> {
     /// around `base` (a model of `numeric`), then by the solver. The model returned holds
     /// the values that change.
     pub fn feasible(&mut self, numeric: &[Term], clause: &Term, base: &Model) -> Option<Model> {
+        // The fast unsatisfiability check, before building and slicing the query.
+        if let Ok(negated) = Term::negation(clause.clone()) {
+            if clause.as_bool() == Some(false) || numeric.contains(&negated) {
+                self.counters.solver_calls += 1;
+                self.counters.fast_unsat += 1;
+                return None;
+            }
+        }
         let mut query = Vec::with_capacity(numeric.len() + 1);
         query.extend_from_slice(numeric);
         query.push(clause.clone());
@@ -293,6 +303,9 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
     state.steps += 1;
     if state.steps > ctx.config.max_steps {
         return Ok(Step::End(PathEnd::Bound("steps".into())));
+    }
+    if state.pc.len() > ctx.config.max_clauses {
+        return Ok(Step::End(PathEnd::Bound("path condition length".into())));
     }
     let Some(frame) = state.frames.last() else {
         return Ok(Step::End(match &state.uncaught {
