@@ -487,7 +487,7 @@ fn array_copy(
     let mut ints = Vec::new();
     for i in [1usize, 3, 4] {
         match args.get(i) {
-            Some(Value::Int(t)) => ints.push(ctx.concretize(state, &t.clone())),
+            Some(Value::Int(t)) => ints.push(ctx.concretize_small(state, &t.clone())),
             _ => {
                 return Ok(Step::End(PathEnd::Bound(
                     "System.arraycopy arguments".into(),
@@ -501,7 +501,7 @@ fn array_copy(
             ObjKind::Array { length, .. } => length.clone(),
             _ => return None,
         };
-        Some(ctx.concretize(state, &t))
+        Some(ctx.concretize_small(state, &t))
     };
     let (Some(sl), Some(dl)) = (length_of(state, ctx, src), length_of(state, ctx, dst)) else {
         interp::throw_new(state, ctx, "java/lang/ArrayStoreException")?;

@@ -120,7 +120,7 @@ pub fn new_array(
             advance(state);
             return Ok(Step::Continue);
         }
-        let v = ctx.concretize(state, len);
+        let v = ctx.concretize_small(state, len);
         if v < 0 {
             control::throw_new(state, ctx, "java/lang/NegativeArraySizeException")?;
             return Ok(Step::Continue);

@@ -190,6 +190,29 @@ impl Ctx<'_> {
         }
     }
 
+    /// As `concretize`, but when the model's value is large, first tries a few small values
+    /// the path allows (sizes and positions of arrays).
+    pub fn concretize_small(&mut self, state: &mut SymbolicState, term: &Term) -> i64 {
+        if term.as_const().is_none() && state.model.eval(term).as_i64().abs() > 64 {
+            for small in [0i64, 1, 2, 3, 10, 16, 64] {
+                let k = if term.sort() == rivet_solver::Sort::Long {
+                    Term::long(small)
+                } else {
+                    Term::int(small as i32)
+                };
+                let Ok(eq) = Term::compare(rivet_solver::CmpOp::Eq, term.clone(), k) else {
+                    break;
+                };
+                if let Some(m) = self.feasible(&state.numeric, &eq, &state.model.clone()) {
+                    state.model.merge(&m);
+                    state.assume(Clause::Numeric(eq));
+                    return small;
+                }
+            }
+        }
+        self.concretize(state, term)
+    }
+
     /// Makes `term` concrete: its value in the state's model, with the clause `term == v`.
     pub fn concretize(&mut self, state: &mut SymbolicState, term: &Term) -> i64 {
         if let Some(v) = term.as_const() {
