@@ -290,7 +290,8 @@ impl Explorer {
                 searcher.update(&[], &[id]);
                 continue;
             };
-            let outcome = run_state(&mut state, &mut ctx);
+            let deadline = self.config.time_budget.map(|b| started + b);
+            let outcome = run_state(&mut state, &mut ctx, deadline);
             match outcome {
                 Ok(Step::Fork(children)) => {
                     let mut metas = Vec::with_capacity(children.len());
@@ -356,12 +357,24 @@ impl Explorer {
     }
 }
 
-/// Runs a state until it forks or its path ends.
-fn run_state(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, SymbolicError> {
+/// Runs a state until it forks or its path ends (or the deadline passes: a bound).
+fn run_state(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    deadline: Option<Instant>,
+) -> Result<Step, SymbolicError> {
+    let mut since_check = 0u32;
     loop {
         match interp::step(state, ctx)? {
             Step::Continue => {}
             other => return Ok(other),
+        }
+        since_check += 1;
+        if since_check >= 4096 {
+            since_check = 0;
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Ok(Step::End(PathEnd::Bound("time budget".into())));
+            }
         }
     }
 }

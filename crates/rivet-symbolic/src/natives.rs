@@ -16,6 +16,9 @@
 //! - `Float.floatToRawIntBits`/`intBitsToFloat`, `Double.doubleToRawLongBits`/
 //!   `longBitsToDouble`; `StrictMath` natives computed on concrete doubles;
 //! - `java.lang.String`, `StringBuilder`, `StringBuffer`: see `strings`;
+//! - `jdk.internal.misc.Unsafe` as its static initializer and array code need it:
+//!   `arrayBaseOffset0` (16), `arrayIndexScale0` (by element type), `addressSize0` (8),
+//!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
 //! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed).
 
 use std::sync::Arc;
@@ -47,6 +50,7 @@ pub enum Model {
     StrictMath,
     String,
     Builder,
+    Unsafe,
     NotFollowed,
 }
 
@@ -87,6 +91,12 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
             | "cbrt" | "pow" | "atan2" | "hypot" | "sinh" | "cosh" | "tanh" | "expm1" | "log1p",
             _,
         ) => Model::StrictMath,
+        (
+            "jdk/internal/misc/Unsafe",
+            "arrayBaseOffset0" | "arrayIndexScale0" | "addressSize0" | "pageSize" | "storeFence"
+            | "loadFence" | "fullFence" | "objectFieldOffset0" | "objectFieldOffset1",
+            _,
+        ) => Model::Unsafe,
         ("java/lang/String", _, _) => Model::String,
         (
             "java/lang/StringBuilder"
@@ -343,6 +353,37 @@ pub fn run(
         }
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
+        Model::Unsafe => {
+            let v = match &*target.name {
+                "arrayBaseOffset0" => Some(Value::int(16)),
+                "addressSize0" => Some(Value::int(8)),
+                "pageSize" => Some(Value::int(4096)),
+                "arrayIndexScale0" => {
+                    let ty = object_arg(state, args.get(1)).and_then(|id| {
+                        match &state.object(id)?.kind {
+                            ObjKind::Mirror(t) => Some(t.clone()),
+                            _ => None,
+                        }
+                    });
+                    let scale = match ty
+                        .as_deref()
+                        .and_then(|t| t.strip_prefix('['))
+                        .and_then(|e| e.bytes().next())
+                    {
+                        Some(b'Z' | b'B') => 1,
+                        Some(b'C' | b'S') => 2,
+                        Some(b'J' | b'D') => 8,
+                        _ => 4,
+                    };
+                    Some(Value::int(scale))
+                }
+                "objectFieldOffset0" | "objectFieldOffset1" => Some(Value::Long(Term::long(
+                    12 + 4 * i64::from(ctx.counters.next_call_symbol % 64),
+                ))),
+                _ => None,
+            };
+            finish(state, v)
+        }
         Model::NotFollowed => interp::not_followed(
             state,
             ctx,

@@ -510,7 +510,9 @@ impl Program {
 
     /// The concrete classes a reference of static type `ty` may point to when it is fresh:
     /// `ty` itself if concrete, and its concrete subtypes among the user classes; sorted,
-    /// `ty` first. Array types and `java.lang.Object` expand to themselves.
+    /// `ty` first. Array types and `java.lang.Object` expand to themselves. JDK interfaces
+    /// and abstract classes with no implementation among the user classes expand to their
+    /// usual JDK implementations (see `jdk_defaults`).
     pub fn concrete_subtypes(&mut self, ty: &str) -> Result<Arc<[Arc<str>]>, SymbolicError> {
         if let Some(v) = self.concrete_subtypes.get(ty) {
             return Ok(v.clone());
@@ -541,9 +543,33 @@ impl Program {
                 }
             }
         }
+        if out.is_empty() {
+            out.extend(jdk_defaults(ty).iter().map(|c| Arc::<str>::from(*c)));
+        }
         let out: Arc<[Arc<str>]> = out.into();
         self.concrete_subtypes.insert(Arc::from(ty), out.clone());
         Ok(out)
+    }
+}
+
+/// The usual JDK implementations of common JDK interfaces and abstract classes, used when
+/// the user classes implement none: lists, sets, maps, queues, char sequences, numbers.
+pub fn jdk_defaults(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "java/util/List"
+        | "java/util/Collection"
+        | "java/lang/Iterable"
+        | "java/util/AbstractList"
+        | "java/util/AbstractCollection" => &["java/util/ArrayList", "java/util/LinkedList"],
+        "java/util/Queue" | "java/util/Deque" => &["java/util/ArrayDeque", "java/util/LinkedList"],
+        "java/util/Set" | "java/util/AbstractSet" => &["java/util/HashSet", "java/util/TreeSet"],
+        "java/util/SortedSet" | "java/util/NavigableSet" => &["java/util/TreeSet"],
+        "java/util/Map" | "java/util/AbstractMap" => &["java/util/HashMap", "java/util/TreeMap"],
+        "java/util/SortedMap" | "java/util/NavigableMap" => &["java/util/TreeMap"],
+        "java/lang/CharSequence" => &["java/lang/String"],
+        "java/lang/Number" => &["java/lang/Integer", "java/lang/Long"],
+        "java/lang/Comparable" => &["java/lang/Integer", "java/lang/String"],
+        _ => &[],
     }
 }
 

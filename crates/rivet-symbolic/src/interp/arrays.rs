@@ -25,11 +25,22 @@ pub fn alloc_array(state: &mut SymbolicState, element: &str, length: i32) -> Obj
         kind: ObjKind::Array {
             element: Arc::from(element),
             length: Term::int(length),
-            elements: Elements::Dense(vec![default; length.max(0) as usize]),
+            // Large arrays keep only the elements written.
+            elements: if length > DENSE_LIMIT {
+                Elements::Filled {
+                    entries: Vec::new(),
+                    default,
+                }
+            } else {
+                Elements::Dense(vec![default; length.max(0) as usize])
+            },
         },
         origin: None,
     })
 }
+
+/// Arrays longer than this are stored sparsely.
+const DENSE_LIMIT: i32 = 4096;
 
 const MAX_ARRAY: i64 = 1 << 20;
 
