@@ -167,21 +167,23 @@ fn one_bad_class_among_many_loses_nothing() {
 }
 
 #[test]
-fn generate_and_explore_say_not_implemented() {
-    assert_bad_input(
-        &[
-            "generate",
-            "--classpath",
-            ".",
-            "--class",
-            "a.B",
-            "--out",
-            "x",
-        ],
-        &["not implemented yet"],
-    );
-    assert_bad_input(
-        &["explore", "--classpath", ".", "--method", "a.B.m()V"],
-        &["not implemented yet"],
-    );
+fn strategies_not_built_yet_say_so() {
+    let dir = rivet_testkit::compiled_subjects(11);
+    let cp = dir.to_str().unwrap();
+    for strategy in ["symbolic", "concolic"] {
+        assert_bad_input(
+            &[
+                "generate",
+                "--classpath",
+                cp,
+                "--class",
+                "structures.AvlTree",
+                "--out",
+                "target/never-written",
+                "--strategy",
+                strategy,
+            ],
+            &["not implemented yet"],
+        );
+    }
 }
