@@ -125,4 +125,8 @@ pub struct ExploreArgs {
     /// Stop exploring after this many seconds
     #[arg(long, value_name = "SECONDS")]
     pub budget: Option<u64>,
+    /// Trace-guided mode: follow these branch ids of the class (comma-separated, in the
+    /// order a concrete run took them); paths that take others are dropped
+    #[arg(long, value_name = "IDS")]
+    pub trace: Option<String>,
 }

@@ -53,6 +53,15 @@ fn config(args: &ExploreArgs) -> Result<ExploreConfig> {
             .map_err(|e| bad_input(format!("--invariants {}: {e}", path.display())))?;
     }
     config.time_budget = args.budget.map(Duration::from_secs);
+    if let Some(trace) = &args.trace {
+        let ids = trace
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| t.trim().parse::<u32>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad_input(format!("--trace {trace:?}: expected branch ids like 1,3,4")))?;
+        config.trace = Some(ids);
+    }
     Ok(config)
 }
 

@@ -184,3 +184,16 @@ fn sushi_sample_finds_both_outcomes_and_pins_obj_at_index_15() {
     assert!(summary["paths"].as_u64().unwrap_or(0) > 100);
     insta::assert_snapshot!("sample_obj_at_index_15", render(&landed));
 }
+
+#[test]
+fn trace_guided_mode_follows_the_error_path_of_figure1() {
+    // Branches of figure1's error path, as `rivet branches` numbers them: 1, 3, 5.
+    let (paths, _) = explore("lct.Examples.figure1(II)I", &["--trace", "1,3,5"]);
+    assert_eq!(
+        paths.len(),
+        1,
+        "{}",
+        render(&paths.iter().collect::<Vec<_>>())
+    );
+    assert_eq!(paths[0]["end"], "exception java.lang.IllegalStateException");
+}

@@ -163,7 +163,9 @@ impl Explorer {
         }
         for (i, p) in entry.signature.params.iter().enumerate() {
             roots.insert(format!("arg{}", i + 1), args.len());
-            args.push(Value::default_for(p.to_string().as_bytes()[0]));
+            args.push(Value::default_for(
+                p.to_string().bytes().next().unwrap_or(b'I'),
+            ));
         }
         let lengths: HashMap<AccessPath, i64> = input
             .values

@@ -191,7 +191,7 @@ pub fn run(
         if ret == "V" {
             None
         } else {
-            Some(Value::default_for(ret.as_bytes()[0]))
+            Some(Value::default_for(ret.bytes().next().unwrap_or(b'V')))
         }
     };
     match model {

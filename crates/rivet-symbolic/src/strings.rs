@@ -172,7 +172,9 @@ pub fn string_method(
             let param = d.trim_start_matches('(').split(')').next().unwrap_or("");
             let text = match param {
                 "[C" => None,
-                "Ljava/lang/Object;" => display_value(state, &args[0], "Ljava/lang/Object;"),
+                "Ljava/lang/Object;" => args
+                    .first()
+                    .and_then(|a| display_value(state, a, "Ljava/lang/Object;")),
                 p => args.first().and_then(|a| display_value(state, a, p)),
             };
             Some(new_string(state, ctx, text)?)

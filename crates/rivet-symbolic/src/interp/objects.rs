@@ -36,7 +36,7 @@ pub fn alloc_instance(
         ObjKind::Instance(
             info.fields
                 .iter()
-                .map(|f| Value::default_for(f.ty.to_string().as_bytes()[0]))
+                .map(|f| Value::default_for(f.ty.to_string().bytes().next().unwrap_or(b'I')))
                 .collect(),
         )
     };
@@ -184,7 +184,9 @@ pub fn ensure_initialized(
                 Some(c) => constant_value(state, ctx, &class.id, c)?,
                 None => None,
             };
-            values.push(v.unwrap_or_else(|| Value::default_for(f.ty.to_string().as_bytes()[0])));
+            values.push(v.unwrap_or_else(|| {
+                Value::default_for(f.ty.to_string().bytes().next().unwrap_or(b'I'))
+            }));
         }
         let clinit = ctx.program.declared_method(&class, "<clinit>", "()V")?;
         let init = if clinit.is_some() {
