@@ -80,6 +80,24 @@ pub enum ObjKind {
     Str(StrValue),
     /// A `java.lang.Class` for the type named (internal name or descriptor).
     Mirror(Arc<str>),
+    /// A lambda or method reference made by `LambdaMetafactory`.
+    Lambda(Arc<LambdaTarget>),
+}
+
+/// What a lambda object runs when its interface method is called.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LambdaTarget {
+    /// The interface method's name and descriptor (erased).
+    pub method: Arc<str>,
+    pub method_descriptor: Arc<str>,
+    /// Method-handle kind of the implementation (5 virtual, 6 static, 7 special,
+    /// 8 constructor, 9 interface).
+    pub kind: u8,
+    pub owner: Arc<str>,
+    pub name: Arc<str>,
+    pub descriptor: Arc<str>,
+    /// Captured values, passed before the call's arguments.
+    pub captured: Vec<Value>,
 }
 
 /// How an input object was first reached.

@@ -130,6 +130,19 @@ fn interpreter_features() {
         ends(&cast)
     );
 
+    // Lambdas (LambdaMetafactory): non-capturing, capturing, and a Supplier.
+    let lambdas = run(&cp, "lambdas(I)I", d());
+    let hit = lambdas
+        .iter()
+        .find(|p| p.pc_texts().contains(&"{arg1} + 1 == 10".to_string()))
+        .unwrap_or_else(|| panic!("{lambdas:#?}"));
+    assert!(
+        format!("{:?}", hit.record.result).ends_with("+ 45)"),
+        "{:?}",
+        hit.record.result
+    );
+    assert!(!hit.record.imprecise);
+
     // A symbolic loop bound: paths up to the depth bound, then "bound".
     let loop_paths = run(&cp, "loop(I)I", ExploreConfig { depth: 5, ..d() });
     assert!(loop_paths.iter().any(|p| p.end == "bound"));

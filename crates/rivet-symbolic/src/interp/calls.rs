@@ -153,6 +153,16 @@ pub fn invoke(
                 return Ok(Step::Continue);
             }
             Reference::Object(id) => {
+                let lambda = match state.object(id).map(|o| &o.kind) {
+                    Some(crate::heap::ObjKind::Lambda(t)) if *t.method == *mref.name => {
+                        Some(t.clone())
+                    }
+                    _ => None,
+                };
+                if let Some(target) = lambda {
+                    let args = pop_args(state, n + 1)?;
+                    return call_lambda(state, ctx, &target, &mref.descriptor, args);
+                }
                 if op == Opcode::INVOKESPECIAL {
                     ctx.program
                         .resolve_method(&mref.owner, &mref.name, &mref.descriptor)?
@@ -187,6 +197,168 @@ pub fn invoke(
         return Ok(Step::End(PathEnd::Bound("call depth".into())));
     }
     enter_method(state, target, args);
+    Ok(Step::Continue)
+}
+
+/// A `LambdaMetafactory` call site: a lambda object of the functional interface holding its
+/// implementation method and captured values.
+fn lambda(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    bsm: &rivet_classfile::BootstrapMethod,
+    name: &str,
+    descriptor: &str,
+) -> Result<Step, SymbolicError> {
+    let info = ctx.program.class_by_id(method.class).clone();
+    let cp = &info.file.constant_pool;
+    let sam = bsm.arguments.first().and_then(|i| match cp.get(*i) {
+        Some(Constant::MethodType { descriptor }) => {
+            cp.utf8(*descriptor).ok().map(Arc::<str>::from)
+        }
+        _ => None,
+    });
+    let implementation = bsm.arguments.get(1).and_then(|i| match cp.get(*i) {
+        Some(Constant::MethodHandle { kind, reference }) => {
+            cp.member_ref(*reference).ok().map(|r| {
+                (
+                    *kind,
+                    Arc::<str>::from(r.owner),
+                    Arc::<str>::from(r.name),
+                    Arc::<str>::from(r.descriptor),
+                )
+            })
+        }
+        _ => None,
+    });
+    let interface = return_descriptor(descriptor)
+        .strip_prefix('L')
+        .and_then(|d| d.strip_suffix(';'))
+        .map(Arc::<str>::from);
+    let (Some(sam), Some((kind, owner, impl_name, impl_desc)), Some(interface)) =
+        (sam, implementation, interface)
+    else {
+        return Err(method_error(
+            method,
+            "malformed LambdaMetafactory call site",
+        ));
+    };
+    let captured = pop_args(state, arg_count(descriptor))?;
+    let class = ctx.program.require(&interface)?;
+    let id = state.alloc(crate::heap::HeapObject {
+        type_name: interface.clone(),
+        class: Some(class.id),
+        kind: crate::heap::ObjKind::Lambda(Arc::new(crate::heap::LambdaTarget {
+            method: Arc::from(name),
+            method_descriptor: sam,
+            kind,
+            owner,
+            name: impl_name,
+            descriptor: impl_desc,
+            captured,
+        })),
+        origin: None,
+    });
+    Ops::push(state, Value::Ref(Reference::Object(id)))?;
+    advance(state);
+    Ok(Step::Continue)
+}
+
+/// True if two descriptors' parameters and results agree in kind (primitive types equal,
+/// references with references, void with void): then no boxing adapts the call.
+fn compatible(call: &str, target: &str, leading: usize) -> bool {
+    let (Ok(c), Ok(t)) = (
+        rivet_classfile::MethodDescriptor::parse(call),
+        rivet_classfile::MethodDescriptor::parse(target),
+    ) else {
+        return false;
+    };
+    let primitive = |f: &rivet_classfile::FieldType| {
+        !matches!(
+            f,
+            rivet_classfile::FieldType::Object(_) | rivet_classfile::FieldType::Array(_)
+        )
+    };
+    let same = |a: &rivet_classfile::FieldType, b: &rivet_classfile::FieldType| {
+        if primitive(a) || primitive(b) {
+            a == b
+        } else {
+            true
+        }
+    };
+    let results = match (&c.ret, &t.ret) {
+        (None, None) => true,
+        (Some(a), Some(b)) => same(a, b),
+        _ => false,
+    };
+    results
+        && c.params.len() + leading == t.params.len()
+        && c.params
+            .iter()
+            .zip(t.params.iter().skip(leading))
+            .all(|(a, b)| same(a, b))
+}
+
+/// Calls a lambda's implementation for a call of its interface method with `args`
+/// (receiver first).
+fn call_lambda(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &crate::heap::LambdaTarget,
+    call_descriptor: &str,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
+    let mut all = target.captured.clone();
+    all.extend(args.into_iter().skip(1));
+    let instance = matches!(target.kind, 5 | 7 | 9);
+    // Parameters the implementation takes before the call's own: the captured ones (the
+    // receiver counts for instance methods).
+    let leading = target.captured.len() - usize::from(instance && !target.captured.is_empty());
+    let call_ok = if instance && target.captured.is_empty() {
+        // An unbound method reference: the first call argument is the receiver.
+        let Ok(c) = rivet_classfile::MethodDescriptor::parse(call_descriptor) else {
+            return not_followed(state, ctx, &target.owner, &target.name, call_descriptor);
+        };
+        c.params.len() == arg_count(&target.descriptor) + 1
+    } else {
+        compatible(call_descriptor, &target.descriptor, leading)
+    };
+    if !call_ok || target.kind == 8 {
+        return not_followed(state, ctx, &target.owner, &target.name, call_descriptor);
+    }
+    let body = match target.kind {
+        6 | 7 => ctx
+            .program
+            .resolve_method(&target.owner, &target.name, &target.descriptor)?,
+        _ => match all.first() {
+            Some(Value::Ref(r)) => match state.deref(*r) {
+                Reference::Object(id) => {
+                    let class = match state.object(id).and_then(|o| o.class) {
+                        Some(c) => c,
+                        None => ctx.program.require("java/lang/Object")?.id,
+                    };
+                    ctx.program
+                        .dispatch(class, &target.name, &target.descriptor)?
+                }
+                Reference::Null => {
+                    control::throw_new(state, ctx, "java/lang/NullPointerException")?;
+                    return Ok(Step::Continue);
+                }
+                Reference::Symbolic(_) => None,
+            },
+            _ => None,
+        },
+    };
+    let Some(body) = body else {
+        return not_followed(state, ctx, &target.owner, &target.name, call_descriptor);
+    };
+    if let Some(model) = body.model {
+        return natives::run(model, state, ctx, &body, all);
+    }
+    if body.insns.is_empty() || state.frames.len() >= ctx.config.max_frames {
+        return not_followed(state, ctx, &target.owner, &target.name, call_descriptor);
+    }
+    enter_method(state, body, all);
     Ok(Step::Continue)
 }
 
@@ -258,6 +430,9 @@ pub fn invokedynamic(
     let Some((owner, bsm_name)) = owner else {
         return Err(method_error(method, "bad bootstrap method handle"));
     };
+    if owner == "java/lang/invoke/LambdaMetafactory" {
+        return lambda(state, ctx, method, &bsm, name, descriptor);
+    }
     if owner != "java/lang/invoke/StringConcatFactory" {
         return Ok(Step::End(PathEnd::Bound(format!(
             "invokedynamic {name} via {owner}.{bsm_name} is not supported"
