@@ -78,8 +78,15 @@ pub fn path_json(path: &PathRecord, symbols: &SymbolTable) -> Value {
         "branches": path.branches,
         "end": path.end_text(),
     });
-    if let (Some(reason), Some(map)) = (path.bound_reason(), v.as_object_mut()) {
-        map.insert("reason".into(), json!(reason));
+    if let Some(map) = v.as_object_mut() {
+        if let Some(reason) = path.bound_reason() {
+            map.insert("reason".into(), json!(reason));
+        }
+        // The path used results of calls that were not followed: its PC may not describe
+        // what a concrete run does.
+        if path.imprecise {
+            map.insert("imprecise".into(), json!(true));
+        }
     }
     v
 }
