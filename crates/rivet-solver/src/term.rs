@@ -424,6 +424,17 @@ impl Term {
             });
         }
         let sort = a.sort();
+        // `true && x` is x, `false || x` is x, and the like.
+        for (k, other) in [(&a, &b), (&b, &a)] {
+            match (op, k.as_bool()) {
+                (BinaryOp::And, Some(true))
+                | (BinaryOp::Or, Some(false))
+                | (BinaryOp::Xor, Some(false)) => return Ok(other.clone()),
+                (BinaryOp::And, Some(false)) => return Ok(Term::bool(false)),
+                (BinaryOp::Or, Some(true)) => return Ok(Term::bool(true)),
+                _ => {}
+            }
+        }
         if let (Some(x), Some(y)) = (a.as_bool(), b.as_bool()) {
             let v = match op {
                 BinaryOp::And => x & y,

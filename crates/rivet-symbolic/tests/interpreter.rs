@@ -130,6 +130,20 @@ fn interpreter_features() {
         ends(&cast)
     );
 
+    // A symbolic index into an input array is an earlier index or another one.
+    let pick = run(&cp, "pick([III)I", d());
+    assert_eq!(
+        results(&pick),
+        BTreeSet::from(["0".into(), "1".into()]),
+        "{pick:#?}"
+    );
+    assert!(
+        pick.iter()
+            .any(|p| p.pc_texts().contains(&"{arg3} == {arg2}".to_string())
+                || p.pc_texts().iter().any(|c| c.contains("{arg3} == "))),
+        "{pick:#?}"
+    );
+
     // Lambdas (LambdaMetafactory): non-capturing, capturing, and a Supplier.
     let lambdas = run(&cp, "lambdas(I)I", d());
     let hit = lambdas

@@ -236,7 +236,78 @@ fn bounds(
             return Ok(Err(control::fork(state, outside)));
         }
     }
+    if index.as_int().is_none() {
+        if let Some(step) = index_alternatives(state, ctx, array, index)? {
+            return Ok(Err(step));
+        }
+    }
     Ok(Ok(ctx.concretize(state, index) as i32))
+}
+
+/// A symbolic index into an input array (JBSE): it is one of the indices read or written
+/// so far, or another one. Forks when several are feasible (each successor runs the
+/// instruction again, now with one alternative left); None when at most one is.
+fn index_alternatives(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    array: ObjectId,
+    index: &Term,
+) -> Result<Option<Step>, SymbolicError> {
+    let keys: Vec<i32> = match state.object(array).map(|o| &o.kind) {
+        Some(ObjKind::Array {
+            elements: Elements::Sparse(e),
+            ..
+        }) if !e.is_empty() => e.iter().map(|(k, _)| *k).collect(),
+        _ => return Ok(None),
+    };
+    let err = |e: rivet_solver::SortError| SymbolicError::Bytecode {
+        class: "?".into(),
+        method: "?".into(),
+        reason: e.to_string(),
+    };
+    let mut alternatives = Vec::with_capacity(keys.len() + 1);
+    let mut other = Term::bool(true);
+    for k in &keys {
+        alternatives.push(Term::compare(CmpOp::Eq, index.clone(), Term::int(*k)).map_err(err)?);
+        let ne = Term::compare(CmpOp::Ne, index.clone(), Term::int(*k)).map_err(err)?;
+        other = Term::binary(BinaryOp::And, other, ne).map_err(err)?;
+    }
+    alternatives.push(other);
+    let mut feasible = Vec::new();
+    for clause in alternatives {
+        if state.numeric.contains(&clause) {
+            // Already assumed: the only alternative.
+            return Ok(None);
+        }
+        if state.model.eval(&clause) == rivet_solver::Concrete::Bool(true) {
+            feasible.push((clause, None));
+        } else if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model.clone()) {
+            feasible.push((clause, Some(m)));
+        }
+    }
+    if feasible.len() <= 1 {
+        if let Some((clause, model)) = feasible.pop() {
+            state.assume(crate::path::Clause::Numeric(clause));
+            if let Some(m) = model {
+                state.model.merge(&m);
+            }
+        }
+        return Ok(None);
+    }
+    if state.depth >= ctx.config.depth {
+        return Ok(Some(Step::End(PathEnd::Bound("depth".into()))));
+    }
+    let mut out = Vec::with_capacity(feasible.len());
+    for (clause, model) in feasible {
+        let mut s = state.clone();
+        s.depth += 1;
+        s.assume(crate::path::Clause::Numeric(clause));
+        if let Some(m) = model {
+            s.model.merge(&m);
+        }
+        out.push(s);
+    }
+    Ok(Some(Step::Fork(out)))
 }
 
 fn element_sort(element: &str) -> Option<SymbolSort> {
