@@ -1,10 +1,16 @@
-//! Exploration speed on the data-structure subjects with heap scope 5 (brief §6: at least
-//! 1,000 paths per second). Timing depends on the build and the machine, so this runs on
-//! request: `cargo test --release -p rivet-cli --test explore_speed -- --ignored --nocapture`.
+//! Benchmark: exploration speed of `rivet explore` on the data-structure subjects with heap
+//! scope 5, against the goal of 1,000 paths per second (brief §6). Run with
+//! `cargo bench -p rivet-cli --bench explore_speed`; it prints the figures and their ratio to
+//! the goal (timing belongs here, not in the tests).
 
-mod common;
+use std::process::{Command, Output};
 
-use common::rivet;
+fn rivet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rivet"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("run rivet: {e}"))
+}
 
 fn paths_per_s(method: &str, scope: &str) -> f64 {
     let subjects = rivet_testkit::compiled_subjects(11);
@@ -36,20 +42,24 @@ fn paths_per_s(method: &str, scope: &str) -> f64 {
     let _ = std::fs::remove_dir_all(&out);
     let summary: serde_json::Value =
         serde_json::from_str(&summary).unwrap_or_else(|e| panic!("{e}"));
-    println!("{method}: {summary}");
-    summary["paths_per_s"].as_f64().unwrap_or(0.0)
+    let rate = summary["paths_per_s"].as_f64().unwrap_or(0.0);
+    println!(
+        "{method}: {} paths, {rate:.0} paths/s ({:.1}x the goal of 1000)",
+        summary["paths"],
+        rate / 1000.0
+    );
+    rate
 }
 
-#[test]
-#[ignore = "timing: run in a release build on request"]
-fn data_structures_explore_at_a_thousand_paths_per_second() {
-    let avl = paths_per_s("structures.AvlTree.insert(I)Z", "structures.AvlTree$Node=5");
-    let list = paths_per_s(
+fn main() {
+    // `cargo test --benches` runs this too; only `cargo bench` (which passes --bench) measures.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    println!("rivet explore speed (heap scope 5)");
+    paths_per_s("structures.AvlTree.insert(I)Z", "structures.AvlTree$Node=5");
+    paths_per_s(
         "structures.NodeCachingList.removeAt(I)I",
         "structures.NodeCachingList$Node=5",
-    );
-    assert!(
-        avl >= 1000.0 && list >= 1000.0,
-        "AvlTree.insert {avl:.0}/s, NodeCachingList.removeAt {list:.0}/s"
     );
 }
