@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use rivet_build::{collect, find_javac};
+
 fn main() {
     let manifest = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env("OUT_DIR"));
@@ -73,31 +75,4 @@ fn write(path: &Path, text: &str) {
     if let Err(e) = std::fs::write(path, text) {
         panic!("writing {}: {e}", path.display());
     }
-}
-
-fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
-}
-
-fn find_javac() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("JAVA_HOME") {
-        let p = PathBuf::from(home).join("bin/javac");
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("javac"))
-        .find(|p| p.is_file())
 }
