@@ -5,10 +5,12 @@ pub mod branch;
 pub mod cfg;
 pub mod dominance;
 pub mod filter;
+pub mod place;
 
 pub use branch::{Branch, BranchId, BranchKind};
 pub use cfg::{Block, BlockId, Cfg};
 pub use dominance::PostDominators;
+pub use place::BranchPlace;
 
 use rivet_classfile::{ClassFile, ParseError};
 

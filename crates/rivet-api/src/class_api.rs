@@ -9,7 +9,7 @@ use rivet_classfile::{
 };
 use rivet_testcase::MemberRef;
 
-use crate::types::{
+use rivet_testcase::{
     parse_class_type_params, parse_field_signature, parse_method_signature, JType, TypeParams,
 };
 
@@ -221,7 +221,7 @@ impl ClassApi {
 fn is_primitive_or_string(t: Option<&rivet_classfile::FieldType>) -> bool {
     use rivet_classfile::FieldType as F;
     match t {
-        Some(F::Object(n)) => n == "java/lang/String" || crate::types::Prim::unboxed(n).is_some(),
+        Some(F::Object(n)) => n == "java/lang/String" || rivet_testcase::Prim::unboxed(n).is_some(),
         Some(F::Array(_)) | None => false,
         Some(_) => true,
     }

@@ -8,8 +8,8 @@ use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId};
 use crate::class_api::{Callable, CallableKind};
 use crate::model::{known_implementation, ApiModel};
 use crate::rng::Rng;
-use crate::typed::TypedTest;
-use crate::types::{JType, Prim, OBJECT, STRING};
+use rivet_testcase::TypedTest;
+use rivet_testcase::{JType, Prim, OBJECT, STRING};
 
 /// Probabilities and limits of generation.
 #[derive(Debug, Clone, PartialEq)]

@@ -16,8 +16,6 @@ mod error;
 mod generate;
 mod model;
 mod rng;
-mod typed;
-mod types;
 
 pub use class_api::{Callable, CallableKind, ClassApi};
 pub use constants::Constants;
@@ -25,8 +23,3 @@ pub use error::ApiError;
 pub use generate::{GenConfig, Generator};
 pub use model::{internal_name, known_implementation, ApiModel};
 pub use rng::Rng;
-pub use typed::{remap, TypedTest};
-pub use types::{
-    parse_class_type_params, parse_field_signature, parse_method_signature, JType, MethodSignature,
-    Prim, TypeParams, OBJECT, STRING,
-};

@@ -13,7 +13,7 @@ use rivet_classpath::{Classpath, Hierarchy, SubtypeScope};
 use crate::class_api::{Callable, ClassApi};
 use crate::constants::Constants;
 use crate::error::ApiError;
-use crate::types::{JType, Prim, OBJECT, STRING};
+use rivet_testcase::{JType, Prim, OBJECT, STRING};
 
 /// The JDK implementation Rivet instantiates for a JDK interface or abstract class.
 pub fn known_implementation(class: &str) -> Option<&'static str> {

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use rivet_api::{ApiError, ApiModel, GenConfig, Generator, JType, Rng};
+use rivet_api::{ApiError, ApiModel, GenConfig, Generator, Rng};
 use rivet_classpath::{Classpath, JdkImage};
+use rivet_testcase::JType;
 
 fn classpath(extra: &[std::path::PathBuf]) -> Arc<Classpath> {
     let jdk = Arc::new(JdkImage::locate().expect("a JDK"));

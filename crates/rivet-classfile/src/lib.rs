@@ -9,6 +9,7 @@ pub mod descriptor;
 pub mod edit;
 pub mod error;
 pub mod insn;
+pub mod name;
 pub mod opcode;
 pub mod stackmap;
 
@@ -22,5 +23,6 @@ pub use descriptor::{FieldType, MethodDescriptor};
 pub use edit::{CodeEditor, Frame, Item, Label};
 pub use error::{ParseError, ParseErrorKind, WriteError};
 pub use insn::{Instruction, Operand};
+pub use name::ClassName;
 pub use opcode::Opcode;
 pub use stackmap::{StackMapFrame, VerificationType};

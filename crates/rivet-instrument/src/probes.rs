@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use rivet_analysis::{BranchId, BranchKind};
+use rivet_analysis::{BranchId, BranchKind, BranchPlace};
+use rivet_testcase::ProbeId;
 
 use crate::error::InstrumentError;
 use crate::plan::ClassPlan;
@@ -141,6 +142,13 @@ impl ProbeMap {
     /// The global probe id of a class's branch.
     pub fn probe(&self, class: &str, branch: BranchId) -> Option<u32> {
         self.class(class)?.probe(branch)
+    }
+
+    /// The probe of a branch, by its place.
+    pub fn probe_of(&self, place: &BranchPlace) -> Option<ProbeId> {
+        self.class(place.class.internal())?
+            .probe(place.branch)
+            .map(ProbeId)
     }
 
     /// The class and branch a probe id stands for.

@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use rivet_api::{JType, TypedTest};
-use rivet_search::{Assertion, GeneratedTest};
-use rivet_testcase::{MemberRef, Statement, StatementId, ValueSummary};
+use rivet_testcase::{
+    Assertion, GeneratedTest, JType, MemberRef, Statement, StatementId, TypedTest, ValueSummary,
+};
 
 use crate::java::{
     char_literal, classes_of, method_part, package_of, primitive_literal, string_literal,
@@ -476,10 +476,9 @@ impl<'a> Body<'a> {
         for (ai, a) in self.g.assertions.iter().enumerate() {
             if let Assertion::Inspector { of, method, value } = a {
                 let receiver = &self.refs[of.0 as usize];
-                let ret = rivet_api::JType::from_descriptor(
-                    method.descriptor.rsplit(')').next().unwrap_or("V"),
-                )
-                .unwrap_or_else(JType::object);
+                let ret =
+                    JType::from_descriptor(method.descriptor.rsplit(')').next().unwrap_or("V"))
+                        .unwrap_or_else(JType::object);
                 out.push((
                     equals(&ret, value, &format!("{receiver}.{}()", method.name)),
                     Some(ai),

@@ -3,8 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rivet_api::JType;
-use rivet_testcase::PrimitiveValue;
+use rivet_testcase::{JType, PrimitiveValue};
 
 /// A Java string literal.
 pub fn string_literal(s: &str) -> String {
@@ -257,7 +256,7 @@ pub fn method_part(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rivet_api::Prim;
+    use rivet_testcase::Prim;
 
     #[test]
     fn literals_and_names() {

@@ -3,10 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use rivet_api::{JType, Prim, TypedTest};
 use rivet_junit::{emit, JUnitVersion, TestClass, TestSource};
-use rivet_search::{Assertion, GeneratedTest, GoalId};
-use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId, ValueSummary};
+use rivet_testcase::{
+    Assertion, GeneratedTest, GoalId, JType, MemberRef, Prim, PrimitiveValue, Statement,
+    StatementId, TypedTest, ValueSummary,
+};
 
 fn avl_tests() -> Vec<TestSource> {
     let avl = "structures/AvlTree";

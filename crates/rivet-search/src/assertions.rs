@@ -5,45 +5,16 @@
 
 use std::collections::BTreeSet;
 
-use rivet_api::{ApiModel, JType, Prim, TypedTest};
-use rivet_testcase::{MemberRef, Statement, StatementId, StatementOutcome, TestCase, ValueSummary};
-use rivet_worker::{Execution, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};
+use rivet_api::ApiModel;
+use rivet_testcase::{
+    Assertion, Execution, Executor, GeneratedTest, GoalId, JType, MemberRef, Prim, Statement,
+    StatementId, StatementOutcome, TestCase, TypedTest, ValueSummary, EXIT_REQUESTED_CLASS,
+    UNRUNNABLE_CLASS,
+};
 use tracing::info_span;
 
-use crate::goal::{GoalId, Goals};
+use crate::goal::Goals;
 use crate::minimize::MinimizedTest;
-use crate::search::Executor;
-
-/// A regression oracle of a test.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Assertion {
-    /// The value statement `of` produced.
-    Equals {
-        of: StatementId,
-        value: ValueSummary,
-    },
-    /// What a read-only method returned on statement `of`'s value at the end of the test.
-    Inspector {
-        of: StatementId,
-        method: MemberRef,
-        value: ValueSummary,
-    },
-    /// Statement `at` (the last) throws; `class` is the thrown class or its nearest
-    /// public superclass (binary name).
-    Throws {
-        at: StatementId,
-        class: String,
-        message: Option<String>,
-    },
-}
-
-/// A finished test: statements, the goals it covers, its assertions.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GeneratedTest {
-    pub test: TypedTest,
-    pub goals: Vec<GoalId>,
-    pub assertions: Vec<Assertion>,
-}
 
 /// Most objects whose inspectors a test asserts on.
 const MAX_OBSERVED: usize = 3;

@@ -1,42 +1,133 @@
-//! Coverage goals and their fitness: a branch of the class under test (covered when its
-//! probe fires; otherwise approach level + normalized branch distance over the control
-//! dependence of the branch), or a public method (covered when a statement calls it).
+//! Coverage goals and their fitness behind one open interface ([`Objective`]): a branch of the
+//! class under test (covered when its probe fires; otherwise approach level + normalized branch
+//! distance over the control dependence of the branch), a method or constructor (covered when a
+//! statement calls it), and whatever later strategies add (path conditions). Goals can be added
+//! and retired while a search runs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
-use rivet_testcase::{MemberRef, Statement, StatementOutcome, TestCase};
-use rivet_worker::{Execution, ProbeId, UNRUNNABLE_CLASS};
+use rivet_testcase::{
+    Execution, GoalId, MemberRef, ProbeId, Statement, StatementOutcome, TestCase, UNRUNNABLE_CLASS,
+};
 
-/// A goal's id, dense in a [`Goals`] set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GoalId(pub u32);
+/// The fitness of a goal no statement came near.
+pub const UNREACHED: f64 = 1_000.0;
+/// How far up the control dependence the approach level looks.
+const MAX_LEVEL: usize = 32;
 
-impl fmt::Display for GoalId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "g{}", self.0)
+/// `ν(x) = x / (x + 1)`.
+pub fn normalize(d: f64) -> f64 {
+    if d.is_nan() || d < 0.0 || d.is_infinite() {
+        1.0
+    } else {
+        d / (d + 1.0)
     }
 }
 
-/// What covers a goal.
+/// What a goal asks of a test: its fitness (0 when covered, lower is better).
+pub trait Objective: fmt::Debug + Send + Sync {
+    /// The fitness of one completed execution of `test`; 0 exactly when the goal is covered.
+    fn fitness(&self, test: &TestCase, execution: &Execution) -> f64;
+
+    /// The probe whose firing covers the goal, for goals that are branches (lets the search
+    /// find covered branches without evaluating each goal).
+    fn probe(&self) -> Option<ProbeId> {
+        None
+    }
+
+    /// Is this a branch of the code under test (what the report counts)?
+    fn is_branch(&self) -> bool {
+        self.probe().is_some()
+    }
+
+    /// The same objective knowing the probes of its control-dependence ancestors, level by
+    /// level upwards ([`Goals::new`] offers them); None if it has no use for them.
+    fn with_ancestors(&self, _levels: Vec<Vec<ProbeId>>) -> Option<Arc<dyn Objective>> {
+        None
+    }
+}
+
+/// A branch: covered when its probe fires; else the approach level (how many control-dependence
+/// levels above it the nearest evaluated branch is) plus ν of that branch's distance.
 #[derive(Debug, Clone, PartialEq)]
-pub enum GoalKind {
-    /// A branch, by its global probe id.
-    Branch { probe: ProbeId },
-    /// A public method or constructor of the class under test, called by a statement that
-    /// ran (returned or threw from inside).
-    Method { member: MemberRef },
+pub struct BranchObjective {
+    pub probe: ProbeId,
+    /// The probes of the branches it is control dependent on, level by level upwards
+    /// (`levels[0]` are the direct parents); filled in by [`Goals::new`].
+    levels: Vec<Vec<ProbeId>>,
+}
+
+impl BranchObjective {
+    pub fn new(probe: ProbeId) -> BranchObjective {
+        BranchObjective {
+            probe,
+            levels: Vec::new(),
+        }
+    }
+}
+
+impl Objective for BranchObjective {
+    fn fitness(&self, _test: &TestCase, e: &Execution) -> f64 {
+        if let Some(d) = e.distance(self.probe) {
+            return if e.covered.binary_search(&self.probe).is_ok() {
+                0.0
+            } else {
+                normalize(d)
+            };
+        }
+        for (level, probes) in self.levels.iter().enumerate() {
+            let best = probes
+                .iter()
+                .filter_map(|p| e.distance(*p))
+                .map(normalize)
+                .min_by(f64::total_cmp);
+            if let Some(b) = best {
+                return (level + 1) as f64 + b;
+            }
+        }
+        UNREACHED
+    }
+
+    fn probe(&self) -> Option<ProbeId> {
+        Some(self.probe)
+    }
+
+    fn with_ancestors(&self, levels: Vec<Vec<ProbeId>>) -> Option<Arc<dyn Objective>> {
+        Some(Arc::new(BranchObjective {
+            probe: self.probe,
+            levels,
+        }))
+    }
+}
+
+/// A method or constructor of the class under test, covered by a statement that calls it and
+/// runs (returns, or throws from inside).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodObjective {
+    pub member: MemberRef,
+}
+
+impl Objective for MethodObjective {
+    fn fitness(&self, test: &TestCase, e: &Execution) -> f64 {
+        if calls(test, e, &self.member) {
+            0.0
+        } else {
+            1.0
+        }
+    }
 }
 
 /// One goal.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Goal {
     pub id: GoalId,
-    pub kind: GoalKind,
-    /// The branches this one is control dependent on (for the approach level and for
+    pub objective: Arc<dyn Objective>,
+    /// The goals this one is control dependent on (for the approach level and for
     /// DynaMOSA's dynamic selection of targets).
     pub controlling: Vec<GoalId>,
-    /// The method the goal lies in (`insert`), for names and comments.
+    /// The method the goal lies in (`AvlTree.insert`), for names and comments.
     pub method: String,
     /// Source line, when known.
     pub line: Option<u16>,
@@ -54,57 +145,123 @@ impl Goal {
     }
 
     pub fn is_branch(&self) -> bool {
-        matches!(self.kind, GoalKind::Branch { .. })
+        self.objective.is_branch()
     }
 }
 
-/// The fitness of a goal no statement came near.
-pub const UNREACHED: f64 = 1_000.0;
-/// How far up the control dependence the approach level looks.
-const MAX_LEVEL: usize = 32;
-
-/// `ν(x) = x / (x + 1)`.
-pub fn normalize(d: f64) -> f64 {
-    if d.is_nan() || d < 0.0 || d.is_infinite() {
-        1.0
-    } else {
-        d / (d + 1.0)
-    }
-}
-
-/// The goals of a run.
+/// The goals of a run: added at the start, and by strategies while it runs; a retired goal is
+/// no longer a target (it stays, so ids remain dense).
 #[derive(Debug, Clone, Default)]
 pub struct Goals {
     goals: Vec<Goal>,
     by_probe: BTreeMap<ProbeId, GoalId>,
     /// Goals control dependent on each goal.
     dependents: Vec<Vec<GoalId>>,
+    retired: BTreeSet<GoalId>,
 }
 
 impl Goals {
     /// Goals in id order (`goals[i].id` must be `GoalId(i)`; controlling ids must exist).
+    /// Branch objectives learn the probes of their control-dependence ancestors here.
     pub fn new(goals: Vec<Goal>) -> Goals {
-        let mut by_probe = BTreeMap::new();
-        let mut dependents = vec![Vec::new(); goals.len()];
+        let mut out = Goals::default();
         for g in &goals {
-            if let GoalKind::Branch { probe } = g.kind {
-                by_probe.insert(probe, g.id);
-            }
+            out.index(g);
+        }
+        out.goals = goals;
+        out.dependents = vec![Vec::new(); out.goals.len()];
+        for g in &out.goals {
             for c in &g.controlling {
-                if let Some(d) = dependents.get_mut(c.0 as usize) {
+                if let Some(d) = out.dependents.get_mut(c.0 as usize) {
                     d.push(g.id);
                 }
             }
         }
-        Goals {
-            goals,
-            by_probe,
-            dependents,
+        let levels: Vec<Vec<Vec<ProbeId>>> =
+            out.goals.iter().map(|g| out.ancestor_probes(g)).collect();
+        for (g, levels) in out.goals.iter_mut().zip(levels) {
+            if let Some(o) = g.objective.with_ancestors(levels) {
+                g.objective = o;
+            }
         }
+        out
+    }
+
+    fn index(&mut self, g: &Goal) {
+        if let Some(p) = g.objective.probe() {
+            self.by_probe.insert(p, g.id);
+        }
+    }
+
+    /// The probes of `g`'s control-dependence ancestors, level by level (each goal once).
+    fn ancestor_probes(&self, g: &Goal) -> Vec<Vec<ProbeId>> {
+        let mut levels = Vec::new();
+        let mut frontier: Vec<GoalId> = g.controlling.clone();
+        let mut seen: BTreeSet<GoalId> = frontier.iter().copied().collect();
+        for _ in 0..MAX_LEVEL {
+            if frontier.is_empty() {
+                break;
+            }
+            levels.push(
+                frontier
+                    .iter()
+                    .filter_map(|c| self.get(*c).and_then(|x| x.objective.probe()))
+                    .collect(),
+            );
+            let mut next = Vec::new();
+            for c in &frontier {
+                if let Some(cg) = self.get(*c) {
+                    for p in &cg.controlling {
+                        if seen.insert(*p) {
+                            next.push(*p);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        levels
+    }
+
+    /// Adds a goal during a run (no control-dependence parents); returns its id.
+    pub fn add(
+        &mut self,
+        objective: Arc<dyn Objective>,
+        method: String,
+        line: Option<u16>,
+        what: String,
+    ) -> GoalId {
+        let id = GoalId(self.goals.len() as u32);
+        let g = Goal {
+            id,
+            objective,
+            controlling: Vec::new(),
+            method,
+            line,
+            what,
+        };
+        self.index(&g);
+        self.goals.push(g);
+        self.dependents.push(Vec::new());
+        id
+    }
+
+    /// Retires a goal: it is no longer a target.
+    pub fn retire(&mut self, id: GoalId) {
+        self.retired.insert(id);
+    }
+
+    pub fn is_retired(&self, id: GoalId) -> bool {
+        self.retired.contains(&id)
     }
 
     pub fn len(&self) -> usize {
         self.goals.len()
+    }
+
+    /// Goals that are not retired.
+    pub fn active(&self) -> usize {
+        self.goals.len() - self.retired.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -133,69 +290,18 @@ impl Goals {
             .filter_map(|p| self.by_probe.get(p).copied())
             .collect();
         for g in &self.goals {
-            if let GoalKind::Method { member } = &g.kind {
-                if calls(test, e, member) {
-                    out.insert(g.id);
-                }
+            if g.objective.probe().is_none() && g.objective.fitness(test, e) == 0.0 {
+                out.insert(g.id);
             }
         }
         out
     }
 
-    /// The fitness of `goal` for an execution: 0 when covered, else approach level plus
-    /// normalized branch distance (lower is better).
+    /// The fitness of `goal` for an execution (lower is better, 0 when covered).
     pub fn fitness(&self, goal: GoalId, test: &TestCase, e: &Execution) -> f64 {
-        let Some(g) = self.get(goal) else {
-            return UNREACHED;
-        };
-        match &g.kind {
-            GoalKind::Method { member } => {
-                if calls(test, e, member) {
-                    0.0
-                } else {
-                    1.0
-                }
-            }
-            GoalKind::Branch { probe } => {
-                if let Some(d) = e.distance(*probe) {
-                    return if e.covered.binary_search(probe).is_ok() {
-                        0.0
-                    } else {
-                        normalize(d)
-                    };
-                }
-                let mut frontier: Vec<GoalId> = g.controlling.clone();
-                let mut seen: BTreeSet<GoalId> = frontier.iter().copied().collect();
-                for level in 1..=MAX_LEVEL {
-                    let mut best: Option<f64> = None;
-                    for c in &frontier {
-                        if let Some(GoalKind::Branch { probe }) = self.get(*c).map(|g| &g.kind) {
-                            if let Some(d) = e.distance(*probe) {
-                                let v = normalize(d);
-                                best = Some(best.map_or(v, |b: f64| b.min(v)));
-                            }
-                        }
-                    }
-                    if let Some(b) = best {
-                        return level as f64 + b;
-                    }
-                    let mut next = Vec::new();
-                    for c in &frontier {
-                        if let Some(cg) = self.get(*c) {
-                            for p in &cg.controlling {
-                                if seen.insert(*p) {
-                                    next.push(*p);
-                                }
-                            }
-                        }
-                    }
-                    if next.is_empty() {
-                        break;
-                    }
-                    frontier = next;
-                }
-                UNREACHED
-            }
+        match self.get(goal) {
+            Some(g) => g.objective.fitness(test, e),
+            None => UNREACHED,
         }
     }
 }

@@ -1,22 +1,28 @@
 //! Rivet's search engine: DynaMOSA-style many-objective search over method sequences.
 //!
-//! [`Goals`] are the branches of the class under test (by global probe id, with their
-//! control-dependence parents) and its public methods; a test's fitness for a goal is 0 when
-//! covered, else approach level + ν(branch distance) with ν(x) = x/(x+1). [`Search`] evolves a
-//! population with the operators of [`operators`] (insert, delete, change, crossover) against
-//! the current targets, keeping the shortest covering test per goal in an [`Archive`], within
-//! a wall-clock budget and an optional execution cap, every choice drawn from one seeded
-//! generator. Tests run through an [`Executor`] (the worker pool, or a fake). Afterwards
-//! [`minimize`] shrinks the archived tests and picks a small suite, and [`add_assertions`]
-//! observes each test twice to add stable regression assertions.
+//! [`Goals`] are what a run tries to cover, each behind the open [`Objective`] interface:
+//! branches of the class under test (by global probe id, with their control-dependence
+//! parents; fitness = approach level + ν(branch distance), ν(x) = x/(x+1)), its methods, and
+//! whatever other strategies add (path conditions); goals can be added and retired during a
+//! run. [`Search`] advances one generation per [`Search::step`], evolving a population with the
+//! operators of [`operators`] (insert, delete, change, crossover) against the current targets
+//! and updating the run's shared [`Archive`] (the shortest covering test per goal); a driver
+//! interleaves steps with other strategies and hands in seed tests. Tests run through the
+//! `rivet_testcase::Executor` trait (the worker pool, or a fake). Afterwards [`minimize`]
+//! shrinks the archived tests and picks a small suite, and [`add_assertions`] observes each
+//! test twice to add stable regression assertions.
 
+mod archive;
 mod assertions;
 mod goal;
 mod minimize;
 pub mod operators;
+mod rank;
 mod search;
 
-pub use assertions::{add_assertions, Assertion, GeneratedTest};
-pub use goal::{normalize, Goal, GoalId, GoalKind, Goals, UNREACHED};
+pub use archive::Archive;
+pub use assertions::add_assertions;
+pub use goal::{normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNREACHED};
 pub use minimize::{distinct_tests, minimize, MinimizedTest};
-pub use search::{Archive, Executor, Progress, Search, SearchConfig, SearchResult};
+pub use rank::{dominates, rank, Scored};
+pub use search::{Arena, Progress, Search, SearchConfig, SearchResult};

@@ -5,12 +5,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rivet_api::TypedTest;
-use rivet_testcase::{StatementOutcome, TestCase};
+use rivet_testcase::{Executor, GoalId, StatementOutcome, TestCase, TypedTest};
 use tracing::{debug, info_span};
 
-use crate::goal::{GoalId, Goals};
-use crate::search::{Archive, Executor};
+use crate::archive::Archive;
+use crate::goal::Goals;
 
 /// A test and the goals it must keep covering.
 #[derive(Debug, Clone, PartialEq)]

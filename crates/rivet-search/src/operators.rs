@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use rivet_api::{remap, Generator, Rng, TypedTest};
-use rivet_testcase::{Statement, StatementId};
+use rivet_api::{Generator, Rng};
+use rivet_testcase::{remap, Statement, StatementId, TypedTest};
 
 /// Probability that an insertion is followed by another (σ, σ², …).
 const SIGMA: f64 = 0.5;

@@ -8,11 +8,12 @@ use std::time::Duration;
 use rivet_api::{ApiModel, GenConfig, Generator};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_search::{
-    add_assertions, distinct_tests, minimize, Assertion, Executor, Goal, GoalId, GoalKind, Goals,
-    Search, SearchConfig,
+    add_assertions, distinct_tests, minimize, BranchObjective, Goal, Goals, Search, SearchConfig,
 };
-use rivet_testcase::{Statement, StatementOutcome, TestCase, ValueSummary};
-use rivet_worker::{Execution, ExecutionStatus, ProbeId};
+use rivet_testcase::{
+    Assertion, Execution, ExecutionStatus, Executor, GoalId, ProbeId, Statement, StatementOutcome,
+    TestCase, ValueSummary,
+};
 
 /// Runs tests over `lct.Examples` by interpreting `figure1`: probes 0/1 for `x + 5 > 0`,
 /// 2/3 for `x + 5 > 2`, 4/5 for `y == 2789` (true/false), with branch distances.
@@ -116,7 +117,7 @@ fn model() -> ApiModel {
 fn goals() -> Goals {
     let branch = |id: u32, controlling: Vec<GoalId>, what: &str| Goal {
         id: GoalId(id),
-        kind: GoalKind::Branch { probe: ProbeId(id) },
+        objective: Arc::new(BranchObjective::new(ProbeId(id))),
         controlling,
         method: "figure1".into(),
         line: Some(12 + id as u16),
@@ -149,7 +150,7 @@ fn search_covers_the_magic_number_branch_and_is_deterministic() {
     let goals = goals();
     let mut exec = FakeFigure1 { runs: 0 };
     let mut last = None;
-    let result = Search::new(&generator, &goals, config(1)).run(&mut exec, &mut |p| last = Some(p));
+    let result = Search::new(&generator, config(1)).run(&goals, &mut exec, &mut |p| last = Some(p));
     assert_eq!(
         result.archive.entries.len(),
         6,
@@ -158,7 +159,7 @@ fn search_covers_the_magic_number_branch_and_is_deterministic() {
     );
     assert!(last.is_some_and(|p| p.covered == 6));
     let again =
-        Search::new(&generator, &goals, config(1)).run(&mut FakeFigure1 { runs: 0 }, &mut |_| {});
+        Search::new(&generator, config(1)).run(&goals, &mut FakeFigure1 { runs: 0 }, &mut |_| {});
     assert_eq!(result.archive.entries, again.archive.entries);
     assert_eq!(result.executions, again.executions);
 

@@ -1,13 +1,29 @@
-//! Rivet's test-case model: a test is a sequence of statements over the public API of the code
-//! under test (values, constructor calls, method calls, public field writes), each argument
-//! referring to an earlier statement; and the observed outcome of each statement.
+//! Rivet's test-case model, the types every stage shares: a test is a sequence of statements
+//! over the API of the code under test (values, constructor calls, method calls, field
+//! writes), each argument referring to an earlier statement, with the static type of each
+//! value ([`TypedTest`], [`JType`]); what running it produced ([`Execution`]: each
+//! statement's outcome, the probes covered, branch distances) and the [`Executor`] trait that
+//! runs tests; and finished tests with their goals and assertions ([`GeneratedTest`]).
 //!
 //! Types are named by JVM internal names and members by JVM descriptors, so that the worker
 //! can resolve them exactly; generators produce these values, never Java text.
 
+mod execution;
 mod outcome;
+mod suite;
+mod typed;
+mod types;
 
+pub use execution::{
+    Execution, ExecutionStatus, Executor, ProbeId, WorkerId, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS,
+};
 pub use outcome::{StatementOutcome, ValueSummary};
+pub use suite::{Assertion, GeneratedTest, GoalId};
+pub use typed::{remap, TypedTest};
+pub use types::{
+    parse_class_type_params, parse_field_signature, parse_method_signature, JType, MethodSignature,
+    Prim, TypeParams, OBJECT, STRING,
+};
 
 use std::fmt;
 

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use rivet_junit::{emit, Emitted, TestClass};
-use rivet_search::Assertion;
+use rivet_testcase::Assertion;
 use tracing::{debug, info_span, warn};
 
 use crate::junit::JUnitSetup;

@@ -5,10 +5,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
-use rivet_api::{JType, Prim, TypedTest};
 use rivet_junit::{JUnitVersion, TestClass, TestSource};
-use rivet_search::{Assertion, GeneratedTest};
-use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId, ValueSummary};
+use rivet_testcase::{
+    Assertion, GeneratedTest, JType, MemberRef, Prim, PrimitiveValue, Statement, StatementId,
+    TypedTest, ValueSummary,
+};
 use rivet_verify::{locate_junit, Verifier, DEBIAN_JAVA};
 
 const AVL: &str = "structures/AvlTree";

@@ -5,8 +5,9 @@
 
 use std::time::{Duration, Instant};
 
+use rivet_testcase::ExecutionStatus;
 use rivet_testcase::{MemberRef, PrimitiveValue, Statement, TestCase};
-use rivet_worker::{ExecutionStatus, WorkerConfig, WorkerPool};
+use rivet_worker::{WorkerConfig, WorkerPool};
 
 const GOAL_PER_WORKER: f64 = 2000.0;
 const BATCH: usize = 1000;
@@ -119,7 +120,7 @@ fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
 
-fn check(results: &[rivet_worker::Execution]) {
+fn check(results: &[rivet_testcase::Execution]) {
     let bad = results
         .iter()
         .filter(|e| e.status != ExecutionStatus::Completed)

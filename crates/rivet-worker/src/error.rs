@@ -3,8 +3,8 @@
 use std::fmt;
 use std::io;
 
-use crate::execution::WorkerId;
 use crate::protocol::ProtocolError;
+use rivet_testcase::WorkerId;
 
 /// The step of a worker's life that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

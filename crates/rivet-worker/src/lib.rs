@@ -23,7 +23,6 @@
 
 mod config;
 mod error;
-mod execution;
 mod frames;
 mod harness;
 mod pool;
@@ -32,7 +31,6 @@ mod worker;
 
 pub use config::{default_java, WorkerConfig};
 pub use error::{Step, WorkerError};
-pub use execution::{Execution, ExecutionStatus, ProbeId, WorkerId};
 pub use harness::harness_classes;
 pub use pool::WorkerPool;
 pub use protocol::{EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};

@@ -10,9 +10,9 @@ use tracing::{debug, info_span};
 
 use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
-use crate::execution::{Execution, ExecutionStatus, WorkerId};
 use crate::harness::harness_classes;
 use crate::worker::{Worker, WorkerInfo};
+use rivet_testcase::{Execution, ExecutionStatus, WorkerId};
 
 /// Long-lived worker JVMs that run test cases.
 pub struct WorkerPool {
@@ -173,5 +173,11 @@ impl WorkerPool {
                 })
             })
             .collect()
+    }
+}
+
+impl rivet_testcase::Executor for WorkerPool {
+    fn execute(&mut self, tests: &[rivet_testcase::TestCase]) -> Vec<Execution> {
+        self.run(tests)
     }
 }

@@ -58,7 +58,7 @@ use rivet_testcase::{
     MemberRef, PrimitiveValue, Statement, StatementId, StatementOutcome, TestCase, ValueSummary,
 };
 
-use crate::execution::ProbeId;
+use rivet_testcase::ProbeId;
 
 /// Version sent in `READY`; Rivet refuses a harness of another version.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -66,12 +66,7 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const MAGIC: &[u8; 8] = b"RIVETWKR";
 /// The largest frame payload either side accepts (bytes).
 pub const MAX_FRAME: usize = 256 << 20;
-/// The exception class reported for statements the harness could not run as written (unknown or
-/// non-public member, wrong argument types): never an exception of the code under test.
-pub const UNRUNNABLE_CLASS: &str = "rivet.worker.Unrunnable";
-/// The exception class reported when the code under test asked to exit (instrumented
-/// `System.exit`, `Runtime.exit`, `Runtime.halt`).
-pub const EXIT_REQUESTED_CLASS: &str = "rivet.runtime.ExitRequested";
+pub use rivet_testcase::{EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};
 
 const NONE: u32 = u32::MAX;
 

@@ -18,10 +18,10 @@ use tracing::{debug, info, info_span, warn};
 
 use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
-use crate::execution::{Execution, ExecutionStatus, ProbeId, WorkerId};
 use crate::frames::{Event, FrameReader};
 use crate::harness::{write_harness, MAIN_CLASS};
 use crate::protocol::{encode_batch, encode_ping, BatchId, Response, TestResult, PROTOCOL_VERSION};
+use rivet_testcase::{Execution, ExecutionStatus, ProbeId, WorkerId};
 
 /// JVM flags every worker gets: no hsperfdata files (left behind by SIGKILL), VM messages on
 /// stderr (never on the protocol's stdout), deterministic exception messages, no display.

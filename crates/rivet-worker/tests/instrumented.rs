@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use rivet_instrument::{instrument_cached, InstrumentConfig, InstrumentedClasspath, ProbeScope};
+use rivet_testcase::{Execution, ExecutionStatus};
 use rivet_testcase::{PrimitiveValue as P, StatementOutcome, ValueSummary as V};
-use rivet_worker::{Execution, ExecutionStatus, WorkerConfig, WorkerPool};
+use rivet_worker::{WorkerConfig, WorkerPool};
 use support::{hostile, Builder};
 
 /// The subjects instrumented once per test binary.

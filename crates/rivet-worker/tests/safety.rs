@@ -7,8 +7,9 @@ mod support;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use rivet_testcase::{Execution, ExecutionStatus};
 use rivet_testcase::{PrimitiveValue as P, StatementOutcome, ValueSummary as V};
-use rivet_worker::{Execution, ExecutionStatus, WorkerConfig, WorkerPool};
+use rivet_worker::{WorkerConfig, WorkerPool};
 use support::{harmless, hostile, pool, Builder};
 
 fn crashed(e: &Execution) -> &str {

@@ -6,11 +6,11 @@ mod support;
 
 use std::time::Duration;
 
-use rivet_testcase::{PrimitiveValue as P, StatementOutcome, TestCase, ValueSummary as V};
-use rivet_worker::{
-    Execution, ExecutionStatus, ProbeId, WorkerConfig, WorkerPool, EXIT_REQUESTED_CLASS,
-    UNRUNNABLE_CLASS,
+use rivet_testcase::{
+    Execution, ExecutionStatus, PrimitiveValue as P, ProbeId, StatementOutcome, TestCase,
+    ValueSummary as V, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS,
 };
+use rivet_worker::{WorkerConfig, WorkerPool};
 use support::{pool, Builder};
 
 const TEXT: &str = "héllo\u{0}wörld ☺ 𝄞 \u{7f}";

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::PrimitiveValue;
 use rivet_classfile::FieldType;
-use rivet_testcase::PrimitiveValue;
 
 /// A primitive type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

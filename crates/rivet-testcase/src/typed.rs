@@ -2,7 +2,7 @@
 //! on it (removing statements with their dependents, inserting a block, re-pointing uses),
 //! keeping every reference well formed.
 
-use rivet_testcase::{Statement, StatementId, TestCase};
+use crate::{Statement, StatementId, TestCase};
 
 use crate::types::JType;
 
@@ -187,7 +187,7 @@ impl TypedTest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rivet_testcase::{MemberRef, PrimitiveValue};
+    use crate::{MemberRef, PrimitiveValue};
 
     fn sample() -> TypedTest {
         let mut t = TypedTest::new();
@@ -208,7 +208,7 @@ mod tests {
                 receiver: Some(list),
                 args: vec![one],
             },
-            Some(JType::Prim(crate::Prim::Boolean)),
+            Some(JType::Prim(crate::types::Prim::Boolean)),
         );
         t
     }

@@ -1,10 +1,25 @@
-//! What running one test case on a worker produced: its status, each statement's outcome, the
-//! probes it covered, its minimum branch distances and its duration.
+//! What running one test case produced (its status, each statement's outcome, the probes it
+//! covered, its minimum branch distances, its duration) and the [`Executor`] trait that runs
+//! test cases: the worker pool, or a fake in unit tests.
 
 use std::fmt;
 use std::time::Duration;
 
-use rivet_testcase::StatementOutcome;
+use crate::{StatementOutcome, TestCase};
+
+/// The exception class reported for statements the harness could not run as written (unknown or
+/// non-public member, wrong argument types): never an exception of the code under test.
+pub const UNRUNNABLE_CLASS: &str = "rivet.worker.Unrunnable";
+
+/// The exception class reported when the code under test asked to exit (instrumented
+/// `System.exit`, `Runtime.exit`, `Runtime.halt`).
+pub const EXIT_REQUESTED_CLASS: &str = "rivet.runtime.ExitRequested";
+
+/// Runs test cases: the worker pool, or a fake in tests.
+pub trait Executor {
+    /// One execution per test, in order.
+    fn execute(&mut self, tests: &[TestCase]) -> Vec<Execution>;
+}
 
 /// A worker slot of a pool (its JVM may be replaced; the id stays).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,7 +79,7 @@ pub struct Execution {
 
 impl Execution {
     /// An execution that produced no result (time-out, crash, rejection).
-    pub(crate) fn without_result(
+    pub fn without_result(
         status: ExecutionStatus,
         statements: usize,
         duration: Duration,

@@ -1,0 +1,133 @@
+//! The one explicit configuration of a generation run, passed down from the CLI.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rivet_junit::JUnitVersion;
+
+/// Which strategies a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrategyChoice {
+    /// The many-objective search over method sequences alone.
+    Search,
+    /// Symbolic exploration turned into path-condition goals (SUSHI).
+    Symbolic,
+    /// Concolic replay and negation.
+    Concolic,
+    /// Every strategy, interleaved within one budget.
+    All,
+}
+
+/// Everything a `rivet generate` run of one class needs.
+#[derive(Debug, Clone)]
+pub struct GenerateConfig {
+    /// `:`-separated directories and jars.
+    pub classpath: String,
+    /// The class under test (binary or internal name).
+    pub class: String,
+    /// Only this method's branches, when given.
+    pub method: Option<String>,
+    pub out: PathBuf,
+    /// Whole seconds of budget, at least 1.
+    pub budget_s: u64,
+    pub seed: u64,
+    /// Worker JVMs; None for one per core.
+    pub workers: Option<usize>,
+    pub junit: JUnitVersion,
+    /// JUnit jars for verification; None for the system's.
+    pub test_classpath: Option<String>,
+    /// Keep intermediate outputs (instrumented classes, verification runs) here.
+    pub keep_artifacts: Option<PathBuf>,
+    pub strategy: StrategyChoice,
+    /// Stop the strategies after this many test executions.
+    pub max_executions: Option<u64>,
+}
+
+impl GenerateConfig {
+    pub fn budget(&self) -> Duration {
+        Duration::from_secs(self.budget_s)
+    }
+
+    /// How much of the budget the strategies get: the rest is for minimization, assertions
+    /// and verification.
+    pub fn strategy_budget(&self) -> Duration {
+        let total = self.budget();
+        let reserve = (total / 4).min(Duration::from_secs(15));
+        total
+            .saturating_sub(reserve)
+            .max(Duration::from_millis(500))
+    }
+
+    /// Checks what can be checked before any work: a clear message for each mistake.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.budget_s == 0 {
+            return Err("--budget must be at least 1 second".into());
+        }
+        if self.workers == Some(0) {
+            return Err("--workers must be at least 1".into());
+        }
+        if self.out.exists() && !self.out.is_dir() {
+            return Err(format!(
+                "--out {} exists and is not a directory",
+                self.out.display()
+            ));
+        }
+        match self.strategy {
+            StrategyChoice::Search | StrategyChoice::All => Ok(()),
+            StrategyChoice::Symbolic | StrategyChoice::Concolic => Err(format!(
+                "--strategy {} is not implemented yet; use --strategy search",
+                if self.strategy == StrategyChoice::Symbolic {
+                    "symbolic"
+                } else {
+                    "concolic"
+                }
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> GenerateConfig {
+        GenerateConfig {
+            classpath: "x".into(),
+            class: "a.B".into(),
+            method: None,
+            out: PathBuf::from("/nonexistent/rivet-out"),
+            budget_s: 60,
+            seed: 0,
+            workers: None,
+            junit: JUnitVersion::Five,
+            test_classpath: None,
+            keep_artifacts: None,
+            strategy: StrategyChoice::All,
+            max_executions: None,
+        }
+    }
+
+    #[test]
+    fn the_strategies_get_the_budget_less_a_reserve_of_a_quarter_up_to_15_s() {
+        let mut c = config();
+        assert_eq!(c.strategy_budget(), Duration::from_secs(45));
+        c.budget_s = 120;
+        assert_eq!(c.strategy_budget(), Duration::from_secs(105));
+        c.budget_s = 1;
+        assert_eq!(c.strategy_budget(), Duration::from_millis(750));
+    }
+
+    #[test]
+    fn bad_flags_are_refused_with_their_name() {
+        let mut c = config();
+        assert!(c.validate().is_ok());
+        c.budget_s = 0;
+        assert!(c.validate().unwrap_err().contains("--budget"));
+        let mut c = config();
+        c.workers = Some(0);
+        assert!(c.validate().unwrap_err().contains("--workers"));
+        let mut c = config();
+        c.strategy = StrategyChoice::Concolic;
+        assert!(c.validate().unwrap_err().contains("concolic"));
+    }
+}

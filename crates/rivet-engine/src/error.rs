@@ -1,0 +1,69 @@
+//! What can stop a generation, each error naming the class it concerns; [`EngineError::is_bad_input`]
+//! tells the user's mistakes (exit 2) from Rivet's own failures (exit 1).
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The user's input is wrong: a flag, a path, a class that cannot be tested.
+    #[error("{0}")]
+    BadInput(String),
+    #[error("class {class}: {source}")]
+    Api {
+        class: String,
+        #[source]
+        source: Box<rivet_api::ApiError>,
+    },
+    #[error("class {class}: listing its package: {source}")]
+    Classpath {
+        class: String,
+        #[source]
+        source: Box<rivet_classpath::ClasspathError>,
+    },
+    #[error("class {class}: analysing its bytecode: {source}")]
+    Analysis {
+        class: String,
+        #[source]
+        source: Box<rivet_analysis::AnalysisError>,
+    },
+    #[error("instrumenting the classpath for {class}: {source}")]
+    Instrument {
+        class: String,
+        #[source]
+        source: Box<rivet_instrument::InstrumentError>,
+    },
+    #[error("starting the worker JVMs for {class}: {source}")]
+    Worker {
+        class: String,
+        #[source]
+        source: Box<rivet_worker::WorkerError>,
+    },
+    #[error("verifying the tests of {class}: {source}")]
+    Verify {
+        class: String,
+        #[source]
+        source: Box<rivet_verify::VerifyError>,
+    },
+    #[error("writing {path}: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl EngineError {
+    /// Is this the user's mistake (bad flag, missing or untestable class) rather than Rivet's?
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            EngineError::BadInput(_) => true,
+            EngineError::Api { source, .. } => !matches!(
+                **source,
+                rivet_api::ApiError::Classpath { .. } | rivet_api::ApiError::Hierarchy { .. }
+            ),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The finish stage: minimize the archived tests, add regression assertions, name and describe
+//! each test for the emitter, then verify the emitted class with javac and JUnit (twice), or
+//! emit it unverified when no JUnit is at hand.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rivet_api::ApiModel;
+use rivet_junit::{emit, Emitted, JUnitVersion, TestClass, TestSource};
+use rivet_search::{add_assertions, distinct_tests, minimize, Archive, Goal, Goals};
+use rivet_testcase::{Executor, GeneratedTest, GoalId, Statement};
+use rivet_verify::Verifier;
+
+use crate::error::EngineError;
+use crate::plan::ClassPlan;
+
+/// Minimized tests with stable assertions, and the executions that took.
+pub fn suite(
+    plan: &ClassPlan,
+    archive: &Archive,
+    executor: &mut dyn Executor,
+) -> (Vec<GeneratedTest>, u64) {
+    let (minimized, n) = minimize(executor, &plan.goals, distinct_tests(archive));
+    let (generated, m) = add_assertions(executor, &plan.model, &plan.goals, minimized);
+    (generated, n + m)
+}
+
+/// The test class to emit for the class under test.
+pub fn test_class(plan: &ClassPlan, generated: &[GeneratedTest], junit: JUnitVersion) -> TestClass {
+    TestClass {
+        class_under_test: plan.class.internal().to_string(),
+        junit,
+        tests: generated
+            .iter()
+            .map(|g| test_source(g, &plan.goals, plan.class.internal()))
+            .collect(),
+        overloaded: overloaded_members(&plan.model, generated),
+    }
+}
+
+/// The emitted class after verification.
+pub struct Checked {
+    pub class: TestClass,
+    pub emitted: Emitted,
+    /// None when the tests could not be verified (no JUnit).
+    pub verified: Option<Verification>,
+}
+
+/// What verification dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verification {
+    pub dropped_tests: usize,
+    pub dropped_assertions: usize,
+}
+
+/// Verifies the class with `verifier` when there is one, else emits it as it is.
+pub fn check(
+    class: TestClass,
+    verifier: Option<&Verifier>,
+    class_name: &str,
+) -> Result<Checked, EngineError> {
+    match verifier {
+        Some(v) => {
+            let v = v.verify(class).map_err(|source| EngineError::Verify {
+                class: class_name.to_string(),
+                source: Box::new(source),
+            })?;
+            Ok(Checked {
+                class: v.class,
+                emitted: v.emitted,
+                verified: Some(Verification {
+                    dropped_tests: v.dropped_tests.len(),
+                    dropped_assertions: v.dropped_assertions,
+                }),
+            })
+        }
+        None => {
+            let emitted = emit(&class);
+            Ok(Checked {
+                class,
+                emitted,
+                verified: None,
+            })
+        }
+    }
+}
+
+/// The test's comment lines and the method it is named after.
+fn test_source(g: &GeneratedTest, goals: &Goals, owner: &str) -> TestSource {
+    let branch_goals: Vec<&Goal> = g
+        .goals
+        .iter()
+        .filter_map(|id| goals.get(*id))
+        .filter(|x| x.is_branch())
+        .collect();
+    let mut covers: Vec<String> = if branch_goals.is_empty() {
+        g.goals
+            .iter()
+            .filter_map(|id| goals.get(*id))
+            .map(|x| x.label())
+            .collect()
+    } else {
+        branch_goals.iter().map(|x| x.label()).collect()
+    };
+    // Two branches of one line with the same outcome (`a && b`) read the same: say it once.
+    let mut seen = BTreeSet::new();
+    covers.retain(|c| seen.insert(c.clone()));
+    let subject = branch_goals
+        .first()
+        .map(|x| x.method.rsplit('.').next().unwrap_or(&x.method).to_string())
+        .or_else(|| {
+            g.test.statements().iter().rev().find_map(|s| match s {
+                Statement::Call { method, .. } if method.owner == owner => {
+                    Some(method.name.clone())
+                }
+                Statement::Construct { constructor, .. } if constructor.owner == owner => {
+                    Some("<init>".to_string())
+                }
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| "Api".to_string());
+    TestSource {
+        generated: g.clone(),
+        covers,
+        subject,
+    }
+}
+
+/// Members called with same-arity overloads (their arguments get casts).
+fn overloaded_members(
+    model: &ApiModel,
+    tests: &[GeneratedTest],
+) -> BTreeSet<(String, String, String)> {
+    let mut out = BTreeSet::new();
+    for t in tests {
+        for s in t.test.statements() {
+            let m = match s {
+                Statement::Call { method, .. } => method,
+                Statement::Construct { constructor, .. } => constructor,
+                _ => continue,
+            };
+            if model.is_overloaded(m) {
+                out.insert((m.owner.clone(), m.name.clone(), m.descriptor.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// For every goal a surviving test covers, the name of the first such test.
+pub fn covering_tests(class: &TestClass, emitted: &Emitted) -> BTreeMap<GoalId, String> {
+    let mut out = BTreeMap::new();
+    for (t, lines) in class.tests.iter().zip(&emitted.tests) {
+        for g in &t.generated.goals {
+            out.entry(*g).or_insert_with(|| lines.name.clone());
+        }
+    }
+    out
+}

@@ -1,0 +1,31 @@
+//! Rivet's engine: the library that runs a generation, so that every strategy plugs into one
+//! driver and the CLI only parses, prints and maps errors to exit codes.
+//!
+//! * a [`Session`] holds the JDK and the user's classpath, instruments the classes of a run and
+//!   starts one pool of worker JVMs that they share;
+//! * a [`ClassPlan`] holds one class's API model, its goals and the place of every branch goal;
+//! * [`Strategy`] is what finds tests (the many-objective search now; symbolic/SUSHI and
+//!   concolic next): [`drive`] gives strategies turns on the shared goals and one archive
+//!   within a budget;
+//! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the
+//!   [`Report`] is the typed `rivet-report.json`;
+//! * [`generate`] does all of it for one class from a [`GenerateConfig`].
+
+mod config;
+mod error;
+pub mod finish;
+mod generate;
+mod plan;
+mod report;
+mod session;
+mod strategy;
+
+pub use config::{GenerateConfig, StrategyChoice};
+pub use error::EngineError;
+pub use generate::{generate, Event, Outcome};
+pub use plan::{goal_classes, ClassPlan};
+pub use report::{seconds, BranchRow, Report};
+pub use session::{check_static_initializer, Session, Workers};
+pub use strategy::{
+    drive, Budget, DriveProgress, DriveResult, SearchStrategy, StepOutcome, Strategy,
+};

@@ -1,0 +1,150 @@
+//! The plan of one class under test: its API model, its goals (the branches of the class and
+//! of its nested classes, with control dependence, then a goal per method or constructor the
+//! tests call) and the place of every branch goal, built once the probes are known.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rivet_analysis::{analyze_class, BranchPlace};
+use rivet_api::{ApiModel, CallableKind};
+use rivet_classfile::ClassName;
+use rivet_classpath::Classpath;
+use rivet_instrument::ProbeMap;
+use rivet_search::{BranchObjective, Goal, Goals, MethodObjective, Objective, UNREACHED};
+use rivet_testcase::{Execution, GoalId, ProbeId, TestCase};
+
+use crate::error::EngineError;
+
+/// A branch of a class the instrumenter could not give probes (its class keeps only the exit
+/// redirection): never covered.
+#[derive(Debug)]
+struct UnprobedBranch;
+
+impl Objective for UnprobedBranch {
+    fn fitness(&self, _: &TestCase, _: &Execution) -> f64 {
+        UNREACHED
+    }
+
+    fn is_branch(&self) -> bool {
+        true
+    }
+}
+
+/// One class's plan.
+pub struct ClassPlan {
+    pub class: ClassName,
+    pub model: ApiModel,
+    pub goals: Goals,
+    /// The place of each branch goal, in goal order.
+    pub places: Vec<(GoalId, BranchPlace)>,
+}
+
+/// The classes whose branches are goals: the class under test and, unless one method is
+/// targeted, the classes nested in it.
+pub fn goal_classes(
+    classpath: &Classpath,
+    class: &ClassName,
+    method: Option<&str>,
+) -> Result<Vec<ClassName>, EngineError> {
+    let mut classes = vec![class.clone()];
+    if method.is_none() {
+        let nested = classpath
+            .package_classes(class.package())
+            .map_err(|source| EngineError::Classpath {
+                class: class.binary(),
+                source: Box::new(source),
+            })?;
+        classes.extend(
+            nested
+                .iter()
+                .map(|c| ClassName::from_internal(c))
+                .filter(|c| c.is_nested_in(class)),
+        );
+    }
+    Ok(classes)
+}
+
+impl ClassPlan {
+    /// Builds the goals of `model`'s class (of `method` only, when given) with the probes of
+    /// `probes`.
+    pub fn build(
+        classpath: &Classpath,
+        model: ApiModel,
+        method: Option<&str>,
+        probes: &ProbeMap,
+    ) -> Result<ClassPlan, EngineError> {
+        let class = ClassName::from_internal(&model.class);
+        let mut goals: Vec<Goal> = Vec::new();
+        let mut places = Vec::new();
+        for c in goal_classes(classpath, &class, method)? {
+            let cf =
+                classpath
+                    .class_file(c.internal())
+                    .map_err(|source| EngineError::Classpath {
+                        class: c.binary(),
+                        source: Box::new(source),
+                    })?;
+            let Some(cf) = cf else { continue };
+            let analysis = analyze_class(&cf).map_err(|source| EngineError::Analysis {
+                class: c.binary(),
+                source: Box::new(source),
+            })?;
+            let base = goals.len() as u32;
+            let mut local: BTreeMap<u32, GoalId> = BTreeMap::new();
+            for (m, b) in analysis.branches() {
+                if method.is_none_or(|w| w == m.name) {
+                    local.insert(b.id.0, GoalId(base + local.len() as u32));
+                }
+            }
+            let branches = analysis.branches().map(|(_, b)| b);
+            for (place, b) in analysis.places().into_iter().zip(branches) {
+                let Some(&id) = local.get(&b.id.0) else {
+                    continue;
+                };
+                let objective: Arc<dyn Objective> = match probes.probe_of(&place) {
+                    Some(p) => Arc::new(BranchObjective::new(p)),
+                    None => Arc::new(UnprobedBranch),
+                };
+                goals.push(Goal {
+                    id,
+                    objective,
+                    controlling: b
+                        .controlling
+                        .iter()
+                        .filter_map(|c| local.get(&c.0).copied())
+                        .collect(),
+                    method: place.method_label(),
+                    line: place.line,
+                    what: place.kind.to_string(),
+                });
+                places.push((id, place));
+            }
+        }
+        let simple = class.simple().to_string();
+        for t in &model.targets {
+            if t.member.owner == model.class && t.kind != CallableKind::FieldWrite {
+                goals.push(Goal {
+                    id: GoalId(goals.len() as u32),
+                    objective: Arc::new(MethodObjective {
+                        member: t.member.clone(),
+                    }),
+                    controlling: Vec::new(),
+                    method: format!("{simple}.{}", t.member.name),
+                    line: None,
+                    what: "call".into(),
+                });
+            }
+        }
+        Ok(ClassPlan {
+            class,
+            model,
+            goals: Goals::new(goals),
+            places,
+        })
+    }
+
+    /// The probe of a branch goal's place (None for unprobed branches).
+    pub fn probe(&self, goal: GoalId) -> Option<ProbeId> {
+        self.goals.get(goal).and_then(|g| g.objective.probe())
+    }
+}

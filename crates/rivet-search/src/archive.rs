@@ -1,0 +1,44 @@
+//! The archive shared by every strategy of a run: per covered goal, the shortest test that
+//! covered it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rivet_testcase::{GoalId, TypedTest};
+
+/// Per covered goal, the shortest test that covered it.
+#[derive(Debug, Clone, Default)]
+pub struct Archive {
+    pub entries: BTreeMap<GoalId, TypedTest>,
+}
+
+impl Archive {
+    /// Takes `test` for every goal it covers if it is new or shorter. True if anything changed.
+    pub fn update(&mut self, test: &TypedTest, covered: &BTreeSet<GoalId>) -> bool {
+        let mut changed = false;
+        for g in covered {
+            let better = match self.entries.get(g) {
+                Some(old) => test.len() < old.len(),
+                None => true,
+            };
+            if better {
+                self.entries.insert(*g, test.clone());
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Forgets the test of a goal (its test was dropped later, e.g. at verification), so the
+    /// goal becomes a target again.
+    pub fn forget(&mut self, goal: GoalId) -> Option<TypedTest> {
+        self.entries.remove(&goal)
+    }
+
+    pub fn is_covered(&self, goal: GoalId) -> bool {
+        self.entries.contains_key(&goal)
+    }
+
+    pub fn covered(&self) -> BTreeSet<GoalId> {
+        self.entries.keys().copied().collect()
+    }
+}

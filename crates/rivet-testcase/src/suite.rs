@@ -1,0 +1,47 @@
+//! Finished tests as every later stage sees them (the emitter, the verifier, the report): the
+//! statements with their static types, the goals each covers and its regression assertions.
+
+use std::fmt;
+
+use crate::{MemberRef, StatementId, TypedTest, ValueSummary};
+
+/// A coverage goal's id, dense within one class's goals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GoalId(pub u32);
+
+impl fmt::Display for GoalId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "g{}", self.0)
+    }
+}
+
+/// A regression oracle of a test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Assertion {
+    /// The value statement `of` produced.
+    Equals {
+        of: StatementId,
+        value: ValueSummary,
+    },
+    /// What a read-only method returned on statement `of`'s value at the end of the test.
+    Inspector {
+        of: StatementId,
+        method: MemberRef,
+        value: ValueSummary,
+    },
+    /// Statement `at` (the last) throws; `class` is the thrown class or its nearest
+    /// public superclass (binary name).
+    Throws {
+        at: StatementId,
+        class: String,
+        message: Option<String>,
+    },
+}
+
+/// A finished test: statements, the goals it covers, its assertions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedTest {
+    pub test: TypedTest,
+    pub goals: Vec<GoalId>,
+    pub assertions: Vec<Assertion>,
+}
