@@ -87,3 +87,65 @@ impl Report {
 pub fn seconds(d: std::time::Duration) -> f64 {
     (d.as_secs_f64() * 1000.0).round() / 1000.0
 }
+
+#[cfg(test)]
+mod tests {
+    use rivet_analysis::{BranchId, BranchKind};
+    use rivet_classfile::ClassName;
+
+    use super::*;
+
+    fn place(b: u32) -> BranchPlace {
+        BranchPlace {
+            class: ClassName::from_binary("a.B$C"),
+            branch: BranchId(b),
+            method: "m".into(),
+            descriptor: "()V".into(),
+            offset: 4 * b,
+            line: Some(10),
+            kind: BranchKind::Case(vec![1, 2]),
+        }
+    }
+
+    #[test]
+    fn rows_say_covered_exactly_where_a_test_is_named() {
+        let places = vec![(GoalId(0), place(0)), (GoalId(1), place(1))];
+        let covering = BTreeMap::from([(GoalId(1), "testM".to_string())]);
+        let rows = Report::rows(&places, &covering);
+        assert!(!rows[0].covered);
+        assert_eq!(rows[1].covering_test.as_deref(), Some("testM"));
+        assert!(rows[1].covered);
+        assert_eq!(rows[1].class, "a.B$C");
+        assert_eq!(rows[1].kind, "case 1,2");
+        assert_eq!(rows[1].offset, 4);
+    }
+
+    #[test]
+    fn the_report_reads_back_as_written() {
+        let places = vec![(GoalId(0), place(0))];
+        let report = Report {
+            class: "a.B".into(),
+            method: None,
+            seed: 3,
+            budget_s: 60,
+            elapsed_s: seconds(std::time::Duration::from_micros(1_234_567)),
+            search_s: 1.0,
+            strategy: "search".into(),
+            tests: 1,
+            executions: 10,
+            junit: "5".into(),
+            test_file: "x".into(),
+            verified: true,
+            verification: "ok".into(),
+            dropped_tests: 0,
+            dropped_assertions: 0,
+            untestable: vec![],
+            branches_total: 1,
+            branches_covered: 0,
+            branches: Report::rows(&places, &BTreeMap::new()),
+        };
+        assert_eq!(report.elapsed_s, 1.235);
+        let back: Report = serde_json::from_str(&report.to_json()).expect("parse");
+        assert_eq!(back, report);
+    }
+}

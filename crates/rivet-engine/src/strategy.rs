@@ -155,3 +155,195 @@ pub fn drive(
         elapsed: start.elapsed(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use rivet_search::{BranchObjective, Goal};
+    use rivet_testcase::{ExecutionStatus, GoalId, ProbeId, TypedTest};
+
+    use super::*;
+
+    /// Covers every probe a test names as an int statement.
+    struct FakeExecutor;
+
+    impl Executor for FakeExecutor {
+        fn execute(&mut self, tests: &[TestCase]) -> Vec<Execution> {
+            tests
+                .iter()
+                .map(|t| {
+                    let mut covered: Vec<ProbeId> = t
+                        .statements
+                        .iter()
+                        .filter_map(|s| match s {
+                            rivet_testcase::Statement::Primitive(
+                                rivet_testcase::PrimitiveValue::Int(p),
+                            ) => Some(ProbeId(*p as u32)),
+                            _ => None,
+                        })
+                        .collect();
+                    covered.sort();
+                    Execution {
+                        status: ExecutionStatus::Completed,
+                        outcomes: vec![
+                            rivet_testcase::StatementOutcome::NotRun;
+                            t.statements.len()
+                        ],
+                        distances: covered.iter().map(|p| (*p, 0.0)).collect(),
+                        covered,
+                        duration: Duration::ZERO,
+                        worker: None,
+                        stray_threads: 0,
+                    }
+                })
+                .collect()
+        }
+    }
+
+    /// Covers probe `next` and then `next + 1`… one per step, `runs` tests per step, until
+    /// `last`.
+    struct Counter {
+        name: &'static str,
+        next: i32,
+        last: i32,
+        runs: usize,
+        log: Vec<&'static str>,
+    }
+
+    impl Strategy for Counter {
+        fn name(&self) -> &'static str {
+            self.name
+        }
+
+        fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
+            self.log.push(self.name);
+            let mut t = TypedTest::new();
+            t.push(
+                rivet_testcase::Statement::Primitive(rivet_testcase::PrimitiveValue::Int(
+                    self.next,
+                )),
+                None,
+            );
+            arena.evaluate(&vec![t; self.runs]);
+            self.next += 1;
+            if self.next > self.last {
+                StepOutcome::Done
+            } else {
+                StepOutcome::Worked
+            }
+        }
+    }
+
+    fn goals(n: u32) -> Goals {
+        Goals::new(
+            (0..n)
+                .map(|i| Goal {
+                    id: GoalId(i),
+                    objective: Arc::new(BranchObjective::new(ProbeId(i))),
+                    controlling: Vec::new(),
+                    method: "C.m".into(),
+                    line: None,
+                    what: "true".into(),
+                })
+                .collect(),
+        )
+    }
+
+    fn counter(name: &'static str, next: i32, last: i32) -> Counter {
+        Counter {
+            name,
+            next,
+            last,
+            runs: 2,
+            log: Vec::new(),
+        }
+    }
+
+    fn budget() -> Budget {
+        Budget {
+            time: Duration::from_secs(30),
+            max_executions: None,
+        }
+    }
+
+    #[test]
+    fn strategies_take_turns_and_share_one_archive_until_all_is_covered() {
+        let mut goals = goals(4);
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 1);
+        let mut b = counter("b", 2, 3);
+        let mut seen = Vec::new();
+        let result = drive(
+            &mut [&mut a, &mut b],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            budget(),
+            &mut |p| seen.push((p.strategy, p.branches_covered)),
+        );
+        assert_eq!(seen, vec![("a", 1), ("b", 2), ("a", 3), ("b", 4)]);
+        assert_eq!(archive.covered().len(), 4);
+        assert_eq!(result.steps, 4);
+        assert_eq!(result.executions, 8);
+    }
+
+    #[test]
+    fn a_done_strategy_gets_no_more_turns() {
+        let mut goals = goals(6);
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 0);
+        let mut b = counter("b", 1, 5);
+        drive(
+            &mut [&mut a, &mut b],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            budget(),
+            &mut |_| {},
+        );
+        assert_eq!(a.log.len(), 1);
+        assert_eq!(b.log.len(), 5);
+        assert_eq!(archive.covered().len(), 6);
+    }
+
+    #[test]
+    fn the_execution_cap_stops_the_run() {
+        let mut goals = goals(10);
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 9);
+        let result = drive(
+            &mut [&mut a],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            Budget {
+                time: Duration::from_secs(30),
+                max_executions: Some(5),
+            },
+            &mut |_| {},
+        );
+        assert_eq!(
+            result.executions, 6,
+            "stops after the step that reaches the cap"
+        );
+        assert_eq!(archive.covered().len(), 3);
+    }
+
+    #[test]
+    fn retired_goals_need_no_cover() {
+        let mut goals = goals(3);
+        goals.retire(GoalId(2));
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 9);
+        drive(
+            &mut [&mut a],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            budget(),
+            &mut |_| {},
+        );
+        assert_eq!(a.log.len(), 2);
+    }
+}

@@ -322,3 +322,139 @@ fn calls(test: &TestCase, e: &Execution, member: &MemberRef) -> bool {
             }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use rivet_testcase::{ExecutionStatus, ValueSummary};
+
+    use super::*;
+
+    fn run(
+        covered: &[u32],
+        distances: &[(u32, f64)],
+        outcomes: Vec<StatementOutcome>,
+    ) -> Execution {
+        Execution {
+            status: ExecutionStatus::Completed,
+            outcomes,
+            covered: covered.iter().map(|p| ProbeId(*p)).collect(),
+            distances: distances.iter().map(|(p, d)| (ProbeId(*p), *d)).collect(),
+            duration: Duration::ZERO,
+            worker: None,
+            stray_threads: 0,
+        }
+    }
+
+    fn branch(id: u32, controlling: Vec<GoalId>) -> Goal {
+        Goal {
+            id: GoalId(id),
+            objective: Arc::new(BranchObjective::new(ProbeId(id))),
+            controlling,
+            method: "C.m".into(),
+            line: Some(3),
+            what: "true".into(),
+        }
+    }
+
+    /// 0 ← 2 ← 4 (4 is control dependent on 2, which is control dependent on 0).
+    fn chain() -> Goals {
+        Goals::new(vec![
+            branch(0, vec![]),
+            branch(1, vec![]),
+            branch(2, vec![GoalId(0)]),
+            branch(3, vec![GoalId(0)]),
+            branch(4, vec![GoalId(2)]),
+        ])
+    }
+
+    #[test]
+    fn a_branch_is_0_when_covered_and_nu_of_its_distance_when_evaluated() {
+        let goals = chain();
+        let t = TestCase::new();
+        let e = run(&[0], &[(0, 0.0), (1, 3.0)], vec![]);
+        assert_eq!(goals.fitness(GoalId(0), &t, &e), 0.0);
+        assert_eq!(goals.fitness(GoalId(1), &t, &e), 0.75);
+        assert_eq!(normalize(f64::NAN), 1.0);
+    }
+
+    #[test]
+    fn an_unevaluated_branch_adds_its_approach_level() {
+        let goals = chain();
+        let t = TestCase::new();
+        // Only branch 0's condition ran (distance 1 from taking it): 4 is two levels below.
+        let e = run(&[], &[(0, 1.0)], vec![]);
+        assert_eq!(goals.fitness(GoalId(2), &t, &e), 1.5);
+        assert_eq!(goals.fitness(GoalId(4), &t, &e), 2.5);
+        let nothing = run(&[], &[], vec![]);
+        assert_eq!(goals.fitness(GoalId(4), &t, &nothing), UNREACHED);
+    }
+
+    #[test]
+    fn a_method_goal_needs_a_call_that_ran() {
+        let member = MemberRef::new("a/C", "m", "()V");
+        let goals = Goals::new(vec![Goal {
+            id: GoalId(0),
+            objective: Arc::new(MethodObjective {
+                member: member.clone(),
+            }),
+            controlling: vec![],
+            method: "C.m".into(),
+            line: None,
+            what: "call".into(),
+        }]);
+        let mut t = TestCase::new();
+        let r = t.push(Statement::Null {
+            descriptor: "La/C;".into(),
+        });
+        t.push(Statement::Call {
+            method: member,
+            receiver: Some(r),
+            args: vec![],
+        });
+        let ran = run(
+            &[],
+            &[],
+            vec![
+                StatementOutcome::Normal(ValueSummary::Null),
+                StatementOutcome::Threw {
+                    class: "java.lang.NullPointerException".into(),
+                    message: None,
+                },
+            ],
+        );
+        assert_eq!(goals.fitness(GoalId(0), &t, &ran), 0.0);
+        assert!(goals.covered(&t, &ran).contains(&GoalId(0)));
+        let unrunnable = run(
+            &[],
+            &[],
+            vec![
+                StatementOutcome::Normal(ValueSummary::Null),
+                StatementOutcome::Threw {
+                    class: UNRUNNABLE_CLASS.into(),
+                    message: None,
+                },
+            ],
+        );
+        assert_eq!(goals.fitness(GoalId(0), &t, &unrunnable), 1.0);
+    }
+
+    #[test]
+    fn goals_added_during_a_run_are_found_by_probe_and_retired_ones_stay() {
+        let mut goals = chain();
+        let id = goals.add(
+            Arc::new(BranchObjective::new(ProbeId(9))),
+            "C.n".into(),
+            None,
+            "false".into(),
+        );
+        assert_eq!(id, GoalId(5));
+        let e = run(&[9], &[(9, 0.0)], vec![]);
+        assert!(goals.covered(&TestCase::new(), &e).contains(&id));
+        goals.retire(id);
+        assert!(goals.is_retired(id));
+        assert_eq!(goals.active(), 5);
+        assert_eq!(goals.len(), 6);
+    }
+}

@@ -137,7 +137,7 @@ mod tests {
         // Target 0's best is #2 (0.1); target 1's best is #0 (0.0); #1 is dominated by #0.
         let mut pop = vec![
             scored(&[0.5, 0.0], 3),
-            scored(&[0.6, 0.5], 3),
+            scored(&[0.8, 0.5], 3),
             scored(&[0.1, 0.9], 3),
             scored(&[0.7, 0.2], 3),
         ];

@@ -1,0 +1,139 @@
+//! The plan of a real subject (structures.AvlTree, compiled from the bundled sources): one
+//! goal per branch of the class and its nested classes, each with its probe and place, then a
+//! goal per callable method; no JVM is started.
+
+use std::sync::Arc;
+
+use rivet_analysis::analyze_class;
+use rivet_api::ApiModel;
+use rivet_classpath::{Classpath, JdkImage};
+use rivet_engine::ClassPlan;
+use rivet_instrument::{plan_class, ProbeMap};
+
+fn classpath() -> Arc<Classpath> {
+    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
+    Arc::new(
+        Classpath::from_paths([rivet_testkit::compiled_subjects(11)], Some(jdk))
+            .expect("classpath"),
+    )
+}
+
+fn probes(cp: &Classpath, classes: &[&str]) -> ProbeMap {
+    let plans: Vec<_> = classes
+        .iter()
+        .map(|c| {
+            let cf = cp.class_file(c).expect("read").expect("found");
+            plan_class(&cf).expect("plan")
+        })
+        .collect();
+    ProbeMap::assign(&plans).expect("assign").0
+}
+
+#[test]
+fn avl_tree_goals_are_its_branches_with_probes_then_its_methods() {
+    let cp = classpath();
+    let model = ApiModel::build(cp.clone(), "structures.AvlTree", None).expect("model");
+    let mut nested: Vec<String> = cp
+        .package_classes("structures")
+        .expect("list")
+        .into_iter()
+        .filter(|c| c.starts_with("structures/AvlTree$"))
+        .collect();
+    nested.insert(0, "structures/AvlTree".into());
+    let names: Vec<&str> = nested.iter().map(String::as_str).collect();
+    let map = probes(&cp, &names);
+    let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
+
+    let mut expected = 0;
+    for c in &names {
+        let cf = cp.class_file(c).expect("read").expect("found");
+        expected += analyze_class(&cf).expect("analysis").branch_count();
+    }
+    assert_eq!(plan.places.len(), expected);
+    for (i, g) in plan.goals.iter().enumerate() {
+        assert_eq!(g.id.0 as usize, i, "ids are dense");
+        for c in &g.controlling {
+            assert!(plan.goals.get(*c).is_some_and(|p| p.is_branch()));
+        }
+    }
+    for (goal, place) in &plan.places {
+        let probe = plan.probe(*goal).expect("every branch has its probe");
+        assert_eq!(map.probe_of(place), Some(probe));
+        assert!(plan.goals.get(*goal).is_some_and(|g| g.is_branch()));
+    }
+    let methods: Vec<String> = plan
+        .goals
+        .iter()
+        .filter(|g| !g.is_branch())
+        .map(|g| g.method.clone())
+        .collect();
+    assert!(
+        methods.contains(&"AvlTree.insert".to_string()),
+        "{methods:?}"
+    );
+    assert_eq!(plan.goals.len(), expected + methods.len());
+}
+
+#[test]
+fn one_method_plans_only_its_branches() {
+    let cp = classpath();
+    let model = ApiModel::build(cp.clone(), "lct.Examples", Some("figure1")).expect("model");
+    let map = probes(&cp, &["lct/Examples"]);
+    let plan = ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan");
+    assert!(!plan.places.is_empty());
+    assert!(plan.places.iter().all(|(_, p)| p.method == "figure1"));
+    assert!(plan
+        .goals
+        .iter()
+        .filter(|g| g.is_branch())
+        .all(|g| g.method == "Examples.figure1"));
+}
+
+#[test]
+fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each_label_once() {
+    use rivet_engine::finish::{covering_tests, test_class};
+    use rivet_junit::{emit, JUnitVersion};
+    use rivet_testcase::{GeneratedTest, TypedTest};
+
+    let cp = classpath();
+    let model = ApiModel::build(cp.clone(), "lct.Examples", Some("figure1")).expect("model");
+    let map = probes(&cp, &["lct/Examples"]);
+    let plan = ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan");
+    let branch = plan.places[0].0;
+    let method_goal = plan
+        .goals
+        .iter()
+        .find(|g| !g.is_branch())
+        .expect("a method goal")
+        .id;
+    let generated = vec![
+        GeneratedTest {
+            test: TypedTest::new(),
+            goals: vec![branch, branch, method_goal],
+            assertions: vec![],
+        },
+        GeneratedTest {
+            test: TypedTest::new(),
+            goals: vec![method_goal],
+            assertions: vec![],
+        },
+    ];
+    let class = test_class(&plan, &generated, JUnitVersion::Five);
+    assert_eq!(class.class_under_test, "lct/Examples");
+    assert_eq!(class.tests[0].subject, "figure1");
+    assert_eq!(
+        class.tests[0].covers.len(),
+        1,
+        "{:?}",
+        class.tests[0].covers
+    );
+    assert!(class.tests[0].covers[0].starts_with("Examples.figure1 line"));
+    assert_eq!(
+        class.tests[1].subject, "Api",
+        "no branch and no call: a generic name"
+    );
+    let emitted = emit(&class);
+    let covering = covering_tests(&class, &emitted);
+    assert_eq!(covering.get(&branch), Some(&emitted.tests[0].name));
+    assert_eq!(covering.get(&method_goal), Some(&emitted.tests[0].name));
+}
