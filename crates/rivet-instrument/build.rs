@@ -2,6 +2,8 @@
 //! (`java/rivet/runtime/*.java`) with the JDK's `javac --release 8` (from `JAVA_HOME`, else
 //! `PATH`) and generates the table of class files that the crate embeds.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,6 +2,8 @@
 //! instrumentation runtime (`../rivet-instrument/java/rivet/runtime`) with the JDK's `javac
 //! --release 8`, and generates the table of class files that the crate embeds.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;

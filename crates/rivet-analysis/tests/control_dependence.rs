@@ -1,5 +1,7 @@
 //! Branches, kinds, lines and control dependence on a small fixture class compiled with javac.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use rivet_analysis::{analyze_class, BranchKind, ClassAnalysis, MethodAnalysis};
 use rivet_classfile::ClassFile;
 use std::path::Path;

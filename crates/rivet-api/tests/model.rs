@@ -1,5 +1,7 @@
 //! The API model and generators on the bundled subjects and on commons-lang3.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 
 use rivet_api::{ApiError, ApiModel, GenConfig, Generator, Rng};

@@ -2,6 +2,8 @@
 //! every instruction, write the classes, and check that `java -Xverify:all` runs them with the
 //! same output as the unmodified classes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use rivet_classfile::edit::LABEL_BASE;

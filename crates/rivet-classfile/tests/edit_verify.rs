@@ -2,6 +2,8 @@
 //! shared subjects and a spread of java.base classes, edited everywhere, must pass
 //! `-Xverify:all`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use rivet_classfile::{ClassFile, Instruction, Item, Opcode, Operand};

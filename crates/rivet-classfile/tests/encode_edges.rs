@@ -1,5 +1,7 @@
 //! Encoding edge cases: forms that outgrow their short encodings keep `size_at` and `encode` in step.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use rivet_classfile::bytes::ByteWriter;
 use rivet_classfile::insn::{decode, encode};
 use rivet_classfile::{CpIndex, Instruction, Opcode, Operand};

@@ -1,6 +1,8 @@
 //! Robustness of the parser, writer and code editor: arbitrary bytes and mutated real class
 //! files (tests/fixtures) never make them panic; what parses writes, and parses again.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use proptest::prelude::*;

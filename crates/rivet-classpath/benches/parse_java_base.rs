@@ -3,6 +3,8 @@
 //! clock, and on Linux the thread's CPU time, which other load on the machine does not
 //! inflate) and classes per second, on one thread and on all cores.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 use std::path::Path;
 use std::time::Instant;
 

@@ -1,6 +1,8 @@
 //! Classpaths of a class directory and a jar built from `javac` output: lookups, first
 //! entry wins, JDK first, listings, caches, and the errors for missing and corrupt entries.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::sync::Arc;

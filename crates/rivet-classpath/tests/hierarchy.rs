@@ -1,6 +1,8 @@
 //! Type-hierarchy facts against both JDKs and the compiled fixture: supertypes, subtypes,
 //! assignability of classes and arrays, and missing supertypes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::Path;

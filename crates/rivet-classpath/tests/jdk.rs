@@ -1,6 +1,8 @@
 //! The JDK's classes from JDK 17's jmods and Temurin 25's jimage (no jmods, JEP 493):
 //! location, lookups, listings, and jimage compression.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! Every class of JDK 17 (read from its jmods) and of Temurin 25 (read from its jimage, as
 //! it has no jmods) parses with `ClassFile::parse` and writes back byte-identically.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::Path;

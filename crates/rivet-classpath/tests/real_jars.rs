@@ -1,6 +1,8 @@
 //! Real-world jars installed by Debian (Guava, Commons Lang 3, Commons Collections 4) as a
 //! classpath over JDK 17: every class is listed, parses, and has its supertypes resolved.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::sync::Arc;

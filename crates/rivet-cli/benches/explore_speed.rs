@@ -3,6 +3,8 @@
 //! `cargo bench -p rivet-cli --bench explore_speed`; it prints the figures and their ratio to
 //! the goal (timing belongs here, not in the tests).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 use std::process::{Command, Output};
 
 fn rivet(args: &[&str]) -> Output {

@@ -1,5 +1,8 @@
 //! The `rivet` command line: parses arguments, runs a subcommand, maps failures to exit codes.
 
+// The binary's job is to print.
+#![allow(clippy::print_stdout)]
+
 mod branches;
 mod cli;
 mod explore;

@@ -1,5 +1,7 @@
 //! Golden snapshots of `rivet branches` on every bundled subject (compiled with --release 11).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::rivet_ok;

@@ -1,5 +1,7 @@
 //! Bad input gets one clear line on stderr and exit code 2, never a panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::rivet;

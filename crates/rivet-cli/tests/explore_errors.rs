@@ -1,5 +1,7 @@
 //! `rivet explore` rejects bad input with one `rivet: error:` line and exit code 2.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::rivet;

@@ -5,6 +5,8 @@
 //! implied), `{arg1}` the first parameter, `{arg2}` the second, and so on — so in
 //! `figure3(int x, SimpleList y)` the list is `{arg2}`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::PathBuf;

@@ -2,6 +2,8 @@
 //! verified tests, the report), determinism (same seed, same files), JUnit 4 output, and the
 //! bad inputs that must exit 2 with one clear message.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! `rivet instrument`: offline instrumentation of directories and jars, its probe listing,
 //! and its errors for bad input (exit 2).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! `rivet branches` counts the same branches per method as JaCoCo 0.8.6 on the subjects and on
 //! three real Debian jars; the subjects compiled for Java 17 and 25 count as their Java 11 build.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::rivet_ok;

@@ -2,6 +2,8 @@
 //! goal per branch of the class and its nested classes, each with its probe and place, then a
 //! goal per callable method; no JVM is started.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 
 use rivet_analysis::analyze_class;

@@ -38,35 +38,3 @@ pub use job::{
 pub use plan::{plan_class, ClassPlan, MethodPlan, Site, SiteKind};
 pub use probes::{BranchInfo, ClassProbes, ProbeMap, ProbeRange, PROBES_TSV_HEADER};
 pub use runtime::{runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SWITCHES_RESOURCE};
-
-/// Instruments a classpath as configured: into a fresh output directory
-/// ([`Instrumenter::instrument_into`]) or into the per-run cache
-/// ([`Instrumenter::instrument_cached`]).
-#[derive(Debug, Clone, Default)]
-pub struct Instrumenter {
-    pub config: InstrumentConfig,
-}
-
-impl Instrumenter {
-    pub fn new(config: InstrumentConfig) -> Instrumenter {
-        Instrumenter { config }
-    }
-
-    /// See [`instrument_classpath`].
-    pub fn instrument_into(
-        &self,
-        entries: &[std::path::PathBuf],
-        out: &std::path::Path,
-    ) -> Result<InstrumentReport, InstrumentError> {
-        instrument_classpath(entries, out, &self.config)
-    }
-
-    /// See [`instrument_cached`].
-    pub fn instrument_cached(
-        &self,
-        entries: &[std::path::PathBuf],
-        cache_root: &std::path::Path,
-    ) -> Result<InstrumentedClasspath, InstrumentError> {
-        instrument_cached(entries, cache_root, &self.config)
-    }
-}

@@ -1,5 +1,7 @@
 //! The per-run cache: reused while inputs and configuration are unchanged, rebuilt otherwise.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::time::{Duration, SystemTime};

@@ -2,6 +2,8 @@
 //! long, float, double, reference and switch branches, and exit calls turned into
 //! `ExitRequested` (tests/java/fixture/Dist.java, run by tests/java/DistMain.java).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::collections::BTreeMap;

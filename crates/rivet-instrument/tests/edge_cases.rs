@@ -2,6 +2,8 @@
 //! reach of 16-bit jumps (goto_w and trampolines, with stack-map frames), and class files of
 //! major version 49 without StackMapTable (checked by the old type-inferencing verifier).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::fmt::Write as _;

@@ -11,6 +11,8 @@
 //! such inputs (explicit `throw` statements after a branch are fine: JaCoCo has a probe before
 //! every `athrow`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::collections::BTreeMap;

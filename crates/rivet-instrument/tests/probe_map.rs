@@ -1,6 +1,8 @@
 //! Probe numbering: deterministic ranges by class name, translation both ways, the TSV form,
 //! and which classes get probes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::path::Path;

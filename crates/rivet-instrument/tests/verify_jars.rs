@@ -4,6 +4,8 @@
 //! jar is not installed (NoClassDefFoundError) are counted separately and must be the same
 //! classes as for the original jar.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::collections::BTreeSet;

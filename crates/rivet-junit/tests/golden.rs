@@ -1,6 +1,8 @@
 //! Golden tests of the emitter: JUnit 5 and JUnit 4 classes for hand-built tests covering
 //! literals, inlining, overload casts, inspectors, expected exceptions and imports.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeSet;
 
 use rivet_junit::{emit, JUnitVersion, TestClass, TestSource};

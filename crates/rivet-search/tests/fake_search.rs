@@ -1,6 +1,8 @@
 //! The search, minimization and assertions against a fake executor that interprets
 //! `lct.Examples.figure1(int, int)` (LCT report, Figure 1) with its six branches.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,6 +1,8 @@
 //! The solver bridge: Rust's evaluator and Z3 agree on random terms, including overflow,
 //! division and shift edge cases, and Z3's models satisfy the clauses by Rust's reading.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use proptest::prelude::*;

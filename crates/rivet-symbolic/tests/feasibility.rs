@@ -3,6 +3,8 @@
 //! built from it by direct heap setup follows the same branches to the same end when run
 //! concretely by the interpreter.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::time::Duration;

@@ -3,6 +3,8 @@
 //! initialization, virtual dispatch over lazily initialized receivers, strings, longs,
 //! switches, casts, loops within the depth bound, searchers and trace-guided mode.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::collections::BTreeSet;

@@ -2,6 +2,8 @@
 //! only aliases an object reached by a path from its owner, a class that expands only to
 //! the listed classes; heap scope bounds fresh objects.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use rivet_symbolic::{ExploreConfig, Invariants};

@@ -3,6 +3,8 @@
 //!
 //! Only tests and benches use this crate; it panics with a clear message when a tool is missing.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

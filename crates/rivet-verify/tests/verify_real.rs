@@ -1,6 +1,8 @@
 //! The verifier with the real javac and JUnit console launcher (Debian jars): a wrong
 //! assertion is dropped, a test that does not compile is dropped, good tests survive.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;

@@ -3,6 +3,8 @@
 //! 1,000, with one worker and with the default pool, for a few JVM flag sets; and the round-trip
 //! latency of a trivial single-test batch. Goal: 2,000 executions/s per worker.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 use std::time::{Duration, Instant};
 
 use rivet_testcase::ExecutionStatus;

@@ -2,6 +2,8 @@
 //! and the worker survives, and the probes the worker reports map back to the subjects' branches
 //! (conditional jumps and switches, whose tables the runtime loads from the cache directory).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::collections::BTreeSet;

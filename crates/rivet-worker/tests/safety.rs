@@ -2,6 +2,8 @@
 //! uninstrumented exits and halts, SIGKILL from outside, memory exhaustion, stack overflow,
 //! Errors and stray threads. In every case each test is reported and the pool goes on.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::process::Command;

@@ -2,6 +2,8 @@
 //! values of every type round-tripping (non-ASCII and NUL strings, arrays, object identities),
 //! exceptions, statements the harness cannot run, exit requests, probes, printed output.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::time::Duration;
