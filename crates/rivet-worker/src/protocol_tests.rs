@@ -246,3 +246,53 @@ fn read_frame_rejects_garbage_lengths() {
         Some(frame[4..].to_vec())
     );
 }
+
+/// The named constants of the Java side (`Wire.java`), as `NAME -> value`.
+fn java_constants() -> std::collections::HashMap<String, i64> {
+    let src = include_str!("../java/rivet/worker/Wire.java");
+    let mut out = std::collections::HashMap::new();
+    for line in src.lines() {
+        let Some(rest) = line.trim().strip_prefix("static final int ") else {
+            continue;
+        };
+        let Some((name, value)) = rest.trim_end_matches(';').split_once(" = ") else {
+            continue;
+        };
+        let value = value.trim();
+        let parsed = match value.strip_prefix("0x") {
+            Some(hex) => i64::from_str_radix(hex, 16),
+            None => value.parse(),
+        };
+        if let Ok(v) = parsed {
+            out.insert(name.trim().to_string(), v);
+        }
+    }
+    out
+}
+
+#[test]
+fn java_and_rust_agree_on_the_wire_constants() {
+    let java = java_constants();
+    let expect = |name: &str, rust: i64| {
+        assert_eq!(
+            java.get(name),
+            Some(&rust),
+            "Wire.{name} differs from the Rust side"
+        );
+    };
+    expect("VERSION", i64::from(PROTOCOL_VERSION));
+    expect("NONE", i64::from(NONE as i32));
+    expect("REQ_BATCH", i64::from(REQ_BATCH));
+    expect("REQ_PING", i64::from(REQ_PING));
+    expect("REQ_SHUTDOWN", i64::from(REQ_SHUTDOWN));
+    expect("RESP_READY", i64::from(RESP_READY));
+    expect("RESP_RESULT", i64::from(RESP_RESULT));
+    expect("RESP_PONG", i64::from(RESP_PONG));
+    expect("RESP_ERROR", i64::from(RESP_ERROR));
+    let src = include_str!("../java/rivet/worker/Wire.java");
+    let magic = std::str::from_utf8(MAGIC).unwrap_or_default();
+    assert!(
+        src.contains(&format!("MAGIC = \"{magic}\"")),
+        "Wire.MAGIC differs from {magic}"
+    );
+}
