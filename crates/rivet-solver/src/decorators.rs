@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::solver::{SolveResult, Solver, SolverStats};
-use crate::term::{SymbolId, Term};
+use rivet_pc::{SymbolId, Term};
 
 /// Answers `Unsat` without asking the inner solver when the newest clause is `false` or the
 /// syntactic negation of an earlier clause (LCT's fast unsatisfiability check).
@@ -180,13 +180,13 @@ pub fn canonical(clauses: &[Term]) -> (Vec<Term>, Vec<SymbolId>) {
     let mut order: Vec<SymbolId> = Vec::new();
     fn visit(t: &Term, order: &mut Vec<SymbolId>) {
         match t.kind() {
-            crate::term::TermKind::Var(s, _) if !order.contains(s) => order.push(*s),
-            crate::term::TermKind::Unary(_, a) => visit(a, order),
-            crate::term::TermKind::Binary(_, a, b) | crate::term::TermKind::Compare(_, a, b) => {
+            rivet_pc::TermKind::Var(s, _) if !order.contains(s) => order.push(*s),
+            rivet_pc::TermKind::Unary(_, a) => visit(a, order),
+            rivet_pc::TermKind::Binary(_, a, b) | rivet_pc::TermKind::Compare(_, a, b) => {
                 visit(a, order);
                 visit(b, order);
             }
-            crate::term::TermKind::Ite(c, a, b) => {
+            rivet_pc::TermKind::Ite(c, a, b) => {
                 visit(c, order);
                 visit(a, order);
                 visit(b, order);
@@ -215,7 +215,7 @@ impl<S: Solver> Solver for Cache<S> {
         let (key, order) = canonical(clauses);
         let back = |r: &SolveResult| match r {
             SolveResult::Sat(m) => {
-                let mut out = crate::eval::Model::new();
+                let mut out = rivet_pc::Model::new();
                 for (canon, v) in m.iter() {
                     if let Some(orig) = order.get(canon.0 as usize) {
                         out.set(*orig, v);
@@ -248,7 +248,7 @@ impl<S: Solver> Solver for Cache<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{BinaryOp, CmpOp, SymbolSort};
+    use rivet_pc::{BinaryOp, CmpOp, SymbolSort};
 
     fn v(i: u32) -> Term {
         Term::var(SymbolId(i), SymbolSort::Int)
@@ -265,7 +265,7 @@ mod tests {
         fn check(&mut self, clauses: &[Term]) -> SolveResult {
             self.0 += 1;
             self.1.push(clauses.len());
-            SolveResult::Sat(crate::eval::Model::new())
+            SolveResult::Sat(rivet_pc::Model::new())
         }
         fn stats(&self) -> SolverStats {
             SolverStats {

@@ -4,9 +4,9 @@
 //! at most two intervals; intersecting them decides the query exactly. Other queries go to
 //! the inner solver.
 
-use crate::eval::Model;
 use crate::solver::{SolveResult, Solver, SolverStats};
-use crate::term::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind};
+use rivet_pc::Model;
+use rivet_pc::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind};
 
 /// Sets of signed values as sorted, disjoint, inclusive intervals.
 type Set = Vec<(i128, i128)>;

@@ -1,11 +1,11 @@
-//! Rivet's solver layer: a term language for path-condition clauses with Java's exact
-//! integer semantics, models and their evaluation, the `Solver` trait (`Sat(Model)`,
+//! Rivet's solver layer over the path-condition language of `rivet-pc`: the `Solver` trait (`Sat(Model)`,
 //! `Unsat`, `Unknown` as values), a Z3 backend, and decorators for the fast
 //! unsatisfiability check, constraint independence and caching.
 //!
 //! ```
-//! use rivet_solver::{default_solver, CmpOp, BinaryOp, SolveResult, Solver, SymbolId, SymbolSort, Term};
-//! # fn main() -> Result<(), rivet_solver::SortError> {
+//! use rivet_pc::{BinaryOp, CmpOp, SymbolId, SymbolSort, Term};
+//! use rivet_solver::{default_solver, SolveResult, Solver};
+//! # fn main() -> Result<(), rivet_pc::SortError> {
 //! let x = Term::var(SymbolId(0), SymbolSort::Int);
 //! let clause = Term::compare(CmpOp::Gt, Term::binary(BinaryOp::Add, x, Term::int(5))?, Term::int(2))?;
 //! let mut solver = default_solver(std::time::Duration::from_secs(1));
@@ -14,22 +14,18 @@
 //! ```
 
 pub mod decorators;
-pub mod eval;
 pub mod interval;
 pub mod search;
 pub mod solver;
-pub mod term;
 pub mod z3_backend;
 pub mod z3_linear;
 
 use std::time::Duration;
 
 pub use decorators::{dependent_slice, trivially_unsat, Cache, FastUnsat, Independence};
-pub use eval::{Concrete, Model};
 pub use interval::Intervals;
 pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
-pub use term::{BinaryOp, CmpOp, Sort, SortError, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 pub use z3_backend::Z3Solver;
 
 /// The usual stack: fast unsatisfiability check, then constraint independence, then the

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 
 use crate::decorators::dependent_slice;
-use crate::eval::Model;
-use crate::term::{SymbolId, Term, TermKind};
+use rivet_pc::Model;
+use rivet_pc::{SymbolId, Term, TermKind};
 
 /// Candidate values: the constants of `clauses`, each ±1, and a few usual values.
 fn candidates(clauses: &[Term], base: &Model) -> Vec<i64> {
@@ -66,8 +66,8 @@ pub fn search_model(base: &Model, clauses: &[Term]) -> Option<Model> {
         return None;
     }
     let values = candidates(&slice, base);
-    let sort_of = |s: SymbolId| -> Option<crate::term::SymbolSort> {
-        fn find(t: &Term, s: SymbolId) -> Option<crate::term::SymbolSort> {
+    let sort_of = |s: SymbolId| -> Option<rivet_pc::SymbolSort> {
+        fn find(t: &Term, s: SymbolId) -> Option<rivet_pc::SymbolSort> {
             match t.kind() {
                 TermKind::Var(v, sort) if *v == s => Some(*sort),
                 TermKind::Unary(_, a) => find(a, s),
@@ -141,7 +141,7 @@ pub fn search_model(base: &Model, clauses: &[Term]) -> Option<Model> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{BinaryOp, CmpOp, SymbolSort};
+    use rivet_pc::{BinaryOp, CmpOp, SymbolSort};
 
     #[test]
     fn finds_a_neighbour_value() {

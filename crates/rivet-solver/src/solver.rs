@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::eval::Model;
-use crate::term::Term;
+use rivet_pc::Model;
+use rivet_pc::Term;
 
 /// The answer of a solver.
 #[derive(Debug, Clone, PartialEq, Eq)]

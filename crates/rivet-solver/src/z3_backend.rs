@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::{Params, SatResult};
 
-use crate::eval::Model;
 use crate::solver::{SolveResult, Solver, SolverStats};
-use crate::term::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
+use rivet_pc::Model;
+use rivet_pc::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 
 /// A translated term: a formula or a bit-vector.
 #[derive(Clone)]

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use z3::ast::{Bool, Int};
 
-use crate::term::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
+use rivet_pc::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 
 #[derive(Clone)]
 enum Lin {

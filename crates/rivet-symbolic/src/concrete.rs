@@ -5,15 +5,15 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rivet_solver::{Sort, SymbolSort, Term};
+use rivet_pc::{Sort, SymbolSort, Term};
 
 use crate::error::SymbolicError;
 use crate::explorer::{Explorer, MethodSpec, PathRecord};
 use crate::heap::{Elements, ObjKind};
 use crate::interp::{self, Ctx, PathEnd, Step};
-use crate::path::{AccessPath, Clause, PathNode, SymbolTable};
 use crate::state::SymbolicState;
 use crate::value::{ObjectId, Reference, Value};
+use rivet_pc::{AccessPath, Clause, PathNode, SymbolTable};
 
 /// The input of one path, independent of the exploration's symbol table.
 #[derive(Debug, Clone)]

@@ -8,17 +8,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rivet_classpath::{Classpath, Hierarchy};
-use rivet_solver::{default_solver, Model, Solver};
+use rivet_pc::Model;
+use rivet_solver::{default_solver, Solver};
 
 use crate::config::ExploreConfig;
 use crate::error::SymbolicError;
 use crate::interp::{self, Counters, Ctx, PathEnd, Step};
 use crate::lazy;
-use crate::path::{AccessPath, Clause, SymbolTable};
 use crate::program::{MethodBody, Program};
 use crate::searcher::{searcher_for, StateId, StateMeta};
 use crate::state::SymbolicState;
 use crate::value::{Reference, Value};
+use rivet_pc::{AccessPath, Clause, SymbolTable};
 
 /// The method to explore: class (internal name), name and descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +77,7 @@ pub struct PathRecord {
     /// The path used values of calls that were not followed (see `SymbolicState`).
     pub imprecise: bool,
     /// The entry method's result when it is an int or long (a term over the symbols).
-    pub result: Option<rivet_solver::Term>,
+    pub result: Option<rivet_pc::Term>,
 }
 
 impl PathRecord {
@@ -425,9 +426,7 @@ fn initial_state(
     let mut args = Vec::new();
     if !entry.is_static() {
         let path = AccessPath::root("this");
-        let symbol = ctx
-            .symbols
-            .fresh(path.clone(), rivet_solver::SymbolSort::Ref);
+        let symbol = ctx.symbols.fresh(path.clone(), rivet_pc::SymbolSort::Ref);
         let class = entry.class_name.clone();
         let id = lazy::fresh_object(&mut state, ctx, &class, &path, symbol, 1)?;
         state.inputs.push(id);

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use rivet_solver::{SymbolId, Term};
+use rivet_pc::{SymbolId, Term};
 
-use crate::path::AccessPath;
 use crate::program::ClassId;
 use crate::value::Value;
+use rivet_pc::AccessPath;
 
 /// The contents of a string or string builder.
 #[derive(Debug, Clone, PartialEq)]

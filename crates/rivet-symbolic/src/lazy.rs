@@ -6,15 +6,15 @@
 
 use std::sync::Arc;
 
-use rivet_solver::{CmpOp, SymbolSort, Term};
+use rivet_pc::{CmpOp, SymbolSort, Term};
 
 use crate::error::SymbolicError;
 use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue};
 use crate::interp::{Ctx, PathEnd, Step};
 use crate::invariants::AliasStep;
-use crate::path::{AccessPath, Clause};
 use crate::state::SymbolicState;
 use crate::value::{ObjectId, Reference, SymRefId, Value};
+use rivet_pc::{AccessPath, Clause};
 
 /// One way to resolve a symbolic reference.
 #[derive(Debug, Clone)]
@@ -287,7 +287,7 @@ pub fn fresh_object(
     ctx: &mut Ctx<'_>,
     class: &Arc<str>,
     path: &AccessPath,
-    symbol: rivet_solver::SymbolId,
+    symbol: rivet_pc::SymbolId,
     address: u32,
 ) -> Result<ObjectId, SymbolicError> {
     let origin = Some(Origin {

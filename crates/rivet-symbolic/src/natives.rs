@@ -23,7 +23,7 @@
 
 use std::sync::Arc;
 
-use rivet_solver::{Term, TermKind};
+use rivet_pc::{Term, TermKind};
 
 use crate::error::SymbolicError;
 use crate::heap::{ObjKind, StrValue};

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rivet_solver::{Model, SymbolId, Term};
+use rivet_pc::{Model, SymbolId, Term};
 
 use crate::heap::{HeapObject, ObjKind};
-use crate::path::{AccessPath, Clause};
 use crate::program::{ClassId, MethodBody};
 use crate::value::{ObjectId, Reference, SymRefId, Value};
+use rivet_pc::{AccessPath, Clause};
 
 /// Why a frame runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

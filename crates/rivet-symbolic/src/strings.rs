@@ -6,16 +6,16 @@
 
 use std::sync::Arc;
 
-use rivet_solver::{CmpOp, Term};
+use rivet_pc::{CmpOp, Term};
 
 use crate::error::SymbolicError;
 use crate::heap::{ObjKind, StrValue};
 use crate::interp::{self, Ctx, Step};
 use crate::natives::{display_value, finish, object_arg};
-use crate::path::Clause;
 use crate::program::MethodBody;
 use crate::state::SymbolicState;
 use crate::value::{ObjectId, Reference, Value};
+use rivet_pc::Clause;
 
 /// Java's `String.hashCode` over UTF-16 code units.
 pub fn java_hash(s: &str) -> i32 {

@@ -2,7 +2,7 @@
 //! concrete, references concrete, null, or symbolic (not yet resolved by lazy
 //! initialization).
 
-use rivet_solver::{CmpOp, Term, TermKind};
+use rivet_pc::{CmpOp, Term, TermKind};
 
 /// Index of an object in a state's heap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -2,14 +2,14 @@
 //! semantics (a symbolic divisor splits the path on zero), floats and doubles concrete.
 
 use rivet_classfile::Opcode;
-use rivet_solver::{BinaryOp, CmpOp, Term, UnaryOp};
+use rivet_pc::{BinaryOp, CmpOp, Term, UnaryOp};
 
 use super::{advance, control, Ctx, Ops, Split, Step};
 use crate::error::SymbolicError;
 use crate::state::SymbolicState;
 use crate::value::Value;
 
-fn term_err(state: &SymbolicState, e: rivet_solver::SortError) -> SymbolicError {
+fn term_err(state: &SymbolicState, e: rivet_pc::SortError) -> SymbolicError {
     match state.frames.last() {
         Some(f) => super::bytecode_error(f, e.to_string()),
         None => super::no_frame(),

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use rivet_classfile::{Opcode, Operand};
-use rivet_solver::{BinaryOp, CmpOp, SymbolSort, Term};
+use rivet_pc::{BinaryOp, CmpOp, SymbolSort, Term};
 
 use super::objects::{class_operand, peek_ref};
 use super::{advance, bytecode_error, control, method_error, Ctx, Ops, PathEnd, Split, Step};
@@ -208,7 +208,7 @@ fn bounds(
             ))))
         }
     };
-    let err = |e: rivet_solver::SortError| SymbolicError::Bytecode {
+    let err = |e: rivet_pc::SortError| SymbolicError::Bytecode {
         class: "?".into(),
         method: "?".into(),
         reason: e.to_string(),
@@ -260,7 +260,7 @@ fn index_alternatives(
         }) if !e.is_empty() => e.iter().map(|(k, _)| *k).collect(),
         _ => return Ok(None),
     };
-    let err = |e: rivet_solver::SortError| SymbolicError::Bytecode {
+    let err = |e: rivet_pc::SortError| SymbolicError::Bytecode {
         class: "?".into(),
         method: "?".into(),
         reason: e.to_string(),
@@ -279,7 +279,7 @@ fn index_alternatives(
             // Already assumed: the only alternative.
             return Ok(None);
         }
-        if state.model.eval(&clause) == rivet_solver::Concrete::Bool(true) {
+        if state.model.eval(&clause) == rivet_pc::Concrete::Bool(true) {
             feasible.push((clause, None));
         } else if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model.clone()) {
             feasible.push((clause, Some(m)));
@@ -287,7 +287,7 @@ fn index_alternatives(
     }
     if feasible.len() <= 1 {
         if let Some((clause, model)) = feasible.pop() {
-            state.assume(crate::path::Clause::Numeric(clause));
+            state.assume(rivet_pc::Clause::Numeric(clause));
             if let Some(m) = model {
                 state.model.merge(&m);
             }
@@ -301,7 +301,7 @@ fn index_alternatives(
     for (clause, model) in feasible {
         let mut s = state.clone();
         s.depth += 1;
-        s.assume(crate::path::Clause::Numeric(clause));
+        s.assume(rivet_pc::Clause::Numeric(clause));
         if let Some(m) = model {
             s.model.merge(&m);
         }
@@ -411,9 +411,9 @@ pub fn array_store(
         // Narrow stores truncate.
         if let (Value::Int(t), Some(sort)) = (&v, element_sort(element)) {
             let op = match sort {
-                SymbolSort::Byte => Some(rivet_solver::UnaryOp::I2B),
-                SymbolSort::Char => Some(rivet_solver::UnaryOp::I2C),
-                SymbolSort::Short => Some(rivet_solver::UnaryOp::I2S),
+                SymbolSort::Byte => Some(rivet_pc::UnaryOp::I2B),
+                SymbolSort::Char => Some(rivet_pc::UnaryOp::I2C),
+                SymbolSort::Short => Some(rivet_pc::UnaryOp::I2S),
                 _ => None,
             };
             if let Some(op) = op {

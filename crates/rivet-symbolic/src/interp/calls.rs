@@ -12,10 +12,10 @@ use crate::error::SymbolicError;
 use crate::heap::StrValue;
 use crate::lazy;
 use crate::natives;
-use crate::path::AccessPath;
 use crate::program::MethodBody;
 use crate::state::{Frame, FrameKind, InitState, SymbolicState};
 use crate::value::{Reference, Value};
+use rivet_pc::AccessPath;
 
 /// Pushes a frame running `body` with `args` (the receiver first for instance methods).
 pub fn enter_method(state: &mut SymbolicState, body: Arc<MethodBody>, args: Vec<Value>) {

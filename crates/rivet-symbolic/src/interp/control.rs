@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use rivet_classfile::{Opcode, Operand};
-use rivet_solver::{BinaryOp, CmpOp, Concrete, Term};
+use rivet_pc::{BinaryOp, CmpOp, Concrete, Term};
 
 use super::{bytecode_error, objects, Ctx, Ops, PathEnd, Split, Step};
 use crate::error::SymbolicError;
@@ -266,7 +266,7 @@ pub fn switch(
             .unwrap_or(default);
         return single(state, ctx, method, offset, dest);
     }
-    let err = |e: rivet_solver::SortError| super::method_error(method, e.to_string());
+    let err = |e: rivet_pc::SortError| super::method_error(method, e.to_string());
     let mut alternatives: Vec<(Term, u32)> = Vec::new();
     let mut default_clause = Term::bool(true);
     for (k, dest) in &pairs {
@@ -293,7 +293,7 @@ pub fn switch(
     }
     if feasible.len() == 1 {
         let (clause, dest, model) = feasible.remove(0);
-        state.assume(crate::path::Clause::Numeric(clause));
+        state.assume(rivet_pc::Clause::Numeric(clause));
         if let Some(m) = model {
             state.model.merge(&m);
         }
@@ -303,7 +303,7 @@ pub fn switch(
     for (clause, dest, model) in feasible {
         let mut s = state.clone();
         s.depth += 1;
-        s.assume(crate::path::Clause::Numeric(clause));
+        s.assume(rivet_pc::Clause::Numeric(clause));
         if let Some(m) = model {
             s.model.merge(&m);
         }

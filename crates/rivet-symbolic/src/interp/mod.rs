@@ -13,14 +13,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rivet_classfile::{Opcode, Operand};
-use rivet_solver::{Model, SolveResult, Solver, Term};
+use rivet_pc::{Model, Term};
+use rivet_solver::{SolveResult, Solver};
 
 use crate::config::ExploreConfig;
 use crate::error::SymbolicError;
-use crate::path::{Clause, SymbolTable};
 use crate::program::{MethodBody, Program};
 use crate::state::{Frame, SymbolicState};
 use crate::value::{Reference, Value};
+use rivet_pc::{Clause, SymbolTable};
 
 pub use arrays::alloc_array;
 pub use calls::{enter_method, fresh_value, not_followed, return_descriptor};
@@ -154,7 +155,7 @@ impl Ctx<'_> {
             Ok(n) => n,
             Err(_) => return Split::True,
         };
-        let holds = state.model.eval(&cond) == rivet_solver::Concrete::Bool(true);
+        let holds = state.model.eval(&cond) == rivet_pc::Concrete::Bool(true);
         let (model_side, other_side) = if holds {
             (cond.clone(), negated.clone())
         } else {
@@ -195,12 +196,12 @@ impl Ctx<'_> {
     pub fn concretize_small(&mut self, state: &mut SymbolicState, term: &Term) -> i64 {
         if term.as_const().is_none() && state.model.eval(term).as_i64().abs() > 64 {
             for small in [0i64, 1, 2, 3, 10, 16, 64] {
-                let k = if term.sort() == rivet_solver::Sort::Long {
+                let k = if term.sort() == rivet_pc::Sort::Long {
                     Term::long(small)
                 } else {
                     Term::int(small as i32)
                 };
-                let Ok(eq) = Term::compare(rivet_solver::CmpOp::Eq, term.clone(), k) else {
+                let Ok(eq) = Term::compare(rivet_pc::CmpOp::Eq, term.clone(), k) else {
                     break;
                 };
                 if let Some(m) = self.feasible(&state.numeric, &eq, &state.model.clone()) {
@@ -219,12 +220,12 @@ impl Ctx<'_> {
             return v;
         }
         let v = state.model.eval(term).as_i64();
-        let k = if term.sort() == rivet_solver::Sort::Long {
+        let k = if term.sort() == rivet_pc::Sort::Long {
             Term::long(v)
         } else {
             Term::int(v as i32)
         };
-        if let Ok(eq) = Term::compare(rivet_solver::CmpOp::Eq, term.clone(), k) {
+        if let Ok(eq) = Term::compare(rivet_pc::CmpOp::Eq, term.clone(), k) {
             if !state.numeric.contains(&eq) {
                 state.assume(Clause::Numeric(eq));
             }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use rivet_classfile::{Constant, CpIndex, Opcode, Operand};
-use rivet_solver::Term;
+use rivet_pc::Term;
 
 use super::{advance, bytecode_error, control, method_error, Ctx, Ops, PathEnd, Step};
 use crate::error::SymbolicError;

@@ -6,15 +6,17 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
+use serde::{Deserialize, Serialize};
+
 /// A symbol of a path condition: an input value (`{arg1}`, `{this}.size`) or a reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct SymbolId(pub u32);
 
 /// The Java type of a symbol. Every sort but `Long` is an `int`-valued term (the JVM widens
 /// booleans, bytes, chars and shorts to `int`); a symbol's values stay in its type's range.
 /// `Ref` symbols stand for references by logical address: 0 is `null`, equal numbers are the
 /// same object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum SymbolSort {
     Boolean,
     Byte,
@@ -67,7 +69,7 @@ impl SymbolSort {
 }
 
 /// The sort of a term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Sort {
     Bool,
     /// Java `int` (32 bits).
@@ -76,7 +78,7 @@ pub enum Sort {
     Long,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum UnaryOp {
     /// Arithmetic negation (`ineg`, `lneg`), wrapping.
     Neg,
@@ -89,7 +91,7 @@ pub enum UnaryOp {
     I2S,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinaryOp {
     Add,
     Sub,
@@ -109,7 +111,7 @@ pub enum BinaryOp {
 }
 
 /// Signed comparisons (`Eq`/`Ne` also compare booleans).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CmpOp {
     Eq,
     Ne,
@@ -167,7 +169,7 @@ impl CmpOp {
 }
 
 /// The shape of a term node.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TermKind {
     Bool(bool),
     Int(i32),
@@ -203,6 +205,19 @@ impl Eq for Term {}
 impl Hash for Term {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.0.hash);
+    }
+}
+
+impl Serialize for Term {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.kind.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Term {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Term, D::Error> {
+        let kind = TermKind::deserialize(deserializer)?;
+        Term::from_kind(kind).map_err(serde::de::Error::custom)
     }
 }
 
@@ -261,6 +276,55 @@ impl Term {
             hash,
             symbols: OnceLock::new(),
         }))
+    }
+
+    /// The term of exactly this shape, without folding or simplification (so a serialised
+    /// term reads back equal); errors if the operands' sorts do not fit the node.
+    pub fn from_kind(kind: TermKind) -> Result<Term, SortError> {
+        let err = |op, left, right| SortError { op, left, right };
+        let sort = match &kind {
+            TermKind::Bool(_) => Sort::Bool,
+            TermKind::Int(_) => Sort::Int,
+            TermKind::Long(_) => Sort::Long,
+            TermKind::Var(_, s) => s.term_sort(),
+            TermKind::Unary(op, a) => match (op, a.sort()) {
+                (UnaryOp::Neg, s @ (Sort::Int | Sort::Long)) => s,
+                (UnaryOp::Not, Sort::Bool) => Sort::Bool,
+                (UnaryOp::I2L, Sort::Int) => Sort::Long,
+                (UnaryOp::L2I, Sort::Long) => Sort::Int,
+                (UnaryOp::I2B | UnaryOp::I2C | UnaryOp::I2S, Sort::Int) => Sort::Int,
+                (_, s) => return Err(err("unary", s, s)),
+            },
+            TermKind::Binary(op, a, b) => {
+                let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
+                let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
+                let ok = if shift {
+                    matches!(a.sort(), Sort::Int | Sort::Long) && b.sort() == Sort::Int
+                } else if a.sort() == Sort::Bool {
+                    logic && b.sort() == Sort::Bool
+                } else {
+                    a.sort() == b.sort()
+                };
+                if !ok {
+                    return Err(err("binary", a.sort(), b.sort()));
+                }
+                a.sort()
+            }
+            TermKind::Compare(op, a, b) => {
+                let bools = a.sort() == Sort::Bool && !matches!(op, CmpOp::Eq | CmpOp::Ne);
+                if a.sort() != b.sort() || bools {
+                    return Err(err("compare", a.sort(), b.sort()));
+                }
+                Sort::Bool
+            }
+            TermKind::Ite(c, a, b) => {
+                if c.sort() != Sort::Bool || a.sort() != b.sort() {
+                    return Err(err("ite", a.sort(), b.sort()));
+                }
+                a.sort()
+            }
+        };
+        Ok(Term::make(kind, sort))
     }
 
     pub fn kind(&self) -> &TermKind {
@@ -705,56 +769,5 @@ impl fmt::Display for TermDisplay<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn x() -> Term {
-        Term::var(SymbolId(1), SymbolSort::Int)
-    }
-
-    fn show(t: &Term) -> String {
-        t.display(&|s: SymbolId| format!("v{}", s.0)).to_string()
-    }
-
-    #[test]
-    fn constants_fold_with_java_overflow() {
-        let t = Term::binary(BinaryOp::Add, Term::int(i32::MAX), Term::int(1))
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(t.as_int(), Some(i32::MIN));
-        let d = Term::binary(BinaryOp::Div, Term::int(i32::MIN), Term::int(-1))
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(d.as_int(), Some(i32::MIN));
-    }
-
-    #[test]
-    fn constants_reassociate() {
-        let t = Term::binary(BinaryOp::Add, x(), Term::int(1)).unwrap_or_else(|e| panic!("{e}"));
-        let t = Term::binary(BinaryOp::Sub, t, Term::int(1)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(t, x());
-        let t = Term::binary(BinaryOp::Add, x(), Term::int(5)).unwrap_or_else(|e| panic!("{e}"));
-        let t = Term::binary(BinaryOp::Sub, t, Term::int(7)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(show(&t), "v1 - 2");
-    }
-
-    #[test]
-    fn negation_flips_comparisons() {
-        let c = Term::compare(CmpOp::Lt, x(), Term::int(3)).unwrap_or_else(|e| panic!("{e}"));
-        let n = Term::negation(c.clone()).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(show(&n), "v1 >= 3");
-        assert_eq!(Term::negation(n).unwrap_or_else(|e| panic!("{e}")), c);
-    }
-
-    #[test]
-    fn display_parenthesizes_by_precedence() {
-        let a = Term::binary(BinaryOp::Add, x(), Term::int(5)).unwrap_or_else(|e| panic!("{e}"));
-        let m = Term::binary(BinaryOp::Mul, a, Term::int(2)).unwrap_or_else(|e| panic!("{e}"));
-        let c = Term::compare(CmpOp::Gt, m, Term::int(2)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(show(&c), "(v1 + 5) * 2 > 2");
-    }
-
-    #[test]
-    fn ill_sorted_terms_are_errors() {
-        assert!(Term::binary(BinaryOp::Add, x(), Term::long(1)).is_err());
-        assert!(Term::compare(CmpOp::Lt, Term::bool(true), Term::bool(false)).is_err());
-    }
-}
+#[path = "term_tests.rs"]
+mod tests;

@@ -5,7 +5,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rivet_solver::{SymbolId, SymbolSort, Term};
+use serde::{Deserialize, Serialize};
+
+use crate::term::{SymbolId, SymbolSort, Term};
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub enum PathNode {
@@ -16,9 +18,81 @@ pub enum PathNode {
     Length(AccessPath),
 }
 
-/// The name of an input value: how it is reached from a root.
+/// The name of an input value: how it is reached from a root. Serialised as its steps from
+/// the root, e.g. `[{"root":"this"},{"field":"head"},{"index":"2"},"length"]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AccessPath(pub Arc<PathNode>);
+
+/// One step of an access path as it is serialised.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Step {
+    Root(String),
+    Field(String),
+    Index(String),
+    Length,
+}
+
+impl AccessPath {
+    /// The steps from the root to this path, the root first.
+    pub fn steps(&self) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut at = Some(self);
+        while let Some(p) = at {
+            out.push(match &*p.0 {
+                PathNode::Root(name) => Step::Root(name.to_string()),
+                PathNode::Field(_, name) => Step::Field(name.to_string()),
+                PathNode::Index(_, i) => Step::Index(i.to_string()),
+                PathNode::Length(_) => Step::Length,
+            });
+            at = p.parent();
+        }
+        out.reverse();
+        out
+    }
+
+    /// The path these steps spell, if they start with a root and have no other root.
+    pub fn from_steps(steps: &[Step]) -> Option<AccessPath> {
+        let (Step::Root(root), rest) = steps.split_first()? else {
+            return None;
+        };
+        let mut path = AccessPath::root(root);
+        for step in rest {
+            path = match step {
+                Step::Root(_) => return None,
+                Step::Field(f) => path.field(f),
+                Step::Index(i) => path.index(i),
+                Step::Length => path.length(),
+            };
+        }
+        Some(path)
+    }
+
+    /// The root's name (`this`, `arg1`, ...).
+    pub fn root_name(&self) -> &str {
+        let mut at = self;
+        loop {
+            match &*at.0 {
+                PathNode::Root(name) => return name,
+                PathNode::Field(p, _) | PathNode::Index(p, _) | PathNode::Length(p) => at = p,
+            }
+        }
+    }
+}
+
+impl Serialize for AccessPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.steps().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AccessPath {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AccessPath, D::Error> {
+        let steps = Vec::<Step>::deserialize(deserializer)?;
+        AccessPath::from_steps(&steps)
+            .ok_or_else(|| serde::de::Error::custom("an access path starts with its one root"))
+    }
+}
 
 impl AccessPath {
     pub fn root(name: &str) -> AccessPath {
@@ -66,7 +140,8 @@ impl fmt::Display for AccessPath {
 }
 
 /// The kind of a clause, as `paths.jsonl` spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ClauseKind {
     Numeric,
     Null,
@@ -88,7 +163,8 @@ impl ClauseKind {
 /// One clause of a path condition. `term` is its solver form: numeric clauses as they are;
 /// reference clauses over `Ref` symbols (logical addresses: 0 is null, a fresh object has
 /// its own positive address).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ClauseRepr", into = "ClauseRepr")]
 pub enum Clause {
     Numeric(Term),
     /// The input reference at `path` is null.
@@ -108,6 +184,51 @@ pub enum Clause {
         class: Arc<str>,
         term: Term,
     },
+}
+
+/// A clause as it is serialised: tagged by its kind, the term under `term`.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum ClauseRepr {
+    Numeric {
+        term: Term,
+    },
+    Null {
+        path: AccessPath,
+        term: Term,
+    },
+    Alias {
+        path: AccessPath,
+        target: AccessPath,
+        term: Term,
+    },
+    Fresh {
+        path: AccessPath,
+        class: Arc<str>,
+        term: Term,
+    },
+}
+
+impl From<ClauseRepr> for Clause {
+    fn from(r: ClauseRepr) -> Clause {
+        match r {
+            ClauseRepr::Numeric { term } => Clause::Numeric(term),
+            ClauseRepr::Null { path, term } => Clause::Null { path, term },
+            ClauseRepr::Alias { path, target, term } => Clause::Alias { path, target, term },
+            ClauseRepr::Fresh { path, class, term } => Clause::Fresh { path, class, term },
+        }
+    }
+}
+
+impl From<Clause> for ClauseRepr {
+    fn from(c: Clause) -> ClauseRepr {
+        match c {
+            Clause::Numeric(term) => ClauseRepr::Numeric { term },
+            Clause::Null { path, term } => ClauseRepr::Null { path, term },
+            Clause::Alias { path, target, term } => ClauseRepr::Alias { path, target, term },
+            Clause::Fresh { path, class, term } => ClauseRepr::Fresh { path, class, term },
+        }
+    }
 }
 
 impl Clause {
@@ -131,8 +252,13 @@ impl Clause {
 
     /// The readable form, with symbols named by their access paths.
     pub fn text(&self, symbols: &SymbolTable) -> String {
+        self.text_with(&|s| symbols.name(s))
+    }
+
+    /// The readable form, with symbols named by `name`.
+    pub fn text_with(&self, name: &dyn Fn(SymbolId) -> String) -> String {
         match self {
-            Clause::Numeric(t) => t.display(&|s| symbols.name(s)).to_string(),
+            Clause::Numeric(t) => t.display(name).to_string(),
             Clause::Null { path, .. } => format!("{path} == null"),
             Clause::Alias { path, target, .. } => format!("{path} == {target}"),
             Clause::Fresh { path, class, .. } => {
@@ -143,14 +269,14 @@ impl Clause {
 }
 
 /// What a symbol stands for.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SymbolInfo {
     pub path: AccessPath,
     pub sort: SymbolSort,
 }
 
 /// All symbols of an exploration; ids are unique across states.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct SymbolTable {
     symbols: Vec<SymbolInfo>,
 }

@@ -3,10 +3,12 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::term::{BinaryOp, SymbolId, Term, TermKind, UnaryOp};
 
 /// The value of a term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Concrete {
     Bool(bool),
     Int(i32),
@@ -25,7 +27,7 @@ impl Concrete {
 }
 
 /// Values of symbols; a symbol without a value reads as 0 (Z3's model completion).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Model {
     values: HashMap<SymbolId, i64>,
 }
