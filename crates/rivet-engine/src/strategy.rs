@@ -195,6 +195,7 @@ mod tests {
                         duration: Duration::ZERO,
                         worker: None,
                         stray_threads: 0,
+                        observations: Vec::new(),
                     }
                 })
                 .collect()

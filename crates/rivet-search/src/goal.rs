@@ -344,6 +344,7 @@ mod tests {
             duration: Duration::ZERO,
             worker: None,
             stray_threads: 0,
+            observations: Vec::new(),
         }
     }
 

@@ -101,6 +101,7 @@ impl Executor for FakeFigure1 {
                     duration: Duration::ZERO,
                     worker: None,
                     stray_threads: 0,
+                    observations: Vec::new(),
                 }
             })
             .collect()

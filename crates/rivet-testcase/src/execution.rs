@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::{StatementOutcome, TestCase};
+use crate::{CallObservation, ObservationSpec, StatementOutcome, TestCase};
 
 /// The exception class reported for statements the harness could not run as written (unknown or
 /// non-public member, wrong argument types): never an exception of the code under test.
@@ -19,6 +19,10 @@ pub const EXIT_REQUESTED_CLASS: &str = "rivet.runtime.ExitRequested";
 pub trait Executor {
     /// One execution per test, in order.
     fn execute(&mut self, tests: &[TestCase]) -> Vec<Execution>;
+
+    /// What to observe at calls of target methods in the tests run from now on (path-condition
+    /// goals); an executor that cannot observe ignores it, and its executions carry none.
+    fn set_observation(&mut self, _spec: &ObservationSpec) {}
 }
 
 /// A worker slot of a pool (its JVM may be replaced; the id stays).
@@ -75,6 +79,9 @@ pub struct Execution {
     pub worker: Option<WorkerId>,
     /// Threads the code under test left running in the worker (an estimate).
     pub stray_threads: u32,
+    /// Values read at each call of an observed method, in call order (see
+    /// [`Executor::set_observation`]).
+    pub observations: Vec<CallObservation>,
 }
 
 impl Execution {
@@ -93,6 +100,7 @@ impl Execution {
             duration,
             worker,
             stray_threads: 0,
+            observations: Vec::new(),
         }
     }
 

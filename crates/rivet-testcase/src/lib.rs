@@ -9,6 +9,7 @@
 //! can resolve them exactly; generators produce these values, never Java text.
 
 mod execution;
+mod observe;
 mod outcome;
 mod suite;
 mod typed;
@@ -16,6 +17,10 @@ mod types;
 
 pub use execution::{
     Execution, ExecutionStatus, Executor, ProbeId, WorkerId, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS,
+};
+pub use observe::{
+    CallObservation, Observation, ObservationSpec, ObservedPath, ObservedRoot, ObservedStep,
+    ObservedValue,
 };
 pub use outcome::{StatementOutcome, ValueSummary};
 pub use suite::{Assertion, GeneratedTest, GoalId};

@@ -504,5 +504,6 @@ fn completed(r: TestResult, worker: WorkerId) -> Execution {
         duration: Duration::from_nanos(r.duration_ns),
         worker: Some(worker),
         stray_threads: r.stray_threads,
+        observations: Vec::new(),
     }
 }

@@ -1,0 +1,86 @@
+//! What the worker observes at calls of target methods, for path-condition goals: values read
+//! from the receiver and the arguments along access paths (fields, array elements, lengths),
+//! as primitive values, object identities, null, or undefined where a path runs through null.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::MemberRef;
+
+/// Where an observed path starts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObservedRoot {
+    /// The receiver of an instance method.
+    Receiver,
+    /// The argument at this index (0 is the first declared parameter).
+    Argument(u8),
+}
+
+/// One step of an observed path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObservedStep {
+    /// A field by name, declared in the object's class or a superclass, of any access.
+    Field(String),
+    /// An array element.
+    Index(u32),
+    /// An array's length.
+    Length,
+}
+
+/// A path from the receiver or an argument, read at the entry of a call.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObservedPath {
+    pub root: ObservedRoot,
+    pub steps: Vec<ObservedStep>,
+}
+
+/// The paths to read at every call of one method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observation {
+    pub member: MemberRef,
+    pub paths: Vec<ObservedPath>,
+}
+
+/// Everything the worker is asked to observe in a batch (empty: nothing).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ObservationSpec {
+    pub targets: Vec<Observation>,
+}
+
+impl ObservationSpec {
+    pub fn is_empty(&self) -> bool {
+        self.targets.iter().all(|t| t.paths.is_empty())
+    }
+}
+
+/// A value read along a path.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ObservedValue {
+    /// The path runs through null, a missing field or index, or a value that cannot be read.
+    Undefined,
+    Null,
+    /// A boolean (0/1), char, byte, short, int or long, widened.
+    Int(i64),
+    /// An object: its identity within the test (equal ids are the same object) and its class
+    /// (binary name).
+    Object {
+        id: u32,
+        class: Arc<str>,
+    },
+}
+
+/// The values read at one call of a target method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallObservation {
+    pub member: MemberRef,
+    /// The statement that made the call.
+    pub statement: u32,
+    pub values: BTreeMap<ObservedPath, ObservedValue>,
+}
+
+impl CallObservation {
+    /// The value read along `path`; undefined if it was not observed.
+    pub fn value(&self, path: &ObservedPath) -> &ObservedValue {
+        self.values.get(path).unwrap_or(&ObservedValue::Undefined)
+    }
+}
