@@ -9,7 +9,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use rivet_testcase::{
-    Execution, GoalId, MemberRef, ProbeId, Statement, StatementOutcome, TestCase, UNRUNNABLE_CLASS,
+    Execution, GoalId, MemberRef, Observation, ObservationSpec, ProbeId, Statement,
+    StatementOutcome, TestCase, UNRUNNABLE_CLASS,
 };
 
 /// The fitness of a goal no statement came near.
@@ -45,6 +46,12 @@ pub trait Objective: fmt::Debug + Send + Sync {
     /// The same objective knowing the probes of its control-dependence ancestors, level by
     /// level upwards ([`Goals::new`] offers them); None if it has no use for them.
     fn with_ancestors(&self, _levels: Vec<Vec<ProbeId>>) -> Option<Arc<dyn Objective>> {
+        None
+    }
+
+    /// What the worker must observe at calls of a target method to compute this fitness
+    /// (path-condition goals); None for goals that need nothing observed.
+    fn observation(&self) -> Option<Observation> {
         None
     }
 }
@@ -158,6 +165,8 @@ pub struct Goals {
     /// Goals control dependent on each goal.
     dependents: Vec<Vec<GoalId>>,
     retired: BTreeSet<GoalId>,
+    /// What active goals need observed, rebuilt when goals are added or retired.
+    observation: ObservationSpec,
 }
 
 impl Goals {
@@ -184,6 +193,7 @@ impl Goals {
                 g.objective = o;
             }
         }
+        out.rebuild_observation();
         out
     }
 
@@ -243,12 +253,51 @@ impl Goals {
         self.index(&g);
         self.goals.push(g);
         self.dependents.push(Vec::new());
+        self.rebuild_observation();
         id
     }
 
     /// Retires a goal: it is no longer a target.
     pub fn retire(&mut self, id: GoalId) {
-        self.retired.insert(id);
+        if self.retired.insert(id) {
+            self.rebuild_observation();
+        }
+    }
+
+    /// What the active goals need the worker to observe (per target method, the union of
+    /// their paths).
+    pub fn observation(&self) -> &ObservationSpec {
+        &self.observation
+    }
+
+    fn rebuild_observation(&mut self) {
+        let mut by_member: BTreeMap<String, Observation> = BTreeMap::new();
+        for g in &self.goals {
+            if self.retired.contains(&g.id) {
+                continue;
+            }
+            if let Some(o) = g.objective.observation() {
+                let key = format!(
+                    "{}.{}{}",
+                    o.member.owner, o.member.name, o.member.descriptor
+                );
+                let entry = by_member.entry(key).or_insert_with(|| Observation {
+                    member: o.member.clone(),
+                    paths: Vec::new(),
+                });
+                entry.paths.extend(o.paths);
+            }
+        }
+        self.observation = ObservationSpec {
+            targets: by_member
+                .into_values()
+                .map(|mut o| {
+                    o.paths.sort();
+                    o.paths.dedup();
+                    o
+                })
+                .collect(),
+        };
     }
 
     pub fn is_retired(&self, id: GoalId) -> bool {
@@ -290,7 +339,10 @@ impl Goals {
             .filter_map(|p| self.by_probe.get(p).copied())
             .collect();
         for g in &self.goals {
-            if g.objective.probe().is_none() && g.objective.fitness(test, e) == 0.0 {
+            if g.objective.probe().is_none()
+                && !self.retired.contains(&g.id)
+                && g.objective.fitness(test, e) == 0.0
+            {
                 out.insert(g.id);
             }
         }

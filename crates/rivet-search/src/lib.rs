@@ -17,6 +17,7 @@ mod assertions;
 mod goal;
 mod minimize;
 pub mod operators;
+mod pc_goal;
 mod rank;
 mod search;
 
@@ -24,5 +25,6 @@ pub use archive::Archive;
 pub use assertions::add_assertions;
 pub use goal::{normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNREACHED};
 pub use minimize::{distinct_tests, minimize, MinimizedTest};
+pub use pc_goal::{observed_path, PathConditionObjective};
 pub use rank::{dominates, rank, Scored};
 pub use search::{Arena, Progress, Search, SearchConfig, SearchResult};

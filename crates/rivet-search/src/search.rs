@@ -95,6 +95,7 @@ impl Arena<'_> {
     /// Runs tests, updates the archive, returns the executions.
     pub fn evaluate(&mut self, tests: &[TypedTest]) -> Vec<Execution> {
         let cases: Vec<TestCase> = tests.iter().map(|t| t.test.clone()).collect();
+        self.executor.set_observation(self.goals.observation());
         let runs = self.executor.execute(&cases);
         for (t, e) in tests.iter().zip(&runs) {
             if !e.is_completed() {

@@ -1,0 +1,199 @@
+//! Path-condition goals (SUSHI): a test is at distance 0 from a path condition when, at the
+//! entry of some call of the target method, the receiver and arguments satisfy every clause.
+//! The distance is SUSHI's: the sum over the clauses in order of `δ ∈ [0, 1]`: numeric
+//! clauses `1 − 1/(1 + |a − b| + ε)` when false, 1 when a value is undefined; reference
+//! equality 0/1; `fresh` 0 when the object is defined, of the clause's class, and not one
+//! referred by an earlier `fresh` clause. The best call counts; a test that never calls the
+//! method is at the maximal distance.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use rivet_pc::{AccessPath, Clause, Model, PathCondition, Step, SymbolId, Term, TermKind};
+use rivet_testcase::{
+    CallObservation, Execution, MemberRef, Observation, ObservedPath, ObservedRoot, ObservedStep,
+    ObservedValue, TestCase,
+};
+
+use crate::goal::Objective;
+
+/// SUSHI's ε: a false comparison of equal values still counts a little.
+const EPSILON: f64 = 1e-3;
+
+/// The observed path an access path names, if the worker can read it at a call (a root of
+/// `this` or `argN`, then fields, numeric indices and lengths).
+pub fn observed_path(path: &AccessPath) -> Option<ObservedPath> {
+    let steps = path.steps();
+    let (first, rest) = steps.split_first()?;
+    let root = match first {
+        Step::Root(r) if r == "this" => ObservedRoot::Receiver,
+        Step::Root(r) => {
+            let n: u8 = r.strip_prefix("arg")?.parse().ok()?;
+            ObservedRoot::Argument(n.checked_sub(1)?)
+        }
+        _ => return None,
+    };
+    let mut out = Vec::with_capacity(rest.len());
+    for s in rest {
+        out.push(match s {
+            Step::Root(_) => return None,
+            Step::Field(f) => ObservedStep::Field(f.clone()),
+            Step::Index(i) => ObservedStep::Index(i.parse().ok()?),
+            Step::Length => ObservedStep::Length,
+        });
+    }
+    Some(ObservedPath { root, steps: out })
+}
+
+/// A path condition of a target method as a search goal.
+#[derive(Debug, Clone)]
+pub struct PathConditionObjective {
+    pub member: MemberRef,
+    pub pc: Arc<PathCondition>,
+    /// The observed path of each symbol (None: not observable, so undefined).
+    symbols: BTreeMap<SymbolId, Option<ObservedPath>>,
+    /// Per clause, the observed paths of its reference paths (`path`, and `target` of aliases).
+    clause_paths: Vec<(Option<ObservedPath>, Option<ObservedPath>)>,
+}
+
+impl PathConditionObjective {
+    pub fn new(member: MemberRef, pc: Arc<PathCondition>) -> PathConditionObjective {
+        let symbols = pc
+            .symbols
+            .iter()
+            .map(|(s, info)| (*s, observed_path(&info.path)))
+            .collect();
+        let clause_paths = pc
+            .clauses
+            .iter()
+            .map(|c| match c {
+                Clause::Numeric(_) => (None, None),
+                Clause::Null { path, .. } | Clause::Fresh { path, .. } => {
+                    (observed_path(path), None)
+                }
+                Clause::Alias { path, target, .. } => (observed_path(path), observed_path(target)),
+            })
+            .collect();
+        PathConditionObjective {
+            member,
+            pc,
+            symbols,
+            clause_paths,
+        }
+    }
+
+    /// What the worker must read at calls of the target method for this goal.
+    pub fn observation(&self) -> Observation {
+        let mut paths: BTreeSet<ObservedPath> = self.symbols.values().flatten().cloned().collect();
+        for (a, b) in &self.clause_paths {
+            paths.extend(a.iter().cloned());
+            paths.extend(b.iter().cloned());
+        }
+        Observation {
+            member: self.member.clone(),
+            paths: paths.into_iter().collect(),
+        }
+    }
+
+    /// The distance of a test that never calls the method: more than any call's.
+    pub fn max_distance(&self) -> f64 {
+        self.pc.clauses.len() as f64 + 1.0
+    }
+
+    /// The distance of the state observed at one call.
+    pub fn distance(&self, call: &CallObservation) -> f64 {
+        let value = |p: &Option<ObservedPath>| match p {
+            Some(p) => call.value(p).clone(),
+            None => ObservedValue::Undefined,
+        };
+        let mut referred: BTreeSet<u32> = BTreeSet::new();
+        let mut total = 0.0;
+        for (clause, paths) in self.pc.clauses.iter().zip(&self.clause_paths) {
+            total += match clause {
+                Clause::Numeric(term) => self.numeric(term, call),
+                Clause::Null { .. } => match value(&paths.0) {
+                    ObservedValue::Null => 0.0,
+                    _ => 1.0,
+                },
+                Clause::Alias { .. } => match (value(&paths.0), value(&paths.1)) {
+                    (ObservedValue::Null, ObservedValue::Null) => 0.0,
+                    (ObservedValue::Object { id: a, .. }, ObservedValue::Object { id: b, .. })
+                        if a == b =>
+                    {
+                        0.0
+                    }
+                    _ => 1.0,
+                },
+                Clause::Fresh { class, .. } => match value(&paths.0) {
+                    ObservedValue::Object { id, class: c } => {
+                        let new = referred.insert(id);
+                        if new && same_class(class, &c) {
+                            0.0
+                        } else {
+                            1.0
+                        }
+                    }
+                    _ => 1.0,
+                },
+            };
+        }
+        total
+    }
+
+    /// δ of a numeric clause: 0 when it holds, 1 when a symbol is undefined, else how far the
+    /// comparison's sides are apart.
+    fn numeric(&self, term: &Term, call: &CallObservation) -> f64 {
+        let mut model = Model::new();
+        for s in term.symbols() {
+            let Some(Some(path)) = self.symbols.get(s) else {
+                return 1.0;
+            };
+            let v = match call.value(path) {
+                ObservedValue::Int(v) => *v,
+                ObservedValue::Null => 0,
+                ObservedValue::Object { id, .. } => i64::from(*id),
+                ObservedValue::Undefined => return 1.0,
+            };
+            let sort = self.pc.symbols.get(s).map(|i| i.sort);
+            model.set(*s, sort.map_or(v, |so| so.normalize(v)));
+        }
+        if model.satisfies(std::slice::from_ref(term)) {
+            return 0.0;
+        }
+        match term.kind() {
+            TermKind::Compare(_, a, b) => {
+                let gap = (i128::from(model.eval(a).as_i64()) - i128::from(model.eval(b).as_i64()))
+                    .unsigned_abs() as f64;
+                1.0 - 1.0 / (1.0 + gap + EPSILON)
+            }
+            _ => 1.0,
+        }
+    }
+}
+
+/// Does an observed class (binary name) match a clause's class (internal name)?
+fn same_class(internal: &str, binary: &str) -> bool {
+    internal.len() == binary.len()
+        && internal
+            .bytes()
+            .zip(binary.bytes())
+            .all(|(a, b)| a == b || (a == b'/' && b == b'.'))
+}
+
+impl Objective for PathConditionObjective {
+    fn fitness(&self, _test: &TestCase, e: &Execution) -> f64 {
+        e.observations
+            .iter()
+            .filter(|c| c.member == self.member)
+            .map(|c| self.distance(c))
+            .fold(self.max_distance(), f64::min)
+    }
+
+    fn observation(&self) -> Option<Observation> {
+        Some(PathConditionObjective::observation(self))
+    }
+}
+
+#[cfg(test)]
+#[path = "pc_goal_tests.rs"]
+mod tests;

@@ -1,0 +1,213 @@
+//! Unit tests of SUSHI's distance: numeric, null, alias and fresh clauses over observed
+//! values, undefined paths, the best call, and tests that never call the target.
+
+use std::time::Duration;
+
+use rivet_pc::{CmpOp, SymbolSort, SymbolTable};
+use rivet_testcase::ExecutionStatus;
+
+use super::*;
+
+fn member() -> MemberRef {
+    MemberRef::new("sushi/Sample", "foo", "(Lsushi/Sample$Node;)I")
+}
+
+fn obs(root: ObservedRoot, fields: &[&str]) -> ObservedPath {
+    ObservedPath {
+        root,
+        steps: fields
+            .iter()
+            .map(|f| ObservedStep::Field(f.to_string()))
+            .collect(),
+    }
+}
+
+fn object(id: u32, class: &str) -> ObservedValue {
+    ObservedValue::Object {
+        id,
+        class: class.into(),
+    }
+}
+
+fn call(values: Vec<(ObservedPath, ObservedValue)>) -> CallObservation {
+    CallObservation {
+        member: member(),
+        statement: 0,
+        values: values.into_iter().collect(),
+    }
+}
+
+/// `{this}.size >= 15`, `{arg1} != null` (as fresh), `{this}.head == null`,
+/// `{this}.tail == {arg1}`.
+fn objective() -> PathConditionObjective {
+    let mut table = SymbolTable::default();
+    let this = AccessPath::root("this");
+    let arg = AccessPath::root("arg1");
+    let size = table.fresh(this.field("size"), SymbolSort::Int);
+    let a = table.fresh(arg.clone(), SymbolSort::Ref);
+    let head = table.fresh(this.field("head"), SymbolSort::Ref);
+    let tail = table.fresh(this.field("tail"), SymbolSort::Ref);
+    let eq = |x: Term, y: Term| Term::compare(CmpOp::Eq, x, y).unwrap_or_else(|e| panic!("{e}"));
+    let var = |s, sort| Term::var(s, sort);
+    let clauses = vec![
+        Clause::Numeric(
+            Term::compare(CmpOp::Ge, var(size, SymbolSort::Int), Term::int(15))
+                .unwrap_or_else(|e| panic!("{e}")),
+        ),
+        Clause::Fresh {
+            path: arg.clone(),
+            class: "sushi/Sample$Node".into(),
+            term: eq(var(a, SymbolSort::Ref), Term::int(1)),
+        },
+        Clause::Null {
+            path: this.field("head"),
+            term: eq(var(head, SymbolSort::Ref), Term::int(0)),
+        },
+        Clause::Alias {
+            path: this.field("tail"),
+            target: arg,
+            term: eq(var(tail, SymbolSort::Ref), var(a, SymbolSort::Ref)),
+        },
+    ];
+    PathConditionObjective::new(member(), Arc::new(PathCondition::new(clauses, &table)))
+}
+
+fn satisfying() -> Vec<(ObservedPath, ObservedValue)> {
+    vec![
+        (
+            obs(ObservedRoot::Receiver, &["size"]),
+            ObservedValue::Int(15),
+        ),
+        (
+            obs(ObservedRoot::Argument(0), &[]),
+            object(7, "sushi.Sample$Node"),
+        ),
+        (obs(ObservedRoot::Receiver, &["head"]), ObservedValue::Null),
+        (
+            obs(ObservedRoot::Receiver, &["tail"]),
+            object(7, "sushi.Sample$Node"),
+        ),
+    ]
+}
+
+#[test]
+fn the_observation_names_every_path_once() {
+    let o = objective().observation();
+    assert_eq!(o.member, member());
+    assert_eq!(o.paths.len(), 4);
+    assert!(o.paths.contains(&obs(ObservedRoot::Argument(0), &[])));
+}
+
+#[test]
+fn a_satisfying_state_is_at_distance_zero() {
+    assert_eq!(objective().distance(&call(satisfying())), 0.0);
+}
+
+#[test]
+fn numeric_distance_shrinks_as_the_values_approach() {
+    let o = objective();
+    let at = |size: i64| {
+        let mut v = satisfying();
+        v[0].1 = ObservedValue::Int(size);
+        o.distance(&call(v))
+    };
+    let (far, near, eq) = (at(0), at(14), at(15));
+    assert!(far > near && near > 0.0, "{far} {near}");
+    assert_eq!(eq, 0.0);
+    // SUSHI: 1 - 1/(1 + |15 - 0| + ε).
+    assert!((far - (1.0 - 1.0 / (16.0 + EPSILON))).abs() < 1e-12);
+    assert!(far < 1.0);
+}
+
+#[test]
+fn undefined_values_cost_one_per_clause() {
+    let o = objective();
+    let mut v = satisfying();
+    v[0].1 = ObservedValue::Undefined;
+    assert_eq!(o.distance(&call(v)), 1.0);
+    // Nothing observed: every clause fails.
+    assert_eq!(o.distance(&call(Vec::new())), 4.0);
+}
+
+#[test]
+fn reference_clauses_are_zero_or_one() {
+    let o = objective();
+    let mut v = satisfying();
+    v[2].1 = object(9, "sushi.Sample$Node"); // head not null
+    v[3].1 = object(8, "sushi.Sample$Node"); // tail is another object
+    assert_eq!(o.distance(&call(v)), 2.0);
+    let mut v = satisfying();
+    v[1].1 = object(7, "sushi.Other"); // fresh of the wrong class
+    assert_eq!(o.distance(&call(v)), 1.0);
+    let mut v = satisfying();
+    v[1].1 = ObservedValue::Null; // fresh needs an object; the alias then fails too
+    assert_eq!(o.distance(&call(v)), 2.0);
+}
+
+#[test]
+fn fresh_objects_must_differ_from_earlier_fresh_ones() {
+    let mut table = SymbolTable::default();
+    let this = AccessPath::root("this");
+    let a = table.fresh(this.field("a"), SymbolSort::Ref);
+    let b = table.fresh(this.field("b"), SymbolSort::Ref);
+    let eq = |s| {
+        Term::compare(CmpOp::Eq, Term::var(s, SymbolSort::Ref), Term::int(1))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let fresh = |f: &str, s| Clause::Fresh {
+        path: this.field(f),
+        class: "p/N".into(),
+        term: eq(s),
+    };
+    let pc = PathCondition::new(vec![fresh("a", a), fresh("b", b)], &table);
+    let o = PathConditionObjective::new(member(), Arc::new(pc));
+    let both = |x, y| {
+        call(vec![
+            (obs(ObservedRoot::Receiver, &["a"]), object(x, "p.N")),
+            (obs(ObservedRoot::Receiver, &["b"]), object(y, "p.N")),
+        ])
+    };
+    assert_eq!(o.distance(&both(1, 2)), 0.0);
+    assert_eq!(o.distance(&both(1, 1)), 1.0);
+}
+
+#[test]
+fn fitness_takes_the_best_call_and_penalizes_no_call() {
+    let o = objective();
+    let run = |observations| Execution {
+        status: ExecutionStatus::Completed,
+        outcomes: Vec::new(),
+        covered: Vec::new(),
+        distances: Vec::new(),
+        duration: Duration::ZERO,
+        worker: None,
+        stray_threads: 0,
+        observations,
+    };
+    let test = TestCase::default();
+    assert_eq!(o.fitness(&test, &run(Vec::new())), 5.0);
+    let mut worse = satisfying();
+    worse[0].1 = ObservedValue::Int(3);
+    let mut other = call(satisfying());
+    other.member = MemberRef::new("sushi/Sample", "bar", "()V");
+    let e = run(vec![call(worse), other.clone(), call(satisfying())]);
+    assert_eq!(o.fitness(&test, &e), 0.0);
+    assert_eq!(o.fitness(&test, &run(vec![other])), 5.0);
+}
+
+#[test]
+fn access_paths_map_to_observed_paths() {
+    let p = AccessPath::root("arg2").field("items").index("3").length();
+    let o = observed_path(&p).unwrap_or_else(|| panic!("observable"));
+    assert_eq!(o.root, ObservedRoot::Argument(1));
+    assert_eq!(
+        o.steps,
+        vec![
+            ObservedStep::Field("items".into()),
+            ObservedStep::Index(3),
+            ObservedStep::Length
+        ]
+    );
+    assert!(observed_path(&AccessPath::root("size#2")).is_none());
+    assert!(observed_path(&AccessPath::root("arg0")).is_none());
+}
