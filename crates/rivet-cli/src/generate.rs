@@ -52,7 +52,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 let left = budget.saturating_sub(p.elapsed).as_secs();
                 bar.set_message(format!(
                     "{}: {} executions, {left} s left",
-                    p.strategy, p.executions
+                    p.phase, p.executions
                 ));
             }
         }

@@ -33,6 +33,13 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "  executions  {} in {:.1} s (search {:.1} s)",
         r.executions, r.elapsed_s, r.search_s
     );
+    if let Some(y) = &r.symbolic {
+        let _ = writeln!(
+            s,
+            "  symbolic    {} paths of {} methods explored in {:.1} s, selection {:.1} s; {} of {} path-condition goals reached",
+            y.paths, y.methods_explored, y.explore_s, y.select_s, y.goals_reached, y.goals
+        );
+    }
     let missed: Vec<&BranchRow> = r.branches.iter().filter(|b| !b.covered).collect();
     if !missed.is_empty() {
         let _ = writeln!(s, "  not covered:");

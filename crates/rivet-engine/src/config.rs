@@ -73,15 +73,20 @@ impl GenerateConfig {
             ));
         }
         match self.strategy {
-            StrategyChoice::Search | StrategyChoice::All => Ok(()),
-            StrategyChoice::Symbolic | StrategyChoice::Concolic => Err(format!(
-                "--strategy {} is not implemented yet; use --strategy search",
-                if self.strategy == StrategyChoice::Symbolic {
-                    "symbolic"
-                } else {
-                    "concolic"
-                }
-            )),
+            StrategyChoice::Concolic => Err(
+                "--strategy concolic is not implemented yet; use search, symbolic or all".into(),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// The strategy's name as the report and the flag spell it.
+    pub fn strategy_name(&self) -> &'static str {
+        match self.strategy {
+            StrategyChoice::Search => "search",
+            StrategyChoice::Symbolic => "symbolic",
+            StrategyChoice::Concolic => "concolic",
+            StrategyChoice::All => "all",
         }
     }
 }

@@ -10,13 +10,18 @@ use rivet_junit::JUnitVersion;
 use rivet_search::{Archive, SearchConfig};
 use tracing::info_span;
 
-use crate::config::GenerateConfig;
+use rivet_symbolic::{ExploreConfig, Explorer};
+use rivet_testcase::{Executor, GoalId, ObservationSpec};
+
+use crate::artifacts::Artifacts;
+use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
 use crate::finish::{check, covering_tests, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{seconds, Report};
+use crate::report::{seconds, Report, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
+use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
 
 /// What a run tells its caller while it works.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +50,11 @@ pub fn generate(
     let started = Instant::now();
     config.validate().map_err(EngineError::BadInput)?;
     let session = Session::open(&config.classpath)?;
+    // Workers, javac and JUnit run in directories of their own: paths they get are absolute.
+    let keep_artifacts = config
+        .keep_artifacts
+        .as_ref()
+        .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone()));
     let class = ClassName::from_binary(&config.class);
     let _span = info_span!("generate", class = %class).entered();
     let method = config.method.as_deref();
@@ -56,7 +66,7 @@ pub fn generate(
             }
         })?;
     // Instrument the class (cached per input state) and start the workers.
-    let cache_root = match &config.keep_artifacts {
+    let cache_root = match &keep_artifacts {
         Some(d) => d.join("instrumented"),
         None => std::env::temp_dir().join("rivet-cache"),
     };
@@ -79,11 +89,36 @@ pub fn generate(
     );
     let mut goals = plan.goals.clone();
     let mut archive = Archive::default();
+    let symbolic_on = matches!(
+        config.strategy,
+        StrategyChoice::Symbolic | StrategyChoice::All
+    );
+    let mut symbolic = symbolic_on.then(|| {
+        let with_search = config.strategy == StrategyChoice::All;
+        SymbolicStrategy::new(
+            &plan,
+            Explorer::new(session.classpath.clone(), ExploreConfig::default()),
+            SymbolicSchedule::for_budget(budget, with_search, config.seed),
+            keep_artifacts
+                .as_ref()
+                .map(|d| Artifacts::new(d.join("symbolic"))),
+        )
+    });
+    if config.strategy == StrategyChoice::Symbolic {
+        // The search works for the path-condition goals alone; branches still count.
+        let ids: Vec<GoalId> = goals.iter().map(|g| g.id).collect();
+        for g in ids {
+            goals.retire(g);
+        }
+    }
     observe(Event::Started {
         branches: plan.places.len(),
         budget,
     });
     let mut strategies: Vec<&mut dyn Strategy> = vec![&mut search];
+    if let Some(s) = symbolic.as_mut() {
+        strategies.push(s);
+    }
     let driven = drive(
         &mut strategies,
         &mut goals,
@@ -95,6 +130,12 @@ pub fn generate(
         },
         &mut |p| observe(Event::Progress(p)),
     );
+    // Path-condition goals were stepping stones: the suite is made of the branch and method
+    // goals' tests.
+    for g in goals.iter().skip(plan.goals.len()) {
+        archive.forget(g.id);
+    }
+    workers.pool.set_observation(&ObservationSpec::default());
 
     // Finish: minimize, assert, emit, verify.
     observe(Event::Finishing);
@@ -103,7 +144,7 @@ pub fn generate(
     let verifier = session.verifier(
         config.junit,
         config.test_classpath.as_deref(),
-        config.keep_artifacts.as_ref().map(|d| d.join("verify")),
+        keep_artifacts.as_ref().map(|d| d.join("verify")),
     );
     let checked = check(
         test_class(&plan, &generated, config.junit),
@@ -127,7 +168,7 @@ pub fn generate(
         budget_s: config.budget_s,
         elapsed_s: seconds(started.elapsed()),
         search_s: seconds(driven.elapsed),
-        strategy: "search".into(),
+        strategy: config.strategy_name().into(),
         tests: checked.class.tests.len(),
         executions: driven.executions + n,
         junit: junit.into(),
@@ -145,6 +186,7 @@ pub fn generate(
         untestable: plan.model.untestable.clone(),
         branches_total: branches.len(),
         branches_covered: branches.iter().filter(|b| b.covered).count(),
+        symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
         branches,
     };
     let report_file = config.out.join("rivet-report.json");
@@ -165,4 +207,19 @@ fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {
         std::fs::create_dir_all(parent).map_err(err)?;
     }
     std::fs::write(path, text).map_err(err)
+}
+
+fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicReport {
+    SymbolicReport {
+        explore_s: seconds(stats.explore_time),
+        select_s: seconds(stats.select_time),
+        strategies_s: seconds(strategies),
+        methods_explored: stats.methods_explored,
+        paths: stats.paths,
+        precise_paths: stats.precise_paths,
+        rounds: stats.rounds,
+        goals: stats.goals,
+        goals_reached: stats.goals_reached,
+        goals_failed: stats.goals_failed,
+    }
 }

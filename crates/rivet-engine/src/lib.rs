@@ -4,28 +4,34 @@
 //! * a [`Session`] holds the JDK and the user's classpath, instruments the classes of a run and
 //!   starts one pool of worker JVMs that they share;
 //! * a [`ClassPlan`] holds one class's API model, its goals and the place of every branch goal;
-//! * [`Strategy`] is what finds tests (the many-objective search now; symbolic/SUSHI and
-//!   concolic next): [`drive`] gives strategies turns on the shared goals and one archive
-//!   within a budget;
+//! * [`Strategy`] is what finds tests: the many-objective search ([`SearchStrategy`]) and
+//!   SUSHI ([`SymbolicStrategy`]: exploration, path selection, path-condition goals for the
+//!   search); [`drive`] gives strategies turns on the shared goals and one archive within a
+//!   budget;
 //! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the
 //!   [`Report`] is the typed `rivet-report.json`;
 //! * [`generate`] does all of it for one class from a [`GenerateConfig`].
 
+mod artifacts;
 mod config;
 mod error;
 pub mod finish;
 mod generate;
 mod plan;
 mod report;
+mod select;
 mod session;
 mod strategy;
+mod symbolic;
 
 pub use config::{GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
 pub use plan::{goal_classes, ClassPlan};
 pub use report::{seconds, BranchRow, Report};
+pub use select::{select, Candidate, Selection, SelectionMethod};
 pub use session::{check_static_initializer, Session, Workers};
 pub use strategy::{
     drive, Budget, DriveProgress, DriveResult, SearchStrategy, StepOutcome, Strategy,
 };
+pub use symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};

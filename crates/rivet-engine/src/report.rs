@@ -60,7 +60,29 @@ pub struct Report {
     pub untestable: Vec<String>,
     pub branches_total: usize,
     pub branches_covered: usize,
+    /// What the symbolic strategy did (absent when it did not run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbolic: Option<SymbolicReport>,
     pub branches: Vec<BranchRow>,
+}
+
+/// The symbolic strategy's share of a run: the time split and what became of its goals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SymbolicReport {
+    /// Seconds exploring methods symbolically.
+    pub explore_s: f64,
+    /// Seconds selecting paths.
+    pub select_s: f64,
+    /// Seconds the strategies ran in all (the rest went to the search).
+    pub strategies_s: f64,
+    pub methods_explored: usize,
+    pub paths: u64,
+    pub precise_paths: u64,
+    pub rounds: usize,
+    /// Path-condition goals handed to the search, reached, and given up as likely infeasible.
+    pub goals: usize,
+    pub goals_reached: usize,
+    pub goals_failed: usize,
 }
 
 impl Report {
@@ -142,6 +164,7 @@ mod tests {
             untestable: vec![],
             branches_total: 1,
             branches_covered: 0,
+            symbolic: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };
         assert_eq!(report.elapsed_s, 1.235);

@@ -39,7 +39,7 @@ impl Session {
         let entries: Vec<PathBuf> = classpath
             .entries()
             .iter()
-            .map(|e| e.path().to_path_buf())
+            .map(|e| std::path::absolute(e.path()).unwrap_or_else(|_| e.path().to_path_buf()))
             .collect();
         if entries.is_empty() {
             return Err(bad("the classpath names no directory or jar".into()));
@@ -64,8 +64,10 @@ impl Session {
             scope: ProbeScope::Classes(classes.iter().map(|c| c.internal().to_string()).collect()),
             threads: 0,
         };
+        // Workers and javac run in directories of their own: every path they get is absolute.
+        let cache_root = std::path::absolute(cache_root).unwrap_or_else(|_| cache_root.into());
         let instrumented =
-            instrument_cached(&self.entries, cache_root, &config).map_err(|source| {
+            instrument_cached(&self.entries, &cache_root, &config).map_err(|source| {
                 EngineError::Instrument {
                     class: name.clone(),
                     source: Box::new(source),

@@ -29,6 +29,18 @@ pub trait Strategy {
 
     /// One unit of work: a generation of the search, a slice of exploration.
     fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome;
+
+    /// Has it work still to come even when every current goal is covered (goals it will
+    /// add)? The driver does not stop early while a strategy is pending.
+    fn pending(&self) -> bool {
+        false
+    }
+
+    /// What it is doing, when that is worth showing (`exploring Sample.sample`, `PC goals
+    /// 2/5`); the driver shows the first strategy's that has one, else `searching`.
+    fn phase(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The many-objective search as a strategy: one generation per step.
@@ -72,6 +84,8 @@ pub struct Budget {
 pub struct DriveProgress {
     /// The strategy that just stepped.
     pub strategy: &'static str,
+    /// What the run is doing (`searching`, `exploring Sample.sample`, `PC goals 2/5`).
+    pub phase: String,
     /// Covered branch goals.
     pub branches_covered: usize,
     pub executions: u64,
@@ -134,9 +148,19 @@ pub fn drive(
             done[i] = true;
         }
         steps += 1;
-        let all_covered = arena.all_covered();
+        let name = strategy.name();
+        let all_covered = arena.all_covered()
+            && strategies
+                .iter()
+                .zip(&done)
+                .all(|(s, d)| *d || !s.pending());
+        let phase = strategies
+            .iter()
+            .find_map(|s| s.phase())
+            .unwrap_or_else(|| "searching".into());
         progress(DriveProgress {
-            strategy: strategy.name(),
+            strategy: name,
+            phase,
             branches_covered: goals
                 .iter()
                 .filter(|g| g.is_branch() && archive.is_covered(g.id))

@@ -9,6 +9,11 @@ use rivet_testcase::{GoalId, TypedTest};
 #[derive(Debug, Clone, Default)]
 pub struct Archive {
     pub entries: BTreeMap<GoalId, TypedTest>,
+    /// The best fitness seen so far of goals that are watched (path-condition goals), for
+    /// their search logs.
+    pub best: BTreeMap<GoalId, f64>,
+    /// Test executions evaluated through the archive.
+    pub executions: u64,
 }
 
 impl Archive {
@@ -32,6 +37,14 @@ impl Archive {
     /// goal becomes a target again.
     pub fn forget(&mut self, goal: GoalId) -> Option<TypedTest> {
         self.entries.remove(&goal)
+    }
+
+    /// Records a fitness of a watched goal; keeps the best.
+    pub fn note_fitness(&mut self, goal: GoalId, fitness: f64) {
+        let best = self.best.entry(goal).or_insert(f64::INFINITY);
+        if fitness < *best {
+            *best = fitness;
+        }
     }
 
     pub fn is_covered(&self, goal: GoalId) -> bool {

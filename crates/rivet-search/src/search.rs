@@ -97,9 +97,20 @@ impl Arena<'_> {
         let cases: Vec<TestCase> = tests.iter().map(|t| t.test.clone()).collect();
         self.executor.set_observation(self.goals.observation());
         let runs = self.executor.execute(&cases);
+        self.archive.executions += runs.len() as u64;
+        let watched: Vec<GoalId> = self
+            .goals
+            .iter()
+            .filter(|g| !self.goals.is_retired(g.id) && g.objective.observation().is_some())
+            .map(|g| g.id)
+            .collect();
         for (t, e) in tests.iter().zip(&runs) {
             if !e.is_completed() {
                 continue;
+            }
+            for g in &watched {
+                let f = self.goals.fitness(*g, &t.test, e);
+                self.archive.note_fitness(*g, f);
             }
             let covered = self.goals.covered(&t.test, e);
             if self.archive.update(t, &covered) {

@@ -170,6 +170,15 @@ impl Explorer {
         &self.config
     }
 
+    /// An explorer of the same classpath (sharing its class hierarchy) with other bounds.
+    pub fn with_config(&self, config: ExploreConfig) -> Explorer {
+        Explorer {
+            classpath: self.classpath.clone(),
+            hierarchy: self.hierarchy.clone(),
+            config,
+        }
+    }
+
     /// Checks that the method exists with that descriptor and has bytecode.
     fn entry(
         &self,

@@ -1,0 +1,195 @@
+//! What the symbolic strategy keeps when asked (`--keep-artifacts DIR`): per explored method
+//! its paths, per round the selected path conditions and the branches each targets, per
+//! path-condition goal its search log. Typed JSON under `DIR/symbolic/`, documented in
+//! `docs/artifacts.md`.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rivet_testcase::GoalId;
+use serde::Serialize;
+use tracing::warn;
+
+use crate::select::SelectionMethod;
+
+/// One explored path as `paths-*.jsonl` holds it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExploredPath {
+    pub id: u64,
+    /// The path condition, readable, in order of assumption.
+    pub pc: Vec<String>,
+    /// Goal ids of the branches of the class under test it covers.
+    pub branches: Vec<u32>,
+    /// `return`, `exception C` or `bound`.
+    pub end: String,
+    pub precise: bool,
+    /// Every symbol can be read by the worker at a call (else the path is not a goal).
+    pub observable: bool,
+}
+
+/// A selected path as a round lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SelectedPath {
+    pub goal: u32,
+    pub path: usize,
+    pub method: String,
+    pub pc: Vec<String>,
+    pub branches: Vec<u32>,
+}
+
+/// One selection round (`round-N.json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundLog {
+    pub round: usize,
+    pub method: SelectionMethod,
+    pub uncovered: Vec<u32>,
+    pub selected: Vec<SelectedPath>,
+}
+
+/// One sample of a goal's search.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sample {
+    pub elapsed_s: f64,
+    /// Test executions since the goal was added.
+    pub executions: u64,
+    /// The best distance any test reached so far (0: reached).
+    pub best_distance: Option<f64>,
+}
+
+/// A path-condition goal's search (`goal-N.json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct GoalLog {
+    pub goal: u32,
+    pub path: usize,
+    pub method: String,
+    pub pc: Vec<String>,
+    pub branches: Vec<u32>,
+    pub samples: Vec<Sample>,
+    /// `reached` or `likely infeasible` (not reached within its slice).
+    pub outcome: String,
+    pub elapsed_s: f64,
+    /// Statements of the test that reached it.
+    pub test_length: Option<usize>,
+    /// The test that reached it, as the test-case model prints it.
+    pub test: Option<String>,
+}
+
+impl GoalLog {
+    pub fn new(
+        goal: u32,
+        path: usize,
+        method: &str,
+        pc: Vec<String>,
+        branches: &BTreeSet<GoalId>,
+    ) -> GoalLog {
+        GoalLog {
+            goal,
+            path,
+            method: method.to_string(),
+            pc,
+            branches: branches.iter().map(|g| g.0).collect(),
+            samples: Vec::new(),
+            outcome: "searching".into(),
+            elapsed_s: 0.0,
+            test_length: None,
+            test: None,
+        }
+    }
+
+    pub fn summary(&self) -> SelectedPath {
+        SelectedPath {
+            goal: self.goal,
+            path: self.path,
+            method: self.method.clone(),
+            pc: self.pc.clone(),
+            branches: self.branches.clone(),
+        }
+    }
+
+    /// Records the goal's state; a sample that repeats the last distance within a second is
+    /// skipped.
+    pub fn sample(&mut self, elapsed: Duration, executions: u64, best_distance: Option<f64>) {
+        let elapsed_s = elapsed.as_secs_f64();
+        if let Some(last) = self.samples.last() {
+            if last.best_distance == best_distance && elapsed_s - last.elapsed_s < 1.0 {
+                return;
+            }
+        }
+        self.samples.push(Sample {
+            elapsed_s,
+            executions,
+            best_distance,
+        });
+    }
+
+    pub fn finish(
+        &mut self,
+        reached: bool,
+        elapsed: Duration,
+        test_length: Option<usize>,
+        test: Option<String>,
+    ) {
+        self.outcome = if reached {
+            "reached".into()
+        } else {
+            "likely infeasible".into()
+        };
+        self.elapsed_s = elapsed.as_secs_f64();
+        self.test_length = test_length;
+        self.test = test;
+    }
+}
+
+/// Writes the artifacts under one directory; a write that fails is logged, never fatal.
+#[derive(Debug)]
+pub struct Artifacts {
+    dir: PathBuf,
+}
+
+impl Artifacts {
+    pub fn new(dir: PathBuf) -> Artifacts {
+        Artifacts { dir }
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        let path = self.dir.join(name);
+        let result = std::fs::create_dir_all(&self.dir).and_then(|_| std::fs::write(&path, text));
+        if let Err(e) = result {
+            warn!(path = %path.display(), error = %e, "could not write an artifact");
+        }
+    }
+
+    pub fn explored(&mut self, method: &str, depth: u32, paths: &[ExploredPath]) {
+        let mut text = String::new();
+        for p in paths {
+            if let Ok(line) = serde_json::to_string(p) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        let safe: String = method
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        self.write(&format!("paths-{safe}-depth{depth}.jsonl"), &text);
+    }
+
+    pub fn round(&mut self, round: &RoundLog) {
+        if let Ok(text) = serde_json::to_string_pretty(round) {
+            self.write(&format!("round-{}.json", round.round), &text);
+        }
+    }
+
+    pub fn goal(&mut self, log: &GoalLog) {
+        if let Ok(text) = serde_json::to_string_pretty(log) {
+            self.write(&format!("goal-{}.json", log.goal), &text);
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The symbolic strategy (SUSHI): explore the methods whose branches the search left
+//! uncovered, select a minimal set of path conditions covering those branches, and hand each
+//! to the search as a path-condition goal with its own slice of time; a goal that the search
+//! does not reach within its slice marks its path as likely infeasible, and the next round
+//! selects alternatives for the branches still uncovered.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rivet_api::CallableKind;
+use rivet_pc::PathCondition;
+use rivet_search::{observed_path, Archive, Arena, Goals, PathConditionObjective};
+use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd};
+use rivet_testcase::{GoalId, MemberRef};
+use tracing::{debug, info};
+
+use crate::artifacts::{Artifacts, ExploredPath, GoalLog, RoundLog};
+use crate::plan::ClassPlan;
+use crate::select::{select, Candidate};
+use crate::strategy::{StepOutcome, Strategy};
+
+/// When the symbolic strategy works, within the run's budget.
+#[derive(Debug, Clone, Copy)]
+pub struct SymbolicSchedule {
+    /// Search alone before exploring (zero: explore at once).
+    pub search_first: Duration,
+    /// Most time spent exploring and selecting, in total.
+    pub explore: Duration,
+    /// The time a path-condition goal gets before it counts as likely infeasible.
+    pub slice: Duration,
+    pub seed: u64,
+}
+
+impl SymbolicSchedule {
+    /// The schedule for `budget`: a quarter searching first when the search runs too (else
+    /// none), at most a quarter exploring, slices of a tenth (2–15 s).
+    pub fn for_budget(budget: Duration, with_search: bool, seed: u64) -> SymbolicSchedule {
+        SymbolicSchedule {
+            search_first: if with_search {
+                budget / 4
+            } else {
+                Duration::ZERO
+            },
+            explore: budget / 4,
+            slice: (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15)),
+            seed,
+        }
+    }
+}
+
+/// A method to explore and the branch goals inside it.
+struct MethodTarget {
+    spec: MethodSpec,
+    member: MemberRef,
+    branches: BTreeSet<GoalId>,
+    /// Depth of the last exploration (0: not explored).
+    depth: u32,
+}
+
+/// A path kept for selection.
+struct KeptPath {
+    method: usize,
+    pc: Arc<PathCondition>,
+    branches: BTreeSet<GoalId>,
+    tried: bool,
+}
+
+/// A path-condition goal being searched.
+struct ActiveGoal {
+    goal: GoalId,
+    path: usize,
+    since: Instant,
+    /// The archive's execution count when the goal was added.
+    executions: u64,
+    log: GoalLog,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Waiting,
+    Exploring,
+    Select,
+    Searching,
+    Done,
+}
+
+/// Totals for the report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SymbolicStats {
+    pub explore_time: Duration,
+    pub select_time: Duration,
+    pub methods_explored: usize,
+    pub paths: u64,
+    pub precise_paths: u64,
+    pub goals: usize,
+    pub goals_reached: usize,
+    pub goals_failed: usize,
+    pub rounds: usize,
+}
+
+/// SUSHI as a strategy of the driver.
+pub struct SymbolicStrategy {
+    explorer: Explorer,
+    schedule: SymbolicSchedule,
+    methods: Vec<MethodTarget>,
+    /// Branch id of the class under test → its goal.
+    branch_goals: BTreeMap<u32, GoalId>,
+    queue: VecDeque<usize>,
+    paths: Vec<KeptPath>,
+    active: Vec<ActiveGoal>,
+    phase: Phase,
+    started: Instant,
+    stats: SymbolicStats,
+    artifacts: Option<Artifacts>,
+}
+
+impl SymbolicStrategy {
+    pub fn new(
+        plan: &ClassPlan,
+        explorer: Explorer,
+        schedule: SymbolicSchedule,
+        artifacts: Option<Artifacts>,
+    ) -> SymbolicStrategy {
+        let class = plan.class.internal().to_string();
+        let mut methods: Vec<MethodTarget> = Vec::new();
+        for t in &plan.model.targets {
+            let explorable = matches!(t.kind, CallableKind::Method | CallableKind::Constructor);
+            if !explorable || t.member.owner != class {
+                continue;
+            }
+            let branches = plan
+                .places
+                .iter()
+                .filter(|(_, p)| {
+                    p.class.internal() == class
+                        && p.method == t.member.name
+                        && p.descriptor == t.member.descriptor
+                })
+                .map(|(g, _)| *g)
+                .collect();
+            methods.push(MethodTarget {
+                spec: MethodSpec {
+                    class: class.clone(),
+                    name: t.member.name.clone(),
+                    descriptor: t.member.descriptor.clone(),
+                },
+                member: t.member.clone(),
+                branches,
+                depth: 0,
+            });
+        }
+        let branch_goals = plan
+            .places
+            .iter()
+            .filter(|(_, p)| p.class.internal() == class)
+            .map(|(g, p)| (p.branch.0, *g))
+            .collect();
+        let phase = if schedule.search_first.is_zero() {
+            Phase::Exploring
+        } else {
+            Phase::Waiting
+        };
+        SymbolicStrategy {
+            explorer,
+            schedule,
+            methods,
+            branch_goals,
+            queue: VecDeque::new(),
+            paths: Vec::new(),
+            active: Vec::new(),
+            phase,
+            started: Instant::now(),
+            stats: SymbolicStats::default(),
+            artifacts,
+        }
+    }
+
+    pub fn stats(&self) -> &SymbolicStats {
+        &self.stats
+    }
+
+    /// Methods with an uncovered branch, fewest explorations first.
+    fn enqueue(&mut self, archive: &Archive) {
+        self.queue = (0..self.methods.len())
+            .filter(|i| {
+                let m = &self.methods[*i];
+                m.depth < MAX_DEPTH && m.branches.iter().any(|g| !archive.is_covered(*g))
+            })
+            .collect();
+    }
+
+    fn explore_budget_left(&self) -> Duration {
+        self.schedule
+            .explore
+            .saturating_sub(self.stats.explore_time + self.stats.select_time)
+    }
+
+    /// Explores one method at its next depth within its share of the exploration time.
+    fn explore_next(&mut self) {
+        let Some(i) = self.queue.pop_front() else {
+            self.phase = Phase::Select;
+            return;
+        };
+        let left = self.explore_budget_left();
+        if left < Duration::from_millis(50) {
+            self.queue.clear();
+            self.phase = Phase::Select;
+            return;
+        }
+        let share = left / (self.queue.len() as u32 + 1);
+        let m = &mut self.methods[i];
+        m.depth = if m.depth == 0 {
+            FIRST_DEPTH
+        } else {
+            m.depth * 2
+        };
+        let config = ExploreConfig {
+            depth: m.depth,
+            max_paths: 5_000,
+            time_budget: Some(share.max(Duration::from_millis(100))),
+            seed: self.schedule.seed,
+            solver_timeout: Duration::from_millis(500),
+            ..ExploreConfig::default()
+        };
+        let depth = m.depth;
+        let explorer = self.explorer.with_config(config);
+        let started = Instant::now();
+        let spec = m.spec.clone();
+        let member_label = spec.display();
+        let mut kept = Vec::new();
+        let mut records = Vec::new();
+        let mut bounded = 0u64;
+        let mut precise = 0u64;
+        let mut total = 0u64;
+        let branch_goals = &self.branch_goals;
+        let result = explorer.explore(&spec, &mut |path, symbols| {
+            total += 1;
+            let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
+            if !ended {
+                bounded += 1;
+            }
+            if !path.imprecise {
+                precise += 1;
+            }
+            let branches: BTreeSet<GoalId> = path
+                .branches
+                .iter()
+                .filter_map(|b| branch_goals.get(b).copied())
+                .collect();
+            let pc = PathCondition::new(path.pc.clone(), symbols);
+            let observable = pc
+                .symbols
+                .values()
+                .all(|s| observed_path(&s.path).is_some());
+            records.push(ExploredPath {
+                id: path.id,
+                pc: pc.texts(),
+                branches: branches.iter().map(|g| g.0).collect(),
+                end: path.end_text(),
+                precise: !path.imprecise,
+                observable,
+            });
+            if ended && !path.imprecise && observable && !branches.is_empty() {
+                kept.push((Arc::new(pc), branches));
+            }
+        });
+        let took = started.elapsed();
+        self.stats.explore_time += took;
+        self.stats.methods_explored += 1;
+        self.stats.paths += total;
+        self.stats.precise_paths += precise;
+        match result {
+            Ok(summary) => {
+                info!(method = %member_label, paths = total, kept = kept.len(), ?took, "explored");
+                // Grow the depth while paths are cheap and some ended at a bound.
+                let cheap = !summary.truncated && took < share / 2;
+                if cheap && bounded > 0 && m.depth < MAX_DEPTH {
+                    self.queue.push_back(i);
+                } else {
+                    m.depth = MAX_DEPTH;
+                }
+            }
+            Err(e) => {
+                debug!(method = %member_label, error = %e, "exploration failed");
+                m.depth = MAX_DEPTH;
+            }
+        }
+        for (pc, branches) in kept {
+            if !self.paths.iter().any(|p| p.pc == pc) {
+                self.paths.push(KeptPath {
+                    method: i,
+                    pc,
+                    branches,
+                    tried: false,
+                });
+            }
+        }
+        if let Some(a) = &mut self.artifacts {
+            a.explored(&member_label, depth, &records);
+        }
+        if self.queue.is_empty() {
+            self.phase = Phase::Select;
+        }
+    }
+
+    /// Selects paths for the uncovered branches and adds their goals.
+    fn select_round(&mut self, goals: &mut Goals, archive: &Archive) {
+        let started = Instant::now();
+        let uncovered: BTreeSet<GoalId> = self
+            .branch_goals
+            .values()
+            .copied()
+            .filter(|g| !archive.is_covered(*g))
+            .collect();
+        let open: Vec<usize> = (0..self.paths.len())
+            .filter(|i| !self.paths[*i].tried)
+            .collect();
+        let candidates: Vec<Candidate> = open
+            .iter()
+            .map(|i| Candidate {
+                branches: self.paths[*i].branches.clone(),
+                cost: self.paths[*i].pc.len(),
+            })
+            .collect();
+        let selection = select(&candidates, &uncovered, Duration::from_millis(100));
+        self.stats.select_time += started.elapsed();
+        if selection.chosen.is_empty() {
+            self.phase = Phase::Done;
+            return;
+        }
+        self.stats.rounds += 1;
+        let mut round = RoundLog {
+            round: self.stats.rounds,
+            method: selection.method,
+            uncovered: uncovered.iter().map(|g| g.0).collect(),
+            selected: Vec::new(),
+        };
+        for c in &selection.chosen {
+            let p = open[*c];
+            let path = &mut self.paths[p];
+            path.tried = true;
+            let m = &self.methods[path.method];
+            let objective = PathConditionObjective::new(m.member.clone(), path.pc.clone());
+            let label = format!(
+                "{}.{}",
+                m.spec.class.rsplit('/').next().unwrap_or(""),
+                m.spec.name
+            );
+            let goal = goals.add(Arc::new(objective), label, None, format!("path {p}"));
+            let log = GoalLog::new(
+                goal.0,
+                p,
+                &m.spec.display(),
+                path.pc.texts(),
+                &path.branches,
+            );
+            round.selected.push(log.summary());
+            self.active.push(ActiveGoal {
+                goal,
+                path: p,
+                since: Instant::now(),
+                executions: archive.executions,
+                log,
+            });
+        }
+        self.stats.goals += selection.chosen.len();
+        if let Some(a) = &mut self.artifacts {
+            a.round(&round);
+        }
+        self.phase = Phase::Searching;
+    }
+
+    /// Retires goals that were reached or ran out of time; true when none is left.
+    fn settle(&mut self, goals: &mut Goals, archive: &Archive) -> bool {
+        let slice = self.schedule.slice;
+        let mut still = Vec::new();
+        for mut a in std::mem::take(&mut self.active) {
+            let reached = archive.is_covered(a.goal);
+            let spent = a.since.elapsed();
+            let best = archive.entries.get(&a.goal).map(|t| t.len());
+            let best_distance = if reached {
+                Some(0.0)
+            } else {
+                archive.best.get(&a.goal).copied()
+            };
+            a.log
+                .sample(spent, archive.executions - a.executions, best_distance);
+            if reached || spent >= slice {
+                goals.retire(a.goal);
+                if reached {
+                    self.stats.goals_reached += 1;
+                } else {
+                    self.stats.goals_failed += 1;
+                }
+                let test = archive
+                    .entries
+                    .get(&a.goal)
+                    .map(|t| format!("{:?}", t.test));
+                a.log.finish(reached, spent, best, test);
+                if let Some(art) = &mut self.artifacts {
+                    art.goal(&a.log);
+                }
+                debug!(
+                    goal = a.goal.0,
+                    path = a.path,
+                    reached,
+                    "path-condition goal settled"
+                );
+            } else {
+                still.push(a);
+            }
+        }
+        self.active = still;
+        self.active.is_empty()
+    }
+}
+
+const FIRST_DEPTH: u32 = 25;
+const MAX_DEPTH: u32 = 200;
+
+impl Strategy for SymbolicStrategy {
+    fn name(&self) -> &'static str {
+        "symbolic"
+    }
+
+    fn pending(&self) -> bool {
+        self.phase != Phase::Done
+    }
+
+    fn phase(&self) -> Option<String> {
+        match self.phase {
+            Phase::Exploring => Some(match self.queue.front() {
+                Some(i) => format!("exploring {}", self.methods[*i].spec.name),
+                None => "exploring".into(),
+            }),
+            Phase::Select => Some("selecting paths".into()),
+            Phase::Searching => Some(format!(
+                "PC goals {}/{}",
+                self.stats.goals - self.active.len(),
+                self.stats.goals
+            )),
+            Phase::Waiting | Phase::Done => None,
+        }
+    }
+
+    fn update_goals(&mut self, goals: &mut Goals, archive: &Archive) {
+        let phase = self.phase;
+        if phase == Phase::Searching && self.settle(goals, archive) {
+            self.phase = Phase::Select;
+        }
+        if self.phase == Phase::Select {
+            self.select_round(goals, archive);
+        }
+    }
+
+    fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
+        match self.phase {
+            Phase::Waiting => {
+                if self.started.elapsed() >= self.schedule.search_first {
+                    self.enqueue(arena.archive);
+                    self.phase = Phase::Exploring;
+                }
+                StepOutcome::Worked
+            }
+            Phase::Exploring => {
+                if self.queue.is_empty() && self.stats.methods_explored == 0 {
+                    self.enqueue(arena.archive);
+                    if self.queue.is_empty() {
+                        self.phase = Phase::Done;
+                        return StepOutcome::Done;
+                    }
+                }
+                self.explore_next();
+                StepOutcome::Worked
+            }
+            Phase::Select | Phase::Searching => StepOutcome::Worked,
+            Phase::Done => StepOutcome::Done,
+        }
+    }
+}
