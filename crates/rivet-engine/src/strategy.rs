@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rivet_api::Generator;
 use rivet_search::{Archive, Arena, Goals, Search, SearchConfig};
-use rivet_testcase::{Execution, Executor, TestCase};
+use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase};
 
 /// What a strategy's step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +110,10 @@ impl Executor for Counted<'_> {
     fn execute(&mut self, tests: &[TestCase]) -> Vec<Execution> {
         self.count += tests.len() as u64;
         self.inner.execute(tests)
+    }
+
+    fn set_observation(&mut self, spec: &ObservationSpec) {
+        self.inner.set_observation(spec);
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rivet_testcase::TestCase;
+use rivet_testcase::{ObservationSpec, TestCase};
 use tracing::{debug, info_span};
 
 use crate::config::WorkerConfig;
@@ -18,6 +18,7 @@ use rivet_testcase::{Execution, ExecutionStatus, WorkerId};
 pub struct WorkerPool {
     config: Arc<WorkerConfig>,
     workers: Vec<Worker>,
+    observation: Arc<ObservationSpec>,
 }
 
 impl WorkerPool {
@@ -58,7 +59,11 @@ impl WorkerPool {
         for r in started {
             r?;
         }
-        Ok(WorkerPool { config, workers })
+        Ok(WorkerPool {
+            config,
+            workers,
+            observation: Arc::new(ObservationSpec::default()),
+        })
     }
 
     /// Number of workers.
@@ -179,5 +184,15 @@ impl WorkerPool {
 impl rivet_testcase::Executor for WorkerPool {
     fn execute(&mut self, tests: &[rivet_testcase::TestCase]) -> Vec<Execution> {
         self.run(tests)
+    }
+
+    /// Batches sent from now on carry `spec`, and their executions the observed calls.
+    fn set_observation(&mut self, spec: &ObservationSpec) {
+        if *self.observation != *spec {
+            self.observation = Arc::new(spec.clone());
+            for w in &mut self.workers {
+                w.set_observation(Arc::clone(&self.observation));
+            }
+        }
     }
 }

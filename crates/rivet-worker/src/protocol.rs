@@ -55,13 +55,18 @@ use std::collections::HashMap;
 use std::io::{self, Read};
 
 use rivet_testcase::{
-    MemberRef, PrimitiveValue, Statement, StatementId, StatementOutcome, TestCase, ValueSummary,
+    MemberRef, ObservationSpec, PrimitiveValue, Statement, StatementId, StatementOutcome, TestCase,
+    ValueSummary,
 };
+
+#[path = "observe_wire.rs"]
+pub mod observe_wire;
+pub use observe_wire::{observations, RawCall};
 
 use rivet_testcase::ProbeId;
 
 /// Version sent in `READY`; Rivet refuses a harness of another version.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 /// The first bytes of a `READY` body.
 pub const MAGIC: &[u8; 8] = b"RIVETWKR";
 /// The largest frame payload either side accepts (bytes).
@@ -85,7 +90,12 @@ pub struct BatchId(pub u32);
 /// A request, as decoded by [`decode_request`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    Batch { id: BatchId, tests: Vec<TestCase> },
+    Batch {
+        id: BatchId,
+        tests: Vec<TestCase>,
+        /// What to observe at calls of target members (empty: the section is absent).
+        observation: ObservationSpec,
+    },
     Ping(u64),
     Shutdown,
 }
@@ -122,6 +132,8 @@ pub struct TestResult {
     pub stray_threads: u32,
     pub outcomes: Vec<StatementOutcome>,
     pub probes: Vec<ProbeRecord>,
+    /// The observed calls (empty when the batch observed nothing).
+    pub observed: Vec<RawCall>,
 }
 
 /// One probe touched by a test.
@@ -191,6 +203,18 @@ pub fn encode_batch<'a>(
     id: BatchId,
     tests: impl IntoIterator<Item = &'a TestCase>,
 ) -> Result<Vec<u8>, ProtocolError> {
+    static NOTHING: ObservationSpec = ObservationSpec {
+        targets: Vec::new(),
+    };
+    encode_batch_observing(id, tests, &NOTHING)
+}
+
+/// Encodes a `BATCH` frame that also asks the harness to observe `spec`'s targets.
+pub fn encode_batch_observing<'a>(
+    id: BatchId,
+    tests: impl IntoIterator<Item = &'a TestCase>,
+    spec: &'a ObservationSpec,
+) -> Result<Vec<u8>, ProtocolError> {
     let tests: Vec<&TestCase> = tests.into_iter().collect();
     let mut table = MemberTable::default();
     let mut member_index = |m: &'a MemberRef| table.index(m);
@@ -203,6 +227,9 @@ pub fn encode_batch<'a>(
         for s in &t.statements {
             encode_statement(&mut body, s, &mut member_index);
         }
+    }
+    if !spec.is_empty() {
+        observe_wire::encode_spec(&mut body, spec, &mut member_index);
     }
     let mut e = Enc::new(REQ_BATCH, body.buf.len() + table.list.len() * 48 + 8);
     e.u32(id.0);
@@ -365,6 +392,9 @@ pub fn encode_response(r: &Response) -> Result<Vec<u8>, ProtocolError> {
                 e.u32(p.probe.0);
                 e.u8(p.hit as u8);
                 e.u64(p.distance.to_bits());
+            }
+            if !t.observed.is_empty() {
+                observe_wire::encode_calls(&mut e, &t.observed);
             }
             e
         }
@@ -576,7 +606,16 @@ pub fn decode_request(payload: &[u8]) -> Result<Request, ProtocolError> {
                 }
                 tests.push(t);
             }
-            Request::Batch { id, tests }
+            let observation = if d.pos < d.buf.len() {
+                observe_wire::decode_spec(&mut d, &members)?
+            } else {
+                ObservationSpec::default()
+            };
+            Request::Batch {
+                id,
+                tests,
+                observation,
+            }
         }
         REQ_PING => Request::Ping(d.u64()?),
         REQ_SHUTDOWN => Request::Shutdown,
@@ -693,6 +732,11 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
                     distance: f64::from_bits(d.u64()?),
                 });
             }
+            let observed = if d.pos < d.buf.len() {
+                observe_wire::decode_calls(&mut d)?
+            } else {
+                Vec::new()
+            };
             Response::Result(TestResult {
                 batch,
                 index,
@@ -700,6 +744,7 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
                 stray_threads,
                 outcomes,
                 probes,
+                observed,
             })
         }
         RESP_PONG => Response::Pong(d.u64()?),

@@ -126,7 +126,7 @@ proptest! {
         let frame = encode_batch(BatchId(id), &tests).expect("encodes");
         let decoded = decode_request(payload(&frame)).expect("decodes");
         // Debug text compares NaNs equal; the re-encoding compares their bits.
-        prop_assert_eq!(format!("{:?}", decoded), format!("{:?}", Request::Batch { id: BatchId(id), tests: tests.clone() }));
+        prop_assert_eq!(format!("{:?}", decoded), format!("{:?}", Request::Batch { id: BatchId(id), tests: tests.clone(), observation: Default::default() }));
         let Request::Batch { tests: again, .. } = decoded else { unreachable!() };
         prop_assert_eq!(encode_batch(BatchId(id), &again).expect("re-encodes"), frame);
     }
@@ -140,6 +140,7 @@ proptest! {
         let r = Response::Result(TestResult {
             batch: BatchId(batch), index, duration_ns, stray_threads, outcomes,
             probes: probes.into_iter().map(|(p, hit, d)| ProbeRecord { probe: ProbeId(p), hit, distance: f64::from_bits(d) }).collect(),
+            observed: Vec::new(),
         });
         let frame = encode_response(&r).expect("encodes");
         let decoded = decode_response(payload(&frame)).expect("decodes");
@@ -249,7 +250,11 @@ fn read_frame_rejects_garbage_lengths() {
 
 /// The named constants of the Java side (`Wire.java`), as `NAME -> value`.
 fn java_constants() -> std::collections::HashMap<String, i64> {
-    let src = include_str!("../java/rivet/worker/Wire.java");
+    constants_of(include_str!("../java/rivet/worker/Wire.java"))
+}
+
+/// The `static final int` constants of a Java source.
+fn constants_of(src: &str) -> std::collections::HashMap<String, i64> {
     let mut out = std::collections::HashMap::new();
     for line in src.lines() {
         let Some(rest) = line.trim().strip_prefix("static final int ") else {
@@ -295,4 +300,27 @@ fn java_and_rust_agree_on_the_wire_constants() {
         src.contains(&format!("MAGIC = \"{magic}\"")),
         "Wire.MAGIC differs from {magic}"
     );
+}
+
+#[test]
+fn java_and_rust_agree_on_the_observation_tags() {
+    use super::observe_wire::tag;
+    let java = constants_of(include_str!("../java/rivet/worker/Observer.java"));
+    for (name, rust) in [
+        ("ROOT_RECEIVER", tag::ROOT_RECEIVER),
+        ("ROOT_ARGUMENT", tag::ROOT_ARGUMENT),
+        ("STEP_FIELD", tag::STEP_FIELD),
+        ("STEP_INDEX", tag::STEP_INDEX),
+        ("STEP_LENGTH", tag::STEP_LENGTH),
+        ("OBS_UNDEFINED", tag::OBS_UNDEFINED),
+        ("OBS_NULL", tag::OBS_NULL),
+        ("OBS_INT", tag::OBS_INT),
+        ("OBS_OBJECT", tag::OBS_OBJECT),
+    ] {
+        assert_eq!(
+            java.get(name),
+            Some(&i64::from(rust)),
+            "Observer.{name} differs"
+        );
+    }
 }

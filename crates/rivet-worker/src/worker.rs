@@ -12,7 +12,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rivet_testcase::TestCase;
+use rivet_testcase::{ObservationSpec, TestCase};
 use tempfile::TempDir;
 use tracing::{debug, info, info_span, warn};
 
@@ -20,7 +20,10 @@ use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
 use crate::frames::{Event, FrameReader};
 use crate::harness::{write_harness, MAIN_CLASS};
-use crate::protocol::{encode_batch, encode_ping, BatchId, Response, TestResult, PROTOCOL_VERSION};
+use crate::protocol::{
+    encode_batch_observing, encode_ping, observations, BatchId, Response, TestResult,
+    PROTOCOL_VERSION,
+};
 use rivet_testcase::{Execution, ExecutionStatus, ProbeId, WorkerId};
 
 /// JVM flags every worker gets: no hsperfdata files (left behind by SIGKILL), VM messages on
@@ -31,6 +34,9 @@ const FIXED_FLAGS: &[&str] = &[
     "-XX:-OmitStackTraceInFastThrow",
     "-Djava.awt.headless=true",
     "-Dfile.encoding=UTF-8",
+    // The harness reads private fields of JDK collections to observe path-condition goals.
+    "--add-opens=java.base/java.util=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
 ];
 
 /// A running worker JVM.
@@ -250,6 +256,8 @@ pub(crate) struct Worker {
     process: Option<Process>,
     next_batch: u32,
     spawns: u32,
+    /// What the batches sent from now on ask the harness to observe.
+    observation: Arc<ObservationSpec>,
 }
 
 /// A worker as seen from outside.
@@ -271,7 +279,13 @@ impl Worker {
             process: None,
             next_batch: 0,
             spawns: 0,
+            observation: Arc::new(ObservationSpec::default()),
         }
+    }
+
+    /// What later batches ask the harness to observe.
+    pub(crate) fn set_observation(&mut self, spec: Arc<ObservationSpec>) {
+        self.observation = spec;
     }
 
     pub(crate) fn info(&self) -> WorkerInfo {
@@ -358,7 +372,8 @@ impl Worker {
             }
             let batch = BatchId(self.next_batch);
             self.next_batch = self.next_batch.wrapping_add(1);
-            match encode_batch(batch, rest.iter().copied()) {
+            let observing = Arc::clone(&self.observation);
+            match encode_batch_observing(batch, rest.iter().copied(), &observing) {
                 Ok(frame) => self.run_batch(batch, frame, rest, &mut out),
                 Err(e) if rest.len() == 1 => out.push(Execution::without_result(
                     ExecutionStatus::Rejected {
@@ -390,6 +405,7 @@ impl Worker {
         let id = self.id;
         let limit = self.config.time_limit;
         let max_stray = self.config.max_stray_threads;
+        let spec = Arc::clone(&self.observation);
         let Some(p) = self.process.as_mut() else {
             return;
         };
@@ -422,7 +438,7 @@ impl Worker {
                 {
                     started = Instant::now();
                     let stray = r.stray_threads;
-                    out.push(completed(r, id));
+                    out.push(completed(r, id, &spec));
                     if stray > max_stray {
                         info!(
                             stray,
@@ -488,7 +504,7 @@ fn describe(r: &Response) -> String {
     }
 }
 
-fn completed(r: TestResult, worker: WorkerId) -> Execution {
+fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Execution {
     let mut covered: Vec<ProbeId> = r.probes.iter().filter(|p| p.hit).map(|p| p.probe).collect();
     covered.sort_unstable();
     covered.dedup();
@@ -504,6 +520,6 @@ fn completed(r: TestResult, worker: WorkerId) -> Execution {
         duration: Duration::from_nanos(r.duration_ns),
         worker: Some(worker),
         stray_threads: r.stray_threads,
-        observations: Vec::new(),
+        observations: observations(r.observed, spec),
     }
 }

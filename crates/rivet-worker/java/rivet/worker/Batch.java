@@ -12,6 +12,8 @@ final class Batch {
     /** Resolved members (Constructor, Method, Field or Unrunnable), filled on first use. */
     final Object[] resolved;
     final Statement[][] tests;
+    /** What to observe at calls of target members; null when nothing. */
+    Observer observer;
 
     /** One statement; which fields are set depends on the tag. */
     static final class Statement {
@@ -56,10 +58,16 @@ final class Batch {
             }
             tests[t] = statements;
         }
+        Observer observer = null;
         if (b.hasRemaining()) {
-            throw new IllegalArgumentException(b.remaining() + " bytes after the last test");
+            observer = Observer.decode(b, members);
         }
-        return new Batch(id, owners, names, descriptors, tests);
+        if (b.hasRemaining()) {
+            throw new IllegalArgumentException(b.remaining() + " bytes after the observation section");
+        }
+        Batch batch = new Batch(id, owners, names, descriptors, tests);
+        batch.observer = observer;
+        return batch;
     }
 
     private static Statement statement(ByteBuffer b, int index, int members) {

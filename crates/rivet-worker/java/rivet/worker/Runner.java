@@ -49,6 +49,9 @@ final class Runner {
         int ran = 0;
         resetProbes();
         Exits.reset();
+        if (batch.observer != null) {
+            batch.observer.startTest();
+        }
         long start = System.nanoTime();
         for (; ran < n; ran++) {
             try {
@@ -86,6 +89,9 @@ final class Runner {
             }
         }
         probes(out);
+        if (batch.observer != null) {
+            batch.observer.write(out);
+        }
     }
 
     /** An exit request the code under test caught: reported as the statement's exception. */
@@ -125,6 +131,9 @@ final class Runner {
                 types[at] = Object.class;
                 Constructor<?> k = (Constructor<?>) resolve(batch, s.member, false);
                 Object[] args = arguments(k.getParameterTypes(), s.args, values);
+                if (batch.observer != null) {
+                    batch.observer.call(s.member, at, null, args);
+                }
                 try {
                     return k.newInstance(args);
                 } catch (InvocationTargetException e) {
@@ -151,6 +160,9 @@ final class Runner {
                     }
                 }
                 Object[] args = arguments(m.getParameterTypes(), s.args, values);
+                if (batch.observer != null) {
+                    batch.observer.call(s.member, at, receiver, args);
+                }
                 try {
                     return m.invoke(receiver, args);
                 } catch (InvocationTargetException e) {

@@ -1,0 +1,229 @@
+package rivet.worker;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Observes, at each call of a target member, the values along access paths from the receiver
+ * and the arguments (for path-condition goals). Reading never changes the test's outcome: any
+ * failure to read makes the value undefined. Only the harness reads; tests never use reflection.
+ */
+final class Observer {
+    static final int ROOT_RECEIVER = 0;
+    static final int ROOT_ARGUMENT = 1;
+    static final int STEP_FIELD = 0;
+    static final int STEP_INDEX = 1;
+    static final int STEP_LENGTH = 2;
+    static final int OBS_UNDEFINED = 0;
+    static final int OBS_NULL = 1;
+    static final int OBS_INT = 2;
+    static final int OBS_OBJECT = 3;
+
+    /** One path: its root, the argument index, and its steps. */
+    static final class Path {
+        int root;
+        int argument;
+        int[] kinds;
+        String[] fields;
+        int[] indices;
+    }
+
+    /** Per target: the member index in the batch and its paths. */
+    final int[] members;
+    final Path[][] paths;
+
+    private static final Object UNDEFINED = new Object();
+    private static final Map<Class<?>, Map<String, Field>> FIELDS = new HashMap<Class<?>, Map<String, Field>>();
+
+    /** The calls observed in the current test: statement, target, values. */
+    private final List<int[]> calls = new ArrayList<int[]>();
+    private final List<Object[]> values = new ArrayList<Object[]>();
+    private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<Object, Integer>();
+
+    private Observer(int[] members, Path[][] paths) {
+        this.members = members;
+        this.paths = paths;
+    }
+
+    /** Decodes the observation section of a batch (after the tests). */
+    static Observer decode(ByteBuffer b, int memberCount) {
+        int n = Wire.getCount(b, 8);
+        int[] members = new int[n];
+        Path[][] paths = new Path[n][];
+        for (int t = 0; t < n; t++) {
+            members[t] = b.getInt();
+            if (members[t] < 0 || members[t] >= memberCount) {
+                throw new IllegalArgumentException("observed member " + members[t] + " is not in the table");
+            }
+            int p = Wire.getCount(b, 5);
+            paths[t] = new Path[p];
+            for (int i = 0; i < p; i++) {
+                Path path = new Path();
+                path.root = b.get() & 0xff;
+                path.argument = b.get() & 0xff;
+                int s = Wire.getCount(b, 1);
+                path.kinds = new int[s];
+                path.fields = new String[s];
+                path.indices = new int[s];
+                for (int k = 0; k < s; k++) {
+                    path.kinds[k] = b.get() & 0xff;
+                    if (path.kinds[k] == STEP_FIELD) {
+                        path.fields[k] = Wire.getString(b);
+                    } else if (path.kinds[k] == STEP_INDEX) {
+                        path.indices[k] = b.getInt();
+                    } else if (path.kinds[k] != STEP_LENGTH) {
+                        throw new IllegalArgumentException("unknown path step " + path.kinds[k]);
+                    }
+                }
+                paths[t][i] = path;
+            }
+        }
+        return new Observer(members, paths);
+    }
+
+    void startTest() {
+        calls.clear();
+        values.clear();
+        ids.clear();
+    }
+
+    /** Observes a call of `member` by statement `at`, if it is a target. */
+    void call(int member, int at, Object receiver, Object[] args) {
+        for (int t = 0; t < members.length; t++) {
+            if (members[t] != member) {
+                continue;
+            }
+            Path[] ps = paths[t];
+            Object[] read = new Object[ps.length];
+            for (int i = 0; i < ps.length; i++) {
+                try {
+                    read[i] = read(ps[i], receiver, args);
+                } catch (Throwable e) {
+                    read[i] = UNDEFINED;
+                }
+            }
+            calls.add(new int[] {at, t});
+            values.add(read);
+        }
+    }
+
+    private static Object read(Path p, Object receiver, Object[] args) throws Exception {
+        Object v;
+        if (p.root == ROOT_RECEIVER) {
+            if (receiver == null) {
+                return UNDEFINED;
+            }
+            v = receiver;
+        } else {
+            if (args == null || p.argument >= args.length) {
+                return UNDEFINED;
+            }
+            v = args[p.argument];
+        }
+        for (int k = 0; k < p.kinds.length; k++) {
+            if (v == null || v == UNDEFINED) {
+                return UNDEFINED;
+            }
+            switch (p.kinds[k]) {
+                case STEP_FIELD: {
+                    Field f = field(v.getClass(), p.fields[k]);
+                    if (f == null) {
+                        return UNDEFINED;
+                    }
+                    v = f.get(v);
+                    break;
+                }
+                case STEP_INDEX:
+                    if (!v.getClass().isArray() || p.indices[k] < 0 || p.indices[k] >= Array.getLength(v)) {
+                        return UNDEFINED;
+                    }
+                    v = Array.get(v, p.indices[k]);
+                    break;
+                default:
+                    if (!v.getClass().isArray()) {
+                        return UNDEFINED;
+                    }
+                    v = Array.getLength(v);
+                    break;
+            }
+        }
+        return v;
+    }
+
+    /** The instance field `name` of `c` or a superclass, made accessible; null if none. */
+    private static Field field(Class<?> c, String name) {
+        Map<String, Field> byName = FIELDS.get(c);
+        if (byName == null) {
+            byName = new HashMap<String, Field>();
+            FIELDS.put(c, byName);
+        }
+        if (byName.containsKey(name)) {
+            return byName.get(name);
+        }
+        Field found = null;
+        for (Class<?> k = c; k != null && found == null; k = k.getSuperclass()) {
+            for (Field f : k.getDeclaredFields()) {
+                if (f.getName().equals(name) && !java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                    try {
+                        f.setAccessible(true);
+                        found = f;
+                    } catch (RuntimeException e) {
+                        found = null;
+                    }
+                    break;
+                }
+            }
+        }
+        byName.put(name, found);
+        return found;
+    }
+
+    /** Writes the observed calls of the current test. */
+    void write(Wire.Out out) {
+        out.u32(calls.size());
+        for (int c = 0; c < calls.size(); c++) {
+            int[] call = calls.get(c);
+            Object[] read = values.get(c);
+            out.u32(call[0]);
+            out.u32(call[1]);
+            out.u32(read.length);
+            for (Object v : read) {
+                value(out, v);
+            }
+        }
+    }
+
+    private void value(Wire.Out out, Object v) {
+        if (v == UNDEFINED) {
+            out.u8(OBS_UNDEFINED);
+        } else if (v == null) {
+            out.u8(OBS_NULL);
+        } else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+            out.u8(OBS_INT);
+            out.u64(((Number) v).longValue());
+        } else if (v instanceof Boolean) {
+            out.u8(OBS_INT);
+            out.u64(((Boolean) v) ? 1 : 0);
+        } else if (v instanceof Character) {
+            out.u8(OBS_INT);
+            out.u64((Character) v);
+        } else if (v instanceof Float || v instanceof Double) {
+            out.u8(OBS_UNDEFINED);
+        } else {
+            Integer id = ids.get(v);
+            if (id == null) {
+                id = ids.size() + 1;
+                ids.put(v, id);
+            }
+            out.u8(OBS_OBJECT);
+            out.u32(id);
+            out.str(v.getClass().getName());
+        }
+    }
+}

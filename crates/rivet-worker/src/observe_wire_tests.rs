@@ -1,0 +1,141 @@
+//! Round trips of the observation sections: a batch's targets and a result's observed calls
+//! read back as written, and calls are named by the spec their batch was sent with.
+
+use rivet_testcase::{
+    CallObservation, MemberRef, Observation, ObservationSpec, ObservedPath, ObservedRoot,
+    ObservedStep, ObservedValue, Statement, StatementId, TestCase,
+};
+
+use super::{observations, RawCall};
+use crate::protocol::{
+    decode_request, decode_response, encode_batch, encode_batch_observing, encode_response,
+    BatchId, Request, Response, TestResult,
+};
+
+fn member() -> MemberRef {
+    MemberRef::new(
+        "sushi/Sample",
+        "sample",
+        "(Ljava/util/LinkedList;Ljava/lang/Object;)Z",
+    )
+}
+
+fn spec() -> ObservationSpec {
+    ObservationSpec {
+        targets: vec![Observation {
+            member: member(),
+            paths: vec![
+                ObservedPath {
+                    root: ObservedRoot::Argument(0),
+                    steps: vec![ObservedStep::Field("size".into())],
+                },
+                ObservedPath {
+                    root: ObservedRoot::Receiver,
+                    steps: vec![
+                        ObservedStep::Field("items".into()),
+                        ObservedStep::Index(3),
+                        ObservedStep::Length,
+                    ],
+                },
+            ],
+        }],
+    }
+}
+
+fn test() -> TestCase {
+    let mut t = TestCase::new();
+    t.statements.push(Statement::Null {
+        descriptor: "Ljava/util/LinkedList;".into(),
+    });
+    t.statements.push(Statement::Call {
+        method: member(),
+        receiver: Some(StatementId(0)),
+        args: vec![StatementId(0), StatementId(0)],
+    });
+    t
+}
+
+#[test]
+fn a_batch_carries_its_observation_spec_and_none_when_empty() {
+    let t = test();
+    let s = spec();
+    let frame = encode_batch_observing(BatchId(3), [&t], &s).unwrap_or_default();
+    let Ok(Request::Batch {
+        observation, tests, ..
+    }) = decode_request(&frame[4..])
+    else {
+        panic!("decodes");
+    };
+    assert_eq!(observation, s);
+    assert_eq!(tests, vec![t.clone()]);
+    // The target's member shares the batch's member table with the call.
+    let plain = encode_batch(BatchId(3), [&t]).unwrap_or_default();
+    let empty = ObservationSpec::default();
+    assert_eq!(
+        encode_batch_observing(BatchId(3), [&t], &empty).unwrap_or_default(),
+        plain
+    );
+    assert!(frame.len() > plain.len());
+}
+
+#[test]
+fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
+    let calls = vec![
+        RawCall {
+            statement: 1,
+            target: 0,
+            values: vec![
+                ObservedValue::Int(-15),
+                ObservedValue::Object {
+                    id: 2,
+                    class: "java.util.LinkedList".into(),
+                },
+            ],
+        },
+        RawCall {
+            statement: 4,
+            target: 0,
+            values: vec![ObservedValue::Null, ObservedValue::Undefined],
+        },
+        // Unknown target and a wrong number of values: dropped.
+        RawCall {
+            statement: 5,
+            target: 9,
+            values: Vec::new(),
+        },
+        RawCall {
+            statement: 6,
+            target: 0,
+            values: vec![ObservedValue::Null],
+        },
+    ];
+    let r = Response::Result(TestResult {
+        batch: BatchId(1),
+        index: 0,
+        duration_ns: 5,
+        stray_threads: 0,
+        outcomes: Vec::new(),
+        probes: Vec::new(),
+        observed: calls.clone(),
+    });
+    let frame = encode_response(&r).unwrap_or_default();
+    let Ok(Response::Result(back)) = decode_response(&frame[4..]) else {
+        panic!("decodes");
+    };
+    assert_eq!(back.observed, calls);
+    let named: Vec<CallObservation> = observations(back.observed, &spec());
+    assert_eq!(named.len(), 2);
+    assert_eq!(named[0].statement, 1);
+    assert_eq!(
+        named[0].value(&spec().targets[0].paths[0]),
+        &ObservedValue::Int(-15)
+    );
+    assert_eq!(
+        named[1].value(&spec().targets[0].paths[1]),
+        &ObservedValue::Undefined
+    );
+    assert_eq!(
+        named[1].value(&spec().targets[0].paths[0]),
+        &ObservedValue::Null
+    );
+}
