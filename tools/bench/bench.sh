@@ -3,10 +3,13 @@
 # classes (commons-lang3's WordUtils and Fraction), then measures the branch coverage of the
 # emitted tests independently: javac, the JUnit console launcher run twice (both runs must
 # pass), the second under the JaCoCo agent, and JaCoCo's Analyzer over the original classes.
-# Prints one table: subject, branches, covered, HARD branches covered, tests, pass twice,
-# elapsed.
+# Prints one table: subject, branches, then per strategy: covered, HARD branches covered,
+# tests, pass twice, elapsed.
 #
-#   tools/bench/bench.sh [--budget S] [--seed N] [--out DIR] [CLASS ...]
+#   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--out DIR] [CLASS ...]
+#
+# --strategies is a comma-separated list of `rivet generate --strategy` values (default: all;
+# e.g. search,symbolic,all for one column group per strategy).
 #
 # Needs a JDK (javac, jar, java) and Debian's junit5 and libjacoco-java. RIVET_BIN overrides
 # the rivet binary (default: cargo build --release, target/release/rivet).
@@ -16,14 +19,16 @@ root=$PWD
 
 budget=60
 seed=0
+strategies=all
 out=target/bench
 classes=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --strategies) strategies=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -63,6 +68,7 @@ if [ ${#classes[@]} -eq 0 ]; then
   classes+=(org.apache.commons.lang3.text.WordUtils org.apache.commons.lang3.math.Fraction)
 fi
 
+IFS=, read -r -a strategy_list <<<"$strategies"
 rows=()
 for class in "${classes[@]}"; do
   case "$class" in
@@ -75,42 +81,51 @@ for class in "${classes[@]}"; do
     hard=$( (grep -n '// HARD' "$src" || true) | cut -d: -f1 | paste -sd, -)
     [ -n "$hard" ] || hard=-
   fi
-  dir=$out/runs/$class
-  rm -rf "$dir"; mkdir -p "$dir"
-  start=$(date +%s%3N)
-  status=ok
-  "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
-    >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
-  ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
-  tests=0; branches=-; covered=-; hardcov=-; twice=-
-  if [ "$status" = ok ]; then
-    tests=$(grep -m1 '"tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
-    mkdir -p "$dir/test-classes"
-    if javac -nowarn -d "$dir/test-classes" -cp "$cp:$junit_api" $(find "$dir/tests" -name '*.java') 2>"$dir/javac.err"; then
-      run() {
-        java "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
-          --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1
-      }
-      pass=0
-      if run; then pass=$((pass + 1)); fi
-      if run "-javaagent:$tool/premain.jar=destfile=$dir/jacoco.exec,includes=$class*"; then pass=$((pass + 1)); fi
-      twice=$([ $pass -eq 2 ] && echo yes || echo "no($pass/2)")
-      read -r b c h < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
-        | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+)/\1 \2 \3/')
-      branches=$b; covered=$c; hardcov=$h
-      [ "$hard" = - ] && hardcov=-
+  row=$(printf '%-42s' "$class")
+  total=-
+  for strategy in "${strategy_list[@]}"; do
+    dir=$out/runs/$class/$strategy
+    rm -rf "$dir"; mkdir -p "$dir"
+    start=$(date +%s%3N)
+    status=ok
+    "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
+      --strategy "$strategy" >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
+    ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
+    tests=0; covered=-; hardcov=-; twice=-
+    if [ "$status" = ok ]; then
+      tests=$(grep -m1 '"tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
+      mkdir -p "$dir/test-classes"
+      if javac -nowarn -d "$dir/test-classes" -cp "$cp:$junit_api" $(find "$dir/tests" -name '*.java') 2>"$dir/javac.err"; then
+        run() {
+          java "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
+            --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1
+        }
+        pass=0
+        if run; then pass=$((pass + 1)); fi
+        if run "-javaagent:$tool/premain.jar=destfile=$dir/jacoco.exec,includes=$class*"; then pass=$((pass + 1)); fi
+        twice=$([ $pass -eq 2 ] && echo yes || echo "no($pass/2)")
+        read -r b c h < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
+          | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+)/\1 \2 \3/')
+        total=$b; covered=$c; hardcov=$h
+        [ "$hard" = - ] && hardcov=-
+      else
+        twice="javac failed"
+      fi
     else
-      twice="javac failed"
+      err=$(grep -m1 'rivet: error' "$dir/generate.err" || true)
+      twice="$status${err:+: ${err#rivet: error: }}"
     fi
-  else
-    err=$(grep -m1 'rivet: error' "$dir/generate.err" || true)
-    twice="$status${err:+: ${err#rivet: error: }}"
-  fi
-  rows+=("$(printf '%-42s %8s %8s %7s %6s %-10s %8s' "$class" "$branches" "$covered" "$hardcov" "$tests" "$twice" "$elapsed")")
+    row+=$(printf ' | %8s %7s %6s %-10s %8s' "$covered" "$hardcov" "$tests" "$twice" "$elapsed")
+  done
+  rows+=("$(printf '%s %8s' "$row" "$total")")
   echo "${rows[-1]}" >&2
 done
 
 echo
-echo "rivet bench: budget ${budget} s, seed ${seed}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
-printf '%-42s %8s %8s %7s %6s %-10s %8s\n' subject branches covered HARD tests "pass 2x" elapsed
+echo "rivet bench: budget ${budget} s, seed ${seed}, strategies ${strategies}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
+header=$(printf '%-42s' subject)
+for strategy in "${strategy_list[@]}"; do
+  header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$strategy")
+done
+printf '%s %8s\n' "$header" branches
 for r in "${rows[@]}"; do echo "$r"; done
