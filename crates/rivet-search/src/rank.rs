@@ -1,6 +1,8 @@
 //! DynaMOSA's ranking of a population against the current targets: the preference criterion
 //! (front 0 holds the best individual for each target), then non-dominated fronts until enough
-//! individuals are placed, and a crowding score that prefers individuals good at many targets.
+//! individuals are placed, and within each front the sub-vector dominance assignment (an
+//! individual that fewer targets of any other member of its front beat survives first; ties go
+//! to the one closer to the targets overall).
 
 /// An individual's fitness per current target (in target order) and its length (shorter wins
 /// ties of the preference criterion).
@@ -79,12 +81,39 @@ pub fn rank(pop: &mut [Scored], wanted: usize) {
     crowding(pop);
 }
 
-/// Crowding: minus the summed fitness (each capped at 10), so an individual close to many
-/// targets ranks first within its front.
+/// Crowding within each front: minus the sub-vector dominance (the most targets on which one
+/// other member of the front is strictly better), with the summed fitness (each capped at 10)
+/// as a small tie-breaker, so that larger crowding survives first.
 pub fn crowding(pop: &mut [Scored]) {
-    for ind in pop.iter_mut() {
-        ind.crowding = -ind.fitness.iter().map(|f| f.min(10.0)).sum::<f64>();
+    let closeness: Vec<f64> = pop
+        .iter()
+        .map(|ind| ind.fitness.iter().map(|f| f.min(10.0)).sum::<f64>())
+        .collect();
+    let svd: Vec<usize> = (0..pop.len())
+        .map(|i| sub_vector_dominance(pop, i))
+        .collect();
+    for (i, ind) in pop.iter_mut().enumerate() {
+        // The tie-breaker stays below 1: it never outweighs one target.
+        let tie = closeness[i] / (closeness[i] + 1.0);
+        ind.crowding = -(svd[i] as f64) - tie;
     }
+}
+
+/// The largest number of targets on which another member of `i`'s front beats it.
+pub fn sub_vector_dominance(pop: &[Scored], i: usize) -> usize {
+    pop.iter()
+        .enumerate()
+        .filter(|(j, other)| *j != i && other.rank == pop[i].rank)
+        .map(|(_, other)| {
+            other
+                .fitness
+                .iter()
+                .zip(&pop[i].fitness)
+                .filter(|(o, me)| o < me)
+                .count()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Pareto dominance (lower is better): `a` is nowhere worse than `b` and somewhere better.
@@ -172,11 +201,32 @@ mod tests {
     }
 
     #[test]
-    fn crowding_prefers_closeness_to_many_targets_and_caps_each() {
+    fn sub_vector_dominance_counts_the_targets_others_beat_within_a_front() {
+        // #0 is beaten on targets 1 and 2 by #1; #1 on target 0 by #0 and #2; #2 on 1 and 2 by #1.
+        let mut pop = vec![
+            scored(&[0.0, 5.0, 5.0], 1),
+            scored(&[1.0, 0.0, 0.0], 1),
+            scored(&[0.0, 4.0, 4.0], 1),
+            scored(&[9.0, 9.0, 9.0], 1),
+        ];
+        pop[3].rank = 1; // another front: never compared with the others
+        assert_eq!(sub_vector_dominance(&pop, 0), 2);
+        assert_eq!(sub_vector_dominance(&pop, 1), 1);
+        assert_eq!(sub_vector_dominance(&pop, 2), 2);
+        assert_eq!(sub_vector_dominance(&pop, 3), 0);
+        crowding(&mut pop);
+        // #1 survives first; #2 beats #0 on the tie-break (closer overall).
+        assert_eq!(survival_order(&pop), vec![1, 2, 0, 3]);
+    }
+
+    #[test]
+    fn ties_of_sub_vector_dominance_go_to_closeness_capped_per_target() {
         let mut pop = vec![scored(&[0.5, 0.5], 1), scored(&[0.0, 1000.0], 1)];
         crowding(&mut pop);
-        assert_eq!(pop[0].crowding, -1.0);
-        assert_eq!(pop[1].crowding, -10.0);
+        assert_eq!(sub_vector_dominance(&pop, 0), 1);
+        assert_eq!(sub_vector_dominance(&pop, 1), 1);
+        assert!((pop[0].crowding - (-1.0 - 0.5)).abs() < 1e-12);
+        assert!((pop[1].crowding - (-1.0 - 10.0 / 11.0)).abs() < 1e-12);
         assert_eq!(survival_order(&pop), vec![0, 1]);
     }
 
