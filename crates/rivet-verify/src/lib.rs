@@ -8,8 +8,10 @@
 
 mod junit;
 mod process;
+mod triage;
 mod verify;
 
 pub use junit::{locate_junit, JUnitSetup, DEBIAN_JAVA};
 pub use process::{CompileError, RunReport, TestOutcome};
+pub use triage::{triage, Verdict};
 pub use verify::{Verified, Verifier, VerifyError};

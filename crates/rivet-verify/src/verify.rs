@@ -15,6 +15,7 @@ use crate::junit::JUnitSetup;
 use crate::process::{
     parse_javac, parse_reports, run_command, CompileError, RunReport, TestOutcome,
 };
+use crate::triage::{triage, Verdict};
 
 /// Verification could not run (the tests may still be fine).
 #[derive(Debug, thiserror::Error)]
@@ -270,30 +271,17 @@ impl Verifier {
             let mut changed = false;
             for (t, lines) in emitted.tests.iter().enumerate() {
                 let (a, b) = (first.tests.get(&lines.name), second.tests.get(&lines.name));
-                let (Some(a), Some(b)) = (a, b) else {
-                    warn!(test = %lines.name, "not reported by JUnit; dropped");
-                    doomed.insert(t);
-                    continue;
-                };
-                if a.passed && b.passed {
-                    continue;
-                }
-                let failing = if !a.passed { a } else { b };
-                let assertion = failing.line.and_then(|l| {
-                    let ai = lines
-                        .assertions
-                        .iter()
-                        .find(|(_, al)| *al == l)
-                        .map(|(ai, _)| *ai)?;
-                    let first_line = lines
-                        .assertions
-                        .iter()
-                        .find(|(a, _)| *a == ai)
-                        .map(|(_, al)| *al);
-                    Some((ai, first_line != Some(l)))
-                });
-                match assertion {
-                    Some((ai, true)) => {
+                match triage(a, b, lines) {
+                    Verdict::Keep => {}
+                    Verdict::Unreported => {
+                        warn!(test = %lines.name, "not reported by JUnit; dropped");
+                        doomed.insert(t);
+                    }
+                    Verdict::DropTest => {
+                        debug!(test = %lines.name, "failing test dropped");
+                        doomed.insert(t);
+                    }
+                    Verdict::ClearMessage(ai) => {
                         // The exception's message differed: keep the expected exception.
                         if let Some(Assertion::Throws { message, .. }) =
                             class.tests[t].generated.assertions.get_mut(ai)
@@ -305,8 +293,8 @@ impl Verifier {
                             doomed.insert(t);
                         }
                     }
-                    Some((ai, false)) => {
-                        debug!(test = %lines.name, message = ?failing.message, "unstable assertion dropped");
+                    Verdict::DropAssertion(ai) => {
+                        debug!(test = %lines.name, "unstable assertion dropped");
                         let assertions = &mut class.tests[t].generated.assertions;
                         if ai < assertions.len() {
                             let removed = assertions.remove(ai);
@@ -319,10 +307,6 @@ impl Verifier {
                         } else {
                             doomed.insert(t);
                         }
-                    }
-                    None => {
-                        debug!(test = %lines.name, message = ?failing.message, line = ?failing.line, "failing test dropped");
-                        doomed.insert(t);
                     }
                 }
             }
