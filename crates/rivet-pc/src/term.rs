@@ -287,25 +287,11 @@ impl Term {
             TermKind::Int(_) => Sort::Int,
             TermKind::Long(_) => Sort::Long,
             TermKind::Var(_, s) => s.term_sort(),
-            TermKind::Unary(op, a) => match (op, a.sort()) {
-                (UnaryOp::Neg, s @ (Sort::Int | Sort::Long)) => s,
-                (UnaryOp::Not, Sort::Bool) => Sort::Bool,
-                (UnaryOp::I2L, Sort::Int) => Sort::Long,
-                (UnaryOp::L2I, Sort::Long) => Sort::Int,
-                (UnaryOp::I2B | UnaryOp::I2C | UnaryOp::I2S, Sort::Int) => Sort::Int,
-                (_, s) => return Err(err("unary", s, s)),
-            },
+            TermKind::Unary(op, a) => {
+                unary_sort(*op, a.sort()).ok_or_else(|| err("unary", a.sort(), a.sort()))?
+            }
             TermKind::Binary(op, a, b) => {
-                let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
-                let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
-                let ok = if shift {
-                    matches!(a.sort(), Sort::Int | Sort::Long) && b.sort() == Sort::Int
-                } else if a.sort() == Sort::Bool {
-                    logic && b.sort() == Sort::Bool
-                } else {
-                    a.sort() == b.sort()
-                };
-                if !ok {
+                if !binary_fits(*op, a.sort(), b.sort()) {
                     return Err(err("binary", a.sort(), b.sort()));
                 }
                 a.sort()
@@ -436,13 +422,8 @@ impl Term {
             left: a.sort(),
             right: a.sort(),
         };
-        let sort = match (op, a.sort()) {
-            (UnaryOp::Neg, s @ (Sort::Int | Sort::Long)) => s,
-            (UnaryOp::Not, Sort::Bool) => Sort::Bool,
-            (UnaryOp::I2L, Sort::Int) => Sort::Long,
-            (UnaryOp::L2I, Sort::Long) => Sort::Int,
-            (UnaryOp::I2B | UnaryOp::I2C | UnaryOp::I2S, Sort::Int) => Sort::Int,
-            _ => return Err(bad("unary")),
+        let Some(sort) = unary_sort(op, a.sort()) else {
+            return Err(bad("unary"));
         };
         if let Some(b) = a.as_bool() {
             return Ok(Term::bool(!b));
@@ -471,16 +452,7 @@ impl Term {
 
     /// A binary operation; both operands of the same sort (shift counts are `int`).
     pub fn binary(op: BinaryOp, a: Term, b: Term) -> Result<Term, SortError> {
-        let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
-        let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
-        let ok = if shift {
-            matches!(a.sort(), Sort::Int | Sort::Long) && b.sort() == Sort::Int
-        } else if a.sort() == Sort::Bool {
-            logic && b.sort() == Sort::Bool
-        } else {
-            a.sort() == b.sort()
-        };
-        if !ok {
+        if !binary_fits(op, a.sort(), b.sort()) {
             return Err(SortError {
                 op: "binary",
                 left: a.sort(),
@@ -598,6 +570,32 @@ impl Term {
     /// Renders the term in Java-like infix form, naming symbols with `name`.
     pub fn display<'a>(&'a self, name: &'a dyn Fn(SymbolId) -> String) -> TermDisplay<'a> {
         TermDisplay { term: self, name }
+    }
+}
+
+/// The sort of a unary operation on an operand of `sort`, if it applies to it.
+fn unary_sort(op: UnaryOp, sort: Sort) -> Option<Sort> {
+    Some(match (op, sort) {
+        (UnaryOp::Neg, s @ (Sort::Int | Sort::Long)) => s,
+        (UnaryOp::Not, Sort::Bool) => Sort::Bool,
+        (UnaryOp::I2L, Sort::Int) => Sort::Long,
+        (UnaryOp::L2I, Sort::Long) => Sort::Int,
+        (UnaryOp::I2B | UnaryOp::I2C | UnaryOp::I2S, Sort::Int) => Sort::Int,
+        _ => return None,
+    })
+}
+
+/// Do operands of these sorts fit a binary operation? Both of one sort, booleans only for the
+/// logical operations, shift counts `int`.
+fn binary_fits(op: BinaryOp, a: Sort, b: Sort) -> bool {
+    let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
+    let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
+    if shift {
+        matches!(a, Sort::Int | Sort::Long) && b == Sort::Int
+    } else if a == Sort::Bool {
+        logic && b == Sort::Bool
+    } else {
+        a == b
     }
 }
 
