@@ -40,6 +40,11 @@ fn package_selection_lists_only_that_package() {
         .collect();
     assert_eq!(
         classes.into_iter().collect::<Vec<_>>(),
-        vec!["sushi.Process", "sushi.Sample", "sushi.Scheduler"]
+        vec![
+            "sushi.Ledger",
+            "sushi.Process",
+            "sushi.Sample",
+            "sushi.Scheduler"
+        ]
     );
 }

@@ -579,7 +579,12 @@ impl<'a> Body<'a> {
         let param = param.erased();
         let differs = own.as_ref() != Some(&param);
         if overloaded && differs {
-            format!("({}) {text}", self.names.ty(&param))
+            // `(Object) -9` would parse as a subtraction from a variable named Object.
+            if text.starts_with('-') {
+                format!("({}) ({text})", self.names.ty(&param))
+            } else {
+                format!("({}) {text}", self.names.ty(&param))
+            }
         } else {
             text
         }

@@ -220,3 +220,50 @@ fn test_names_stay_unique_when_methods_end_in_digits() {
     let names: Vec<String> = emit(&c).tests.iter().map(|t| t.name.clone()).collect();
     assert_eq!(names, ["testFigure1", "testFigure1_1", "testFigure12"]);
 }
+
+#[test]
+fn a_negative_literal_cast_to_a_reference_type_is_parenthesized() {
+    // map.put((Object) (-9), map): `(Object) -9` would be a subtraction from a variable.
+    let mut t = TypedTest::new();
+    let map = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/TreeMap", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class("java/util/TreeMap")),
+    );
+    let k = t.push(
+        Statement::Primitive(PrimitiveValue::Int(-9)),
+        Some(JType::Prim(Prim::Int)),
+    );
+    let put = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
+    t.push(
+        Statement::Call {
+            method: MemberRef::new("java/util/TreeMap", "put", put),
+            receiver: Some(map),
+            args: vec![k, map],
+        },
+        Some(JType::class("java/lang/Object")),
+    );
+    let class = TestClass {
+        class_under_test: "sushi/Ledger".into(),
+        junit: JUnitVersion::Five,
+        tests: vec![TestSource {
+            generated: GeneratedTest {
+                test: t,
+                goals: vec![GoalId(0)],
+                assertions: vec![],
+            },
+            covers: vec!["Ledger.settle line 15 (true)".into()],
+            subject: "settle".into(),
+        }],
+        overloaded: BTreeSet::from([(
+            "java/util/TreeMap".to_string(),
+            "put".to_string(),
+            put.to_string(),
+        )]),
+    };
+    let source = emit(&class).source;
+    assert!(source.contains("(Object) (-9)"), "{source}");
+    assert!(!source.contains("(Object) -9"), "{source}");
+}

@@ -416,6 +416,35 @@ fn class_method(
     target: &Arc<MethodBody>,
     args: Vec<Value>,
 ) -> Result<Step, SymbolicError> {
+    // `Class.getPrimitiveClass("int")` (static; from the static initializers of the boxes):
+    // the primitive type's mirror.
+    if &*target.name == "getPrimitiveClass" {
+        let name = object_arg(state, args.first())
+            .and_then(|id| match state.string_of(id)? {
+                StrValue::Concrete(s) => Some(s.to_string()),
+                StrValue::Opaque => None,
+            })
+            .filter(|n| {
+                matches!(
+                    n.as_str(),
+                    "int"
+                        | "long"
+                        | "boolean"
+                        | "byte"
+                        | "char"
+                        | "short"
+                        | "float"
+                        | "double"
+                        | "void"
+                )
+            });
+        if let Some(name) = name {
+            let id = interp::mirror(state, ctx, &name)?;
+            interp::Ops::push(state, Value::Ref(Reference::Object(id)))?;
+            interp::advance(state);
+            return Ok(Step::Continue);
+        }
+    }
     let ty = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
         ObjKind::Mirror(t) => Some(t.clone()),
         _ => None,

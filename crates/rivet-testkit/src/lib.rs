@@ -151,15 +151,17 @@ fn build_once(dir: &Path, f: impl FnOnce(&Path)) -> PathBuf {
 
 /// The bundled subjects compiled with `--release N` (JDK 17's javac up to 17, else JDK 25's), cached.
 pub fn compiled_subjects(release: u32) -> PathBuf {
-    let dir = cache_dir().join(format!("subjects-{release}"));
+    // Keyed by the sources' names and contents, so that adding or editing a subject rebuilds.
+    let sources = subject_sources();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for p in &sources {
+        std::hash::Hash::hash(p, &mut h);
+        std::hash::Hash::hash(&std::fs::read(p).unwrap_or_default(), &mut h);
+    }
+    let key = std::hash::Hasher::finish(&h);
+    let dir = cache_dir().join(format!("subjects-{release}-{key:016x}"));
     build_once(&dir, |d| {
-        javac(
-            Jdk::for_release(release),
-            release,
-            "",
-            &subject_sources(),
-            d,
-        )
+        javac(Jdk::for_release(release), release, "", &sources, d)
     })
 }
 

@@ -278,7 +278,9 @@ impl Verifier {
                         doomed.insert(t);
                     }
                     Verdict::DropTest => {
-                        debug!(test = %lines.name, "failing test dropped");
+                        let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
+                        let message = failure.and_then(|o| o.message.as_deref());
+                        debug!(test = %lines.name, ?message, "failing test dropped");
                         doomed.insert(t);
                     }
                     Verdict::ClearMessage(ai) => {
@@ -294,7 +296,9 @@ impl Verifier {
                         }
                     }
                     Verdict::DropAssertion(ai) => {
-                        debug!(test = %lines.name, "unstable assertion dropped");
+                        let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
+                        let message = failure.and_then(|o| o.message.as_deref());
+                        debug!(test = %lines.name, ?message, "unstable assertion dropped");
                         let assertions = &mut class.tests[t].generated.assertions;
                         if ai < assertions.len() {
                             let removed = assertions.remove(ai);

@@ -13,7 +13,7 @@ use crate::heap::{HeapObject, ObjKind, StrValue};
 use crate::lazy;
 use crate::program::{ClassId, MethodBody};
 use crate::state::{ClassStatics, Frame, FrameKind, InitState, SymbolicState};
-use crate::value::{ObjectId, Reference, Value};
+use crate::value::{ObjectId, Reference, SymRefId, Value};
 
 /// Classes whose instances are modelled as strings.
 pub fn is_string_class(name: &str) -> bool {
@@ -420,7 +420,15 @@ pub fn type_check(
     let target = class_operand(ctx, method, *index)?;
     let r = peek_ref(state, 0)?;
     let fits = match r {
-        Reference::Symbolic(s) => return lazy::resolve(state, ctx, s),
+        Reference::Symbolic(s) => {
+            // An unresolved input cast to a subtype of its static type: initialize it as the
+            // subtype (null, an alias of a fitting input, or a fresh object of the subtype), as
+            // inputs of other types would only end this path in a ClassCastException.
+            if op == Opcode::CHECKCAST {
+                narrow(state, ctx, s, &target);
+            }
+            return lazy::resolve(state, ctx, s);
+        }
         Reference::Null => None,
         Reference::Object(id) => {
             let ty = state
@@ -440,6 +448,22 @@ pub fn type_check(
     }
     advance(state);
     Ok(Step::Continue)
+}
+
+/// Narrows an unresolved symbolic reference's static type to `target` when `target` is a proper
+/// subtype of it.
+fn narrow(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, target: &Arc<str>) {
+    let Some(sr) = state.symrefs.get(s.0 as usize) else {
+        return;
+    };
+    if sr.resolved.is_some() || *sr.ty == **target {
+        return;
+    }
+    if ctx.program.is_assignable(target, &sr.ty) {
+        if let Some(sr) = state.symrefs.get_mut(s.0 as usize) {
+            sr.ty = target.clone();
+        }
+    }
 }
 
 /// `monitorenter`, `monitorexit`: only the null check matters to a single thread.
