@@ -174,10 +174,15 @@ pub fn resolve(
         }
     }
     if alias_only.is_none() {
-        let classes: Vec<Arc<str>> = match invariants.expand_only.get(&*sr.ty) {
+        let mut classes: Vec<Arc<str>> = match invariants.expand_only.get(&*sr.ty) {
             Some(list) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
             None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
         };
+        if let Some(cast) = &sr.cast {
+            if !classes.contains(cast) && ctx.program.concrete_subtypes(cast)?.contains(cast) {
+                classes.insert(0, cast.clone());
+            }
+        }
         for class in classes {
             let used = state.scope.get(&class).copied().unwrap_or(0);
             match ctx.config.heap_scope.get(&*class) {

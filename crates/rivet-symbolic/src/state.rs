@@ -40,6 +40,9 @@ pub struct SymRef {
     /// The object holding this reference in a field, and the field (declaring class, name).
     pub holder: Option<(ObjectId, Arc<str>, Arc<str>)>,
     pub resolved: Option<Reference>,
+    /// A subtype of `ty` the program casts the reference to before it is resolved: a fresh
+    /// object of it is one more choice (inputs of other types stay possible, and throw).
+    pub cast: Option<Arc<str>>,
 }
 
 /// Initialization of a class's statics in this state.
@@ -152,6 +155,7 @@ impl SymbolicState {
             symbol,
             holder,
             resolved: None,
+            cast: None,
         });
         id
     }

@@ -421,9 +421,8 @@ pub fn type_check(
     let r = peek_ref(state, 0)?;
     let fits = match r {
         Reference::Symbolic(s) => {
-            // An unresolved input cast to a subtype of its static type: initialize it as the
-            // subtype (null, an alias of a fitting input, or a fresh object of the subtype), as
-            // inputs of other types would only end this path in a ClassCastException.
+            // An unresolved input cast to a subtype of its static type: a fresh object of the
+            // subtype becomes one of its choices (the others stay, and throw).
             if op == Opcode::CHECKCAST {
                 narrow(state, ctx, s, &target);
             }
@@ -450,8 +449,8 @@ pub fn type_check(
     Ok(Step::Continue)
 }
 
-/// Narrows an unresolved symbolic reference's static type to `target` when `target` is a proper
-/// subtype of it.
+/// Records that an unresolved symbolic reference is cast to `target`, a proper subtype of its
+/// static type.
 fn narrow(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, target: &Arc<str>) {
     let Some(sr) = state.symrefs.get(s.0 as usize) else {
         return;
@@ -461,7 +460,7 @@ fn narrow(state: &mut SymbolicState, ctx: &mut Ctx<'_>, s: SymRefId, target: &Ar
     }
     if ctx.program.is_assignable(target, &sr.ty) {
         if let Some(sr) = state.symrefs.get_mut(s.0 as usize) {
-            sr.ty = target.clone();
+            sr.cast = Some(target.clone());
         }
     }
 }
