@@ -61,8 +61,8 @@ pub struct ProbeRange {
 
 impl ClassProbes {
     /// The global probe id of a branch of this class.
-    pub fn probe(&self, branch: BranchId) -> Option<u32> {
-        ((branch.0 as usize) < self.branches.len()).then(|| self.base + branch.0)
+    pub fn probe(&self, branch: BranchId) -> Option<ProbeId> {
+        ((branch.0 as usize) < self.branches.len()).then(|| ProbeId(self.base + branch.0))
     }
 
     /// Name and descriptor of the method a branch belongs to.
@@ -140,19 +140,18 @@ impl ProbeMap {
     }
 
     /// The global probe id of a class's branch.
-    pub fn probe(&self, class: &str, branch: BranchId) -> Option<u32> {
+    pub fn probe(&self, class: &str, branch: BranchId) -> Option<ProbeId> {
         self.class(class)?.probe(branch)
     }
 
     /// The probe of a branch, by its place.
     pub fn probe_of(&self, place: &BranchPlace) -> Option<ProbeId> {
-        self.class(place.class.internal())?
-            .probe(place.branch)
-            .map(ProbeId)
+        self.class(place.class.internal())?.probe(place.branch)
     }
 
     /// The class and branch a probe id stands for.
-    pub fn resolve(&self, probe: u32) -> Option<(&ClassProbes, BranchId)> {
+    pub fn resolve(&self, probe: ProbeId) -> Option<(&ClassProbes, BranchId)> {
+        let probe = probe.0;
         let i = self.classes.partition_point(|c| c.base <= probe);
         let c = self.classes.get(i.checked_sub(1)?)?;
         (probe < c.end()).then(|| (c, BranchId(probe - c.base)))

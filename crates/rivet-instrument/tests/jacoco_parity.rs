@@ -105,7 +105,7 @@ fn rivet_coverage(map: &ProbeMap, stdout: &str) -> Coverage {
             continue;
         };
         let (c, b) = map
-            .resolve(p.parse().unwrap())
+            .resolve(rivet_testcase::ProbeId(p.parse().unwrap()))
             .expect("probe of a known class");
         let info = &c.branches[b.0 as usize];
         let (m, d) = &c.methods[info.method];

@@ -13,6 +13,7 @@ use rivet_instrument::{
     encode_switch_tables, instrument_classpath, plan_class, ClassPlan, InstrumentConfig, ProbeMap,
     ProbeScope, SwitchTable,
 };
+use rivet_testcase::ProbeId;
 use support::scratch;
 
 fn subject_plans() -> Vec<ClassPlan> {
@@ -52,12 +53,12 @@ fn ranges_follow_class_names_whatever_the_order() {
 #[test]
 fn probes_translate_both_ways() {
     let (map, _) = ProbeMap::assign(&subject_plans()).unwrap();
-    for p in 0..map.probe_count() {
+    for p in (0..map.probe_count()).map(ProbeId) {
         let (c, b) = map.resolve(p).unwrap();
         assert_eq!(map.probe(&c.class, b), Some(p));
         assert_eq!(map.probe(&c.class.replace('.', "/"), b), Some(p));
     }
-    assert!(map.resolve(map.probe_count()).is_none());
+    assert!(map.resolve(ProbeId(map.probe_count())).is_none());
     let avl = map.class("structures.AvlTree").unwrap();
     assert_eq!(avl.method_of(BranchId(0)).unwrap().0, "contains");
     assert_eq!(avl.branches[0].kind, BranchKind::True);

@@ -50,7 +50,7 @@ fn covered(e: &Execution) -> BTreeSet<(String, String, u32)> {
     e.covered
         .iter()
         .map(|p| {
-            let (class, branch) = probes.resolve(p.0).expect("probe of an instrumented class");
+            let (class, branch) = probes.resolve(*p).expect("probe of an instrumented class");
             let (method, _) = class.method_of(branch).expect("branch has a method");
             (class.class.clone(), method.to_string(), branch.0)
         })
