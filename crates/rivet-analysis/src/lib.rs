@@ -1,6 +1,7 @@
 //! Bytecode analysis for Rivet: per method a control-flow graph, branches numbered as JaCoCo
 //! counts them, post-dominators, control dependence and source lines.
 
+use rivet_classfile::ClassName;
 pub mod branch;
 pub mod cfg;
 pub mod dominance;
@@ -68,8 +69,8 @@ pub fn analyze_class(cf: &ClassFile) -> Result<ClassAnalysis, AnalysisError> {
         .map_err(|source| AnalysisError::Constant {
             class: "?".into(),
             source,
-        })?
-        .replace('/', ".");
+        })
+        .map(|n| ClassName::from_internal(n).binary())?;
     let err = |source| AnalysisError::Constant {
         class: class.clone(),
         source,

@@ -112,7 +112,7 @@ impl<'m> Generator<'m> {
         let receiver = if c.is_static || c.kind == CallableKind::Constructor {
             None
         } else {
-            let owner = JType::class(&c.member.owner);
+            let owner = JType::class(c.member.owner.internal());
             let r = self.reference(rng, t, &owner, depth + 1, true)?;
             let ty = t.types[r.0 as usize].clone().unwrap_or(owner);
             Some((r, ty))
@@ -146,7 +146,7 @@ impl<'m> Generator<'m> {
                 },
                 Some(
                     ty.map(|t| t.erased())
-                        .unwrap_or_else(|| JType::class(&c.member.owner)),
+                        .unwrap_or_else(|| JType::class(c.member.owner.internal())),
                 ),
             ),
             CallableKind::Method => t.push(
@@ -336,7 +336,7 @@ impl<'m> Generator<'m> {
         let id = self.call(rng, t, &p, depth)?;
         // A JDK collection standing for an interface keeps the interface's type arguments.
         if let Some(imp) = known_implementation(name) {
-            if p.member.owner == imp && !args.is_empty() {
+            if p.member.owner.internal() == imp && !args.is_empty() {
                 let ty = JType::Class {
                     name: imp.to_string(),
                     args: args.to_vec(),

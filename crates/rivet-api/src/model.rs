@@ -3,6 +3,7 @@
 //! constructors and factories, public subtypes on the classpath, known JDK implementations of
 //! `List`/`Map`/…), what may be called on values a test holds, and assignability.
 
+use rivet_testcase::ClassName;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -71,7 +72,7 @@ pub struct ApiModel {
 
 /// Converts a binary name (`a.b.C$D`) to an internal name (`a/b/C$D`).
 pub fn internal_name(binary: &str) -> String {
-    binary.replace('.', "/")
+    ClassName::from_binary(binary).internal().to_string()
 }
 
 impl ApiModel {
@@ -83,7 +84,7 @@ impl ApiModel {
         method: Option<&str>,
     ) -> Result<ApiModel, ApiError> {
         let name = internal_name(class);
-        let binary = name.replace('/', ".");
+        let binary = ClassName::from_internal(&name).binary();
         let cf = classpath
             .class_file(&name)
             .map_err(|source| ApiError::Classpath {
@@ -134,7 +135,7 @@ impl ApiModel {
     }
 
     fn finish(mut self, method: Option<&str>) -> Result<ApiModel, ApiError> {
-        let binary = self.class.replace('/', ".");
+        let binary = ClassName::from_internal(&self.class).binary();
         let creators = self.producers(&JType::class(&self.class));
         let methods: Vec<Callable> = self
             .inherited_methods(&self.class)
@@ -485,7 +486,7 @@ impl ApiModel {
     /// Is the callable overloaded (another public method or constructor of its owner with
     /// the same name and arity)? The emitter casts arguments of overloaded calls.
     pub fn is_overloaded(&self, c: &rivet_testcase::MemberRef) -> bool {
-        let Some(api) = self.class_api(&c.owner) else {
+        let Some(api) = self.class_api(c.owner.internal()) else {
             return true;
         };
         let arity = |d: &str| {
@@ -503,7 +504,7 @@ impl ApiModel {
             .iter()
             .filter(|m| m.member.name == c.name && arity(&m.member.descriptor) == n)
             .count();
-        own > 1 || (c.name != "<init>" && self.is_jdk(&c.owner))
+        own > 1 || (c.name != "<init>" && self.is_jdk(c.owner.internal()))
     }
 
     /// Is the callable one of the class under test's own (a target)?

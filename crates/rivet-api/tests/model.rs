@@ -34,7 +34,7 @@ fn scheduler_lists_get_process_elements() {
         .unwrap();
     assert_eq!(exec.params[0].to_string(), "java.util.List<sushi.Process>");
     let producers = model.producers(&exec.params[0]);
-    assert_eq!(producers[0].member.owner, "java/util/ArrayList");
+    assert_eq!(producers[0].member.owner.internal(), "java/util/ArrayList");
     let generator = Generator::new(&model, GenConfig::default());
     let mut rng = Rng::new(3);
     let mut saw_process_added = false;
@@ -44,7 +44,7 @@ fn scheduler_lists_get_process_elements() {
         assert_eq!(t.types.len(), t.len());
         saw_process_added |= t.statements().iter().zip(&t.types).any(|(s, _)| {
             matches!(s, rivet_testcase::Statement::Call { method, .. } if method.name == "add")
-        }) && t.statements().iter().any(|s| matches!(s, rivet_testcase::Statement::Construct { constructor, .. } if constructor.owner == "sushi/Process"));
+        }) && t.statements().iter().any(|s| matches!(s, rivet_testcase::Statement::Construct { constructor, .. } if constructor.owner.internal() == "sushi/Process"));
     }
     assert!(saw_process_added, "lists of processes are built with add()");
     // Inspectors: read-only getters only.

@@ -4,6 +4,7 @@ use crate::attribute::{parse_attributes, write_attributes, Attribute, AttributeB
 use crate::bytes::{count_u16, ByteReader, ByteWriter};
 use crate::constant_pool::{ConstantPool, CpIndex};
 use crate::error::{ParseError, ParseErrorKind, WriteError};
+use crate::ClassName;
 
 /// Highest class-file major version Rivet reads (Java 25).
 pub const MAX_MAJOR_VERSION: u16 = 69;
@@ -177,7 +178,7 @@ impl ClassFile {
             }
             Ok((super_class, interfaces, fields, methods, attributes))
         })()
-        .map_err(|e: ParseError| e.in_class(&name.replace('/', ".")))?;
+        .map_err(|e: ParseError| e.in_class(&ClassName::from_internal(&name).binary()))?;
         let (super_class, interfaces, fields, methods, attributes) = rest;
         Ok(ClassFile {
             minor_version,
@@ -217,7 +218,7 @@ impl ClassFile {
                 let label = || {
                     format!(
                         "{}.{}{}",
-                        class.replace('/', "."),
+                        ClassName::from_internal(&class),
                         self.constant_pool.utf8(m.name).unwrap_or("?"),
                         self.constant_pool.utf8(m.descriptor).unwrap_or("")
                     )
@@ -225,7 +226,7 @@ impl ClassFile {
                 write_attributes(&m.attributes, &mut w, &label)?;
             }
         }
-        let label = || class.replace('/', ".");
+        let label = || ClassName::from_internal(&class).binary();
         write_attributes(&self.attributes, &mut w, &label)?;
         Ok(w.buf)
     }

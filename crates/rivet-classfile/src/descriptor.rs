@@ -85,7 +85,7 @@ impl FieldType {
             FieldType::Long => "long".into(),
             FieldType::Short => "short".into(),
             FieldType::Boolean => "boolean".into(),
-            FieldType::Object(n) => n.replace('/', "."),
+            FieldType::Object(n) => crate::ClassName::from_internal(n).binary(),
             FieldType::Array(t) => format!("{}[]", t.java_name()),
         }
     }

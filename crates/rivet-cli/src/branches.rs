@@ -5,6 +5,7 @@ use crate::cli::BranchesArgs;
 use anyhow::Result;
 use rivet_analysis::{analyze_class, ClassAnalysis};
 use rivet_classfile::ClassFile;
+use rivet_classfile::ClassName;
 use rivet_classpath::Classpath;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -18,7 +19,11 @@ pub fn run(args: &BranchesArgs) -> Result<ExitCode> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     if let Some(class) = &args.class {
         // One class: nothing is printed unless it can be read.
-        let analysis = load(&classpath, &class.replace('.', "/"), &args.classpath)?;
+        let analysis = load(
+            &classpath,
+            ClassName::from_binary(class).internal(),
+            &args.classpath,
+        )?;
         writeln!(out, "{HEADER}")?;
         print(&mut out, &analysis)?;
         out.flush()?;
@@ -66,7 +71,7 @@ pub fn run(args: &BranchesArgs) -> Result<ExitCode> {
 
 /// Reads, parses and analyses one class; every failure is bad input naming the class.
 fn load(classpath: &Classpath, internal: &str, cp_text: &str) -> Result<ClassAnalysis> {
-    let binary = internal.replace('/', ".");
+    let binary = ClassName::from_internal(internal).binary();
     let bytes = classpath
         .class_bytes(internal)
         .map_err(|e| bad_input(format!("class {binary}: {e}")))?

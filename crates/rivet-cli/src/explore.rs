@@ -1,6 +1,7 @@
 //! `rivet explore`: symbolic exploration of one method; writes `paths.jsonl` (one path per
 //! line: id, path condition, branches, end) and `summary.json`.
 
+use rivet_classfile::ClassName;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -11,10 +12,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_symbolic::{
-    ExploreConfig, ExploreSummary, Explorer, Invariants, MethodSpec, PathRecord, SearcherKind,
-    SymbolTable, SymbolicError,
+    ExploreConfig, Explorer, Invariants, MethodSpec, PathLine, SearcherKind, SummaryFile,
+    SymbolicError,
 };
-use serde_json::{json, Value};
 
 use crate::bad_input;
 use crate::cli::ExploreArgs;
@@ -36,7 +36,10 @@ fn config(args: &ExploreArgs) -> Result<ExploreConfig> {
             .trim()
             .parse()
             .map_err(|_| bad_input(format!("--heap-scope {scope:?}: N must be a number")))?;
-        config.heap_scope.insert(class.trim().replace('.', "/"), n);
+        config.heap_scope.insert(
+            ClassName::from_binary(class.trim()).internal().to_string(),
+            n,
+        );
     }
     if let Some(s) = &args.searcher {
         config.searcher = SearcherKind::parse(s).ok_or_else(|| {
@@ -63,56 +66,6 @@ fn config(args: &ExploreArgs) -> Result<ExploreConfig> {
         config.trace = Some(ids);
     }
     Ok(config)
-}
-
-/// One path as a JSON object.
-pub fn path_json(path: &PathRecord, symbols: &SymbolTable) -> Value {
-    let pc: Vec<Value> = path
-        .pc
-        .iter()
-        .map(|c| json!({ "kind": c.kind().name(), "text": c.text(symbols) }))
-        .collect();
-    let mut v = json!({
-        "id": path.id,
-        "pc": pc,
-        "branches": path.branches,
-        "end": path.end_text(),
-    });
-    if let Some(map) = v.as_object_mut() {
-        if let Some(reason) = path.bound_reason() {
-            map.insert("reason".into(), json!(reason));
-        }
-        // The path used results of calls that were not followed: its PC may not describe
-        // what a concrete run does.
-        if path.imprecise {
-            map.insert("imprecise".into(), json!(true));
-        }
-    }
-    v
-}
-
-pub fn summary_json(method: &str, s: &ExploreSummary) -> Value {
-    json!({
-        "method": method,
-        "paths": s.paths,
-        "pruned": s.pruned,
-        "elapsed_s": s.elapsed.as_secs_f64(),
-        "solver_calls": s.solver_calls,
-        "solver_s": s.solver_time.as_secs_f64(),
-        "paths_per_s": s.paths_per_s(),
-        "returns": s.returns,
-        "exceptions": s.exceptions,
-        "bounded": s.bounded,
-        "truncated": s.truncated,
-        "backend_calls": s.backend_calls,
-        "backend_s": s.backend_time.as_secs_f64(),
-        "cache_hits": s.cache_hits,
-        "fast_unsat": s.fast_unsat,
-        "interval_decided": s.interval_decided,
-        "model_searches": s.model_searches,
-        "unknown": s.unknown,
-        "not_followed": s.not_followed,
-    })
 }
 
 fn is_bad_input(e: &SymbolicError) -> bool {
@@ -158,7 +111,10 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
     let mut write_error: Option<std::io::Error> = None;
     let result = explorer.explore(&spec, &mut |path, symbols| {
         if write_error.is_none() {
-            if let Err(e) = writeln!(out, "{}", path_json(path, symbols)) {
+            let line = serde_json::to_string(&PathLine::new(path, symbols))
+                .map_err(std::io::Error::from)
+                .and_then(|text| writeln!(out, "{text}"));
+            if let Err(e) = line {
                 write_error = Some(e);
             }
         }
@@ -172,21 +128,24 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
         return Err(e.into());
     }
     out.flush()?;
-    let summary = summary_json(&spec.display(), &summary);
+    let summary = SummaryFile::new(&spec.display(), &summary);
     match &args.out {
         Some(dir) => {
             let file: PathBuf = dir.join("summary.json");
-            std::fs::write(&file, format!("{summary:#}\n"))
+            let text = serde_json::to_string_pretty(&summary)?;
+            std::fs::write(&file, format!("{text}\n"))
                 .with_context(|| format!("write {}", file.display()))?;
             eprintln!(
-                "rivet: explored {} paths of {} in {:.2} s; wrote {}",
-                summary["paths"],
+                "rivet: explored {} paths of {} in {:.2} s ({} precise, {} unsupported); wrote {}",
+                summary.paths,
                 spec.display(),
-                summary["elapsed_s"].as_f64().unwrap_or(0.0),
+                summary.elapsed_s,
+                summary.precise,
+                summary.unsupported,
                 dir.display()
             );
         }
-        None => eprintln!("{summary}"),
+        None => eprintln!("{}", serde_json::to_string(&summary)?),
     }
     Ok(ExitCode::SUCCESS)
 }

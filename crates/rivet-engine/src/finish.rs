@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rivet_api::ApiModel;
 use rivet_junit::{emit, Emitted, JUnitVersion, TestClass, TestSource};
 use rivet_search::{add_assertions, distinct_tests, minimize, Archive, Goal, Goals};
-use rivet_testcase::{Executor, GeneratedTest, GoalId, Statement};
+use rivet_testcase::{ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement};
 use rivet_verify::Verifier;
 
 use crate::error::EngineError;
@@ -31,7 +31,7 @@ pub fn test_class(plan: &ClassPlan, generated: &[GeneratedTest], junit: JUnitVer
         junit,
         tests: generated
             .iter()
-            .map(|g| test_source(g, &plan.goals, plan.class.internal()))
+            .map(|g| test_source(g, &plan.goals, &plan.class))
             .collect(),
         overloaded: overloaded_members(&plan.model, generated),
     }
@@ -85,7 +85,7 @@ pub fn check(
 }
 
 /// The test's comment lines and the method it is named after.
-fn test_source(g: &GeneratedTest, goals: &Goals, owner: &str) -> TestSource {
+fn test_source(g: &GeneratedTest, goals: &Goals, owner: &ClassName) -> TestSource {
     let branch_goals: Vec<&Goal> = g
         .goals
         .iter()
@@ -109,10 +109,10 @@ fn test_source(g: &GeneratedTest, goals: &Goals, owner: &str) -> TestSource {
         .map(|x| x.method.rsplit('.').next().unwrap_or(&x.method).to_string())
         .or_else(|| {
             g.test.statements().iter().rev().find_map(|s| match s {
-                Statement::Call { method, .. } if method.owner == owner => {
+                Statement::Call { method, .. } if method.owner == *owner => {
                     Some(method.name.clone())
                 }
-                Statement::Construct { constructor, .. } if constructor.owner == owner => {
+                Statement::Construct { constructor, .. } if constructor.owner == *owner => {
                     Some("<init>".to_string())
                 }
                 _ => None,
@@ -127,10 +127,7 @@ fn test_source(g: &GeneratedTest, goals: &Goals, owner: &str) -> TestSource {
 }
 
 /// Members called with same-arity overloads (their arguments get casts).
-fn overloaded_members(
-    model: &ApiModel,
-    tests: &[GeneratedTest],
-) -> BTreeSet<(String, String, String)> {
+fn overloaded_members(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<MemberRef> {
     let mut out = BTreeSet::new();
     for t in tests {
         for s in t.test.statements() {
@@ -140,7 +137,7 @@ fn overloaded_members(
                 _ => continue,
             };
             if model.is_overloaded(m) {
-                out.insert((m.owner.clone(), m.name.clone(), m.descriptor.clone()));
+                out.insert(m.clone());
             }
         }
     }

@@ -122,7 +122,7 @@ impl ClassPlan {
         }
         let simple = class.simple().to_string();
         for t in &model.targets {
-            if t.member.owner == model.class && t.kind != CallableKind::FieldWrite {
+            if t.member.owner.internal() == model.class && t.kind != CallableKind::FieldWrite {
                 goals.push(Goal {
                     id: GoalId(goals.len() as u32),
                     objective: Arc::new(MethodObjective {

@@ -61,7 +61,7 @@ impl Session {
     ) -> Result<Workers, EngineError> {
         let name = classes.first().map(ClassName::binary).unwrap_or_default();
         let config = InstrumentConfig {
-            scope: ProbeScope::Classes(classes.iter().map(|c| c.internal().to_string()).collect()),
+            scope: ProbeScope::Classes(classes.to_vec()),
             threads: 0,
         };
         // Workers and javac run in directories of their own: every path they get is absolute.

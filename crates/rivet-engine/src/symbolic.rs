@@ -122,18 +122,18 @@ impl SymbolicStrategy {
         schedule: SymbolicSchedule,
         artifacts: Option<Artifacts>,
     ) -> SymbolicStrategy {
-        let class = plan.class.internal().to_string();
+        let class = &plan.class;
         let mut methods: Vec<MethodTarget> = Vec::new();
         for t in &plan.model.targets {
             let explorable = matches!(t.kind, CallableKind::Method | CallableKind::Constructor);
-            if !explorable || t.member.owner != class {
+            if !explorable || t.member.owner != *class {
                 continue;
             }
             let branches = plan
                 .places
                 .iter()
                 .filter(|(_, p)| {
-                    p.class.internal() == class
+                    p.class == *class
                         && p.method == t.member.name
                         && p.descriptor == t.member.descriptor
                 })
@@ -153,7 +153,7 @@ impl SymbolicStrategy {
         let branch_goals = plan
             .places
             .iter()
-            .filter(|(_, p)| p.class.internal() == class)
+            .filter(|(_, p)| p.class == *class)
             .map(|(g, p)| (p.branch.0, *g))
             .collect();
         let phase = if schedule.search_first.is_zero() {
@@ -342,11 +342,7 @@ impl SymbolicStrategy {
             path.tried = true;
             let m = &self.methods[path.method];
             let objective = PathConditionObjective::new(m.member.clone(), path.pc.clone());
-            let label = format!(
-                "{}.{}",
-                m.spec.class.rsplit('/').next().unwrap_or(""),
-                m.spec.name
-            );
+            let label = format!("{}.{}", m.spec.class.simple(), m.spec.name);
             let goal = goals.add(Arc::new(objective), label, None, format!("path {p}"));
             let log = GoalLog::new(
                 goal.0,

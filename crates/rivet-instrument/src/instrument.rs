@@ -62,7 +62,7 @@ pub fn instrument_class(
     cf: &mut ClassFile,
     probes: Option<(&ClassPlan, ProbeRange)>,
 ) -> Result<ClassOutcome, InstrumentError> {
-    let class = cf.name().unwrap_or("?").replace('/', ".");
+    let class = rivet_classfile::ClassName::from_internal(cf.name().unwrap_or("?")).binary();
     if is_instrumented(cf) {
         return Err(InstrumentError::AlreadyInstrumented { class });
     }

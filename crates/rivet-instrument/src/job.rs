@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rivet_classfile::ClassFile;
+use rivet_classfile::{ClassFile, ClassName};
 use rivet_classpath::name::{class_name_of_path, is_listable};
 use rivet_classpath::ClasspathEntry;
 
@@ -31,9 +31,8 @@ pub enum ProbeScope {
     /// Every class of the classpath.
     #[default]
     All,
-    /// These classes (binary `a.b.C` or internal `a/b/C` names) and the classes nested in them
-    /// (`a.b.C$D`).
-    Classes(Vec<String>),
+    /// These classes and the classes nested in them (`a.b.C$D`).
+    Classes(Vec<ClassName>),
 }
 
 impl ProbeScope {
@@ -41,13 +40,10 @@ impl ProbeScope {
     pub fn includes(&self, internal: &str) -> bool {
         match self {
             ProbeScope::All => true,
-            ProbeScope::Classes(list) => list.iter().any(|c| {
-                let c = c.replace('.', "/");
-                internal == c
-                    || internal
-                        .strip_prefix(c.as_str())
-                        .is_some_and(|rest| rest.starts_with('$'))
-            }),
+            ProbeScope::Classes(list) => {
+                let class = ClassName::from_internal(internal);
+                list.iter().any(|c| class == *c || class.is_nested_in(c))
+            }
         }
     }
 
@@ -56,7 +52,7 @@ impl ProbeScope {
         match self {
             ProbeScope::All => "all".into(),
             ProbeScope::Classes(list) => {
-                let mut l: Vec<String> = list.iter().map(|c| c.replace('.', "/")).collect();
+                let mut l: Vec<&str> = list.iter().map(ClassName::internal).collect();
                 l.sort();
                 l.dedup();
                 format!("classes {}", l.join(","))
@@ -463,7 +459,7 @@ fn write_one(
             return Ok(outcome);
         }
     };
-    let class = cf.name().unwrap_or("?").replace('/', ".");
+    let class = ClassName::from_internal(cf.name().unwrap_or("?")).binary();
     let mut result = match planned {
         Some(Ok((plan, range))) => instrument_class(&mut cf, Some((plan, range))).map(|o| {
             if o.probe_sites > 0 {

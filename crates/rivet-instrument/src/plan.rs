@@ -82,7 +82,7 @@ pub fn plan_class(cf: &ClassFile) -> Result<ClassPlan, InstrumentError> {
         })?
         .to_string();
     let analysis = analyze_class(cf).map_err(|source| InstrumentError::Analysis {
-        class: class.replace('/', "."),
+        class: rivet_classfile::ClassName::from_internal(&class).binary(),
         source: Box::new(source),
     })?;
     let branch_count = u32::try_from(analysis.branch_count()).unwrap_or(u32::MAX);

@@ -4,6 +4,7 @@
 //! the same for the same classes. The map translates probe ids reported by a worker back to
 //! (class, branch) and is written as `rivet-probes.tsv`.
 
+use rivet_classfile::ClassName;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -134,7 +135,7 @@ impl ProbeMap {
     pub fn class(&self, name: &str) -> Option<&ClassProbes> {
         let i = match self.by_name.get(name) {
             Some(i) => *i,
-            None => *self.by_name.get(&name.replace('/', "."))?,
+            None => *self.by_name.get(&ClassName::from_internal(name).binary())?,
         };
         self.classes.get(i)
     }
@@ -294,7 +295,7 @@ fn class_probes(plan: &ClassPlan, base: u32) -> ClassProbes {
         }
     }
     ClassProbes {
-        class: plan.class.replace('/', "."),
+        class: ClassName::from_internal(&plan.class).binary(),
         base,
         methods,
         branches,

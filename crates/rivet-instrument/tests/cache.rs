@@ -4,6 +4,8 @@
 
 mod support;
 
+use rivet_classfile::ClassName;
+
 use std::time::{Duration, SystemTime};
 
 use rivet_instrument::{instrument_cached, InstrumentConfig, ProbeScope};
@@ -33,7 +35,7 @@ fn cache_is_reused_until_an_input_changes() {
 
     // Another configuration: another directory.
     let scoped = InstrumentConfig {
-        scope: ProbeScope::Classes(vec!["sushi.Sample".into()]),
+        scope: ProbeScope::Classes(vec![ClassName::from_binary("sushi.Sample")]),
         threads: 1,
     };
     let third = instrument_cached(std::slice::from_ref(&input), &root, &scoped).unwrap();

@@ -5,6 +5,8 @@
 
 mod support;
 
+use rivet_classfile::ClassName;
+
 use std::path::Path;
 
 use rivet_analysis::{BranchId, BranchKind};
@@ -114,7 +116,10 @@ fn only_the_classes_in_scope_get_probes_but_every_class_loses_its_exits() {
     let subjects = rivet_testkit::compiled_subjects(11);
     let out = scratch("scope");
     let config = InstrumentConfig {
-        scope: ProbeScope::Classes(vec!["structures.AvlTree".into(), "lct/Examples".into()]),
+        scope: ProbeScope::Classes(vec![
+            ClassName::from_binary("structures.AvlTree"),
+            ClassName::from_binary("lct/Examples"),
+        ]),
         threads: 2,
     };
     let r = instrument_classpath(std::slice::from_ref(&subjects), &out, &config).unwrap();
@@ -148,8 +153,8 @@ fn only_the_classes_in_scope_get_probes_but_every_class_loses_its_exits() {
         std::fs::read(out.join("sushi/Sample.class")).unwrap(),
         std::fs::read(subjects.join("sushi/Sample.class")).unwrap()
     );
-    assert!(ProbeScope::Classes(vec!["a.B".into()]).includes("a/B$C"));
-    assert!(!ProbeScope::Classes(vec!["a.B".into()]).includes("a/BC"));
+    assert!(ProbeScope::Classes(vec![ClassName::from_binary("a.B")]).includes("a/B$C"));
+    assert!(!ProbeScope::Classes(vec![ClassName::from_binary("a.B")]).includes("a/BC"));
 }
 
 #[test]

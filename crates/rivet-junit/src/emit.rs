@@ -3,6 +3,7 @@
 //! check, `assertThrows` around the statement that throws; with the line of every test and
 //! assertion, so that the verifier can map compiler and JUnit messages back.
 
+use rivet_testcase::ClassName;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -41,7 +42,7 @@ pub struct TestClass {
     pub tests: Vec<TestSource>,
     /// Members (owner, name, descriptor) with overloads of the same arity: their arguments
     /// are cast to the parameter types.
-    pub overloaded: BTreeSet<(String, String, String)>,
+    pub overloaded: BTreeSet<MemberRef>,
 }
 
 /// Where a test sits in the emitted source (1-based lines, inclusive).
@@ -234,7 +235,7 @@ fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
                 receiver: None,
                 ..
             } => {
-                used.insert(top_level(&m.owner).to_string());
+                used.insert(top_level(m.owner.internal()).to_string());
                 collect_param_classes(m, used);
             }
             Statement::Call { method: m, .. } => collect_param_classes(m, used),
@@ -243,7 +244,7 @@ fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
                 receiver: None,
                 ..
             } => {
-                used.insert(top_level(&field.owner).to_string());
+                used.insert(top_level(field.owner.internal()).to_string());
             }
             Statement::Array { component, .. } => {
                 if let Some(t) = JType::from_descriptor(component) {
@@ -260,7 +261,7 @@ fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
     }
     for a in &g.assertions {
         if let Assertion::Throws { class, .. } = a {
-            used.insert(top_level(&class.replace('.', "/")).to_string());
+            used.insert(top_level(ClassName::from_binary(class).internal()).to_string());
         }
     }
 }
@@ -421,7 +422,7 @@ impl<'a> Body<'a> {
                 .find(|(_, a)| matches!(a, Assertion::Throws { at, .. } if at.0 as usize == i));
             if let Some((ai, Assertion::Throws { class, message, .. })) = throws {
                 let expr = self.expression(s);
-                let exception = self.names.class(&class.replace('.', "/"));
+                let exception = self.names.class(ClassName::from_binary(class).internal());
                 let lambda = format!("() -> {expr}");
                 match message {
                     Some(m) => {
@@ -512,7 +513,7 @@ impl<'a> Body<'a> {
             Statement::Construct { constructor, args } => {
                 format!(
                     "new {}({})",
-                    self.names.class(&constructor.owner),
+                    self.names.class(constructor.owner.internal()),
                     self.arguments(constructor, args)
                 )
             }
@@ -523,7 +524,7 @@ impl<'a> Body<'a> {
             } => {
                 let target = match receiver {
                     Some(r) => self.refs[r.0 as usize].clone(),
-                    None => self.names.class(&method.owner),
+                    None => self.names.class(method.owner.internal()),
                 };
                 format!("{target}.{}({})", method.name, self.arguments(method, args))
             }
@@ -534,7 +535,7 @@ impl<'a> Body<'a> {
             } => {
                 let target = match receiver {
                     Some(r) => self.refs[r.0 as usize].clone(),
-                    None => self.names.class(&field.owner),
+                    None => self.names.class(field.owner.internal()),
                 };
                 let ty = JType::from_descriptor(&field.descriptor).unwrap_or_else(JType::object);
                 format!(
@@ -548,11 +549,7 @@ impl<'a> Body<'a> {
 
     fn arguments(&self, m: &MemberRef, args: &[StatementId]) -> String {
         let params = rivet_classfile_descriptor(&m.descriptor).unwrap_or_default();
-        let overloaded = self.class.overloaded.contains(&(
-            m.owner.clone(),
-            m.name.clone(),
-            m.descriptor.clone(),
-        ));
+        let overloaded = self.class.overloaded.contains(m);
         args.iter()
             .enumerate()
             .map(|(k, a)| {

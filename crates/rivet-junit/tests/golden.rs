@@ -179,10 +179,10 @@ fn class(junit: JUnitVersion) -> TestClass {
         class_under_test: "structures/AvlTree".into(),
         junit,
         tests: avl_tests(),
-        overloaded: BTreeSet::from([(
-            "structures/Util".to_string(),
-            "mix".to_string(),
-            "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;".to_string(),
+        overloaded: BTreeSet::from([MemberRef::new(
+            "structures/Util",
+            "mix",
+            "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;",
         )]),
     }
 }
@@ -257,11 +257,7 @@ fn a_negative_literal_cast_to_a_reference_type_is_parenthesized() {
             covers: vec!["Ledger.settle line 15 (true)".into()],
             subject: "settle".into(),
         }],
-        overloaded: BTreeSet::from([(
-            "java/util/TreeMap".to_string(),
-            "put".to_string(),
-            put.to_string(),
-        )]),
+        overloaded: BTreeSet::from([MemberRef::new("java/util/TreeMap", "put", put)]),
     };
     let source = emit(&class).source;
     assert!(source.contains("(Object) (-9)"), "{source}");

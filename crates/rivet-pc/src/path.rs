@@ -262,7 +262,10 @@ impl Clause {
             Clause::Null { path, .. } => format!("{path} == null"),
             Clause::Alias { path, target, .. } => format!("{path} == {target}"),
             Clause::Fresh { path, class, .. } => {
-                format!("fresh({path}) : {}", class.replace('/', "."))
+                format!(
+                    "fresh({path}) : {}",
+                    rivet_classfile::ClassName::from_internal(class)
+                )
             }
         }
     }

@@ -3,6 +3,7 @@
 //! getters ("inspectors") of the objects the test built, and the exception that ends a test.
 //! Values that look like identity hash codes or clock readings are never asserted.
 
+use rivet_testcase::ClassName;
 use std::collections::BTreeSet;
 
 use rivet_api::ApiModel;
@@ -113,9 +114,10 @@ pub fn add_assertions(
             }
             if let (Some((k, ca, ma)), Some((kb, cb, mb))) = (a.exception(), b.exception()) {
                 if k == kb && ca == cb && k + 1 == t.len() {
-                    let class = model
-                        .nameable_ancestor(&ca.replace('.', "/"))
-                        .replace('/', ".");
+                    let class = ClassName::from_internal(
+                        &model.nameable_ancestor(ClassName::from_binary(ca).internal()),
+                    )
+                    .binary();
                     let message =
                         (ma == mb && class == ca && ca != "java.lang.NullPointerException")
                             .then(|| ma.map(str::to_string))
@@ -224,7 +226,7 @@ fn inspector_variant(
         // A wrapper returned by a call: its primitive value.
         if let Some(p) = ty.class_name().and_then(Prim::unboxed) {
             if matches!(t.statements()[k], Statement::Call { .. })
-                && class.replace('.', "/") == p.boxed()
+                && ClassName::from_binary(class).internal() == p.boxed()
             {
                 let owner = p.boxed();
                 let method = MemberRef::new(

@@ -271,20 +271,18 @@ impl Goals {
     }
 
     fn rebuild_observation(&mut self) {
-        let mut by_member: BTreeMap<String, Observation> = BTreeMap::new();
+        let mut by_member: BTreeMap<MemberRef, Observation> = BTreeMap::new();
         for g in &self.goals {
             if self.retired.contains(&g.id) {
                 continue;
             }
             if let Some(o) = g.objective.observation() {
-                let key = format!(
-                    "{}.{}{}",
-                    o.member.owner, o.member.name, o.member.descriptor
-                );
-                let entry = by_member.entry(key).or_insert_with(|| Observation {
-                    member: o.member.clone(),
-                    paths: Vec::new(),
-                });
+                let entry = by_member
+                    .entry(o.member.clone())
+                    .or_insert_with(|| Observation {
+                        member: o.member.clone(),
+                        paths: Vec::new(),
+                    });
                 entry.paths.extend(o.paths);
             }
         }

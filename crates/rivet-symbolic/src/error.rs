@@ -1,41 +1,42 @@
 //! Errors of the symbolic executor; each names the class (and method) concerned.
 
+use rivet_classfile::ClassName;
 use rivet_classpath::{ClasspathError, HierarchyError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SymbolicError {
     #[error("class {class} not found on the classpath")]
-    ClassNotFound { class: String },
+    ClassNotFound { class: ClassName },
     #[error("class {class}: {source}")]
     Classpath {
-        class: String,
+        class: ClassName,
         #[source]
         source: ClasspathError,
     },
     #[error("class {class}: {source}")]
     Hierarchy {
-        class: String,
+        class: ClassName,
         #[source]
         source: HierarchyError,
     },
     #[error("class {class}: malformed class file: {reason}")]
-    BadClass { class: String, reason: String },
+    BadClass { class: ClassName, reason: String },
     #[error("method {class}.{method}: not found (the class has {available})")]
     MethodNotFound {
-        class: String,
+        class: ClassName,
         method: String,
         available: String,
     },
     #[error("method {class}.{method}{descriptor}: no method of that name has this descriptor (it has {available})")]
     DescriptorMismatch {
-        class: String,
+        class: ClassName,
         method: String,
         descriptor: String,
         available: String,
     },
     #[error("method {class}.{method}{descriptor} is {what}: it has no bytecode to explore")]
     NoCode {
-        class: String,
+        class: ClassName,
         method: String,
         descriptor: String,
         what: &'static str,
@@ -44,7 +45,7 @@ pub enum SymbolicError {
     BadMethodName { text: String },
     #[error("method {class}.{method}: {reason}")]
     Bytecode {
-        class: String,
+        class: ClassName,
         method: String,
         reason: String,
     },

@@ -3,6 +3,7 @@
 //! that picks the next state, and the record of each path (its path condition, branches,
 //! end) with a summary.
 
+use rivet_classfile::ClassName;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,10 +22,10 @@ use crate::state::SymbolicState;
 use crate::value::{Reference, Value};
 use rivet_pc::{AccessPath, Clause, SymbolTable};
 
-/// The method to explore: class (internal name), name and descriptor.
+/// The method to explore: class, name and descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MethodSpec {
-    pub class: String,
+    pub class: ClassName,
     pub name: String,
     pub descriptor: String,
 }
@@ -43,19 +44,14 @@ impl MethodSpec {
         }
         rivet_classfile::MethodDescriptor::parse(descriptor).map_err(|_| bad())?;
         Ok(MethodSpec {
-            class: class.replace('.', "/"),
+            class: ClassName::from_binary(class),
             name: name.to_string(),
             descriptor: descriptor.to_string(),
         })
     }
 
     pub fn display(&self) -> String {
-        format!(
-            "{}.{}{}",
-            self.class.replace('/', "."),
-            self.name,
-            self.descriptor
-        )
+        format!("{}.{}{}", self.class, self.name, self.descriptor)
     }
 }
 
@@ -81,12 +77,13 @@ pub struct PathRecord {
 }
 
 impl PathRecord {
-    /// `return`, `exception CLASS` (binary name) or `bound`.
+    /// `return`, `exception CLASS` (binary name), `bound` or `unsupported: WHAT`.
     pub fn end_text(&self) -> String {
         match &self.end {
             PathEnd::Return => "return".into(),
-            PathEnd::Exception(c) => format!("exception {}", c.replace('/', ".")),
+            PathEnd::Exception(c) => format!("exception {}", ClassName::from_internal(c)),
             PathEnd::Bound(_) | PathEnd::Dropped => "bound".into(),
+            PathEnd::Unsupported(r) => format!("unsupported: {r}"),
         }
     }
 
@@ -116,12 +113,18 @@ pub struct ExploreSummary {
     pub fast_unsat: u64,
     pub unknown: u64,
     pub not_followed: u64,
+    /// Calls not followed by member (`a.b.C.name`), most frequent first.
+    pub not_followed_members: Vec<(String, u64)>,
+    /// Paths that used no result of a call not followed.
+    pub precise: u64,
     /// Feasibility questions answered by the model search (no solver call).
     pub model_searches: u64,
     pub search_time: Duration,
     pub returns: u64,
     pub exceptions: u64,
     pub bounded: u64,
+    /// Paths ended by a feature or model the executor lacks.
+    pub unsupported: u64,
     /// Stopped at `max_paths` or the time budget with states still pending.
     pub truncated: bool,
 }
@@ -185,7 +188,7 @@ impl Explorer {
         program: &mut Program,
         spec: &MethodSpec,
     ) -> Result<Arc<MethodBody>, SymbolicError> {
-        let class = program.require(&spec.class)?;
+        let class = program.require(spec.class.internal())?;
         let cp = &class.file.constant_pool;
         let mut same_name = Vec::new();
         for m in &class.file.methods {
@@ -196,7 +199,7 @@ impl Explorer {
                 same_name.push((d.to_string(), m.access_flags));
             }
         }
-        let fqn = spec.class.replace('/', ".");
+        let fqn = spec.class.clone();
         if same_name.is_empty() {
             return Err(SymbolicError::MethodNotFound {
                 class: fqn,
@@ -233,7 +236,7 @@ impl Explorer {
         program
             .declared_method(&class, &spec.name, &spec.descriptor)?
             .ok_or_else(|| SymbolicError::MethodNotFound {
-                class: spec.class.replace('/', "."),
+                class: spec.class.clone(),
                 method: spec.name.clone(),
                 available: String::new(),
             })
@@ -260,7 +263,11 @@ impl Explorer {
         let _span =
             tracing::info_span!("explore", class = %spec.class, method = %spec.name).entered();
         let started = Instant::now();
-        let mut program = Program::new(self.classpath.clone(), self.hierarchy.clone(), &spec.class);
+        let mut program = Program::new(
+            self.classpath.clone(),
+            self.hierarchy.clone(),
+            spec.class.internal(),
+        );
         let entry = self.entry(&mut program, spec)?;
         let mut symbols = SymbolTable::default();
         let mut counters = Counters::default();
@@ -337,13 +344,13 @@ impl Explorer {
                     report(&mut summary, &mut ctx, state, end, sink);
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "path ended by an interpreter error");
+                    tracing::debug!(error = %e, "path ended by an interpreter error");
                     searcher.update(&[], &[id]);
                     report(
                         &mut summary,
                         &mut ctx,
                         state,
-                        PathEnd::Bound(e.to_string()),
+                        PathEnd::Unsupported(e.to_string()),
                         sink,
                     );
                 }
@@ -360,6 +367,9 @@ impl Explorer {
         summary.fast_unsat = stats.fast_unsat + counters.fast_unsat;
         summary.unknown = counters.unknown;
         summary.not_followed = counters.not_followed;
+        let mut members: Vec<(String, u64)> = counters.not_followed_members.into_iter().collect();
+        members.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        summary.not_followed_members = members;
         summary.model_searches = counters.model_searches;
         summary.search_time = counters.search_time;
         summary.elapsed = started.elapsed();
@@ -399,7 +409,11 @@ fn report(
     match &end {
         PathEnd::Return => summary.returns += 1,
         PathEnd::Exception(_) => summary.exceptions += 1,
-        _ => summary.bounded += 1,
+        PathEnd::Unsupported(_) => summary.unsupported += 1,
+        PathEnd::Bound(_) | PathEnd::Dropped => summary.bounded += 1,
+    }
+    if !state.imprecise {
+        summary.precise += 1;
     }
     let mut branches = state.branches.clone();
     branches.sort_unstable();
@@ -468,7 +482,11 @@ pub struct Session {
 impl Explorer {
     /// A fresh interpreter session for `spec`, with its entry method.
     pub fn session(&self, spec: &MethodSpec) -> Result<(Session, Arc<MethodBody>), SymbolicError> {
-        let mut program = Program::new(self.classpath.clone(), self.hierarchy.clone(), &spec.class);
+        let mut program = Program::new(
+            self.classpath.clone(),
+            self.hierarchy.clone(),
+            spec.class.internal(),
+        );
         let entry = self.entry(&mut program, spec)?;
         Ok((
             Session {

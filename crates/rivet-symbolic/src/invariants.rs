@@ -14,6 +14,7 @@
 //!
 //! Class names are binary names (`a.b.Outer$Inner`); they are kept as internal names.
 
+use rivet_classfile::ClassName;
 use std::collections::HashMap;
 
 use crate::error::SymbolicError;
@@ -36,6 +37,11 @@ pub struct Invariants {
     pub expand_only: HashMap<String, Vec<String>>,
 }
 
+/// The internal form of a class named in the file (binary names are accepted).
+fn internal(class: &str) -> String {
+    ClassName::from_binary(class).internal().to_string()
+}
+
 fn split_field(text: &str, line: usize) -> Result<(String, String), SymbolicError> {
     let (class, field) = text
         .rsplit_once('.')
@@ -43,7 +49,7 @@ fn split_field(text: &str, line: usize) -> Result<(String, String), SymbolicErro
             line,
             reason: format!("expected CLASS.FIELD, found {text:?}"),
         })?;
-    Ok((class.replace('.', "/"), field.to_string()))
+    Ok((internal(class), field.to_string()))
 }
 
 impl Invariants {
@@ -80,8 +86,8 @@ impl Invariants {
                 }
                 ["expand-only", class, subclasses @ ..] if !subclasses.is_empty() => {
                     inv.expand_only.insert(
-                        class.replace('.', "/"),
-                        subclasses.iter().map(|s| s.replace('.', "/")).collect(),
+                        internal(class),
+                        subclasses.iter().map(|s| internal(s)).collect(),
                     );
                 }
                 _ => {

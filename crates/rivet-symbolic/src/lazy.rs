@@ -129,7 +129,7 @@ pub fn resolve(
     s: SymRefId,
 ) -> Result<Step, SymbolicError> {
     let Some(sr) = state.symrefs.get(s.0 as usize).cloned() else {
-        return Ok(Step::End(PathEnd::Bound(
+        return Ok(Step::End(PathEnd::Unsupported(
             "unknown symbolic reference".into(),
         )));
     };

@@ -478,7 +478,7 @@ fn class_method(
                 .unwrap_or(0),
         ),
         ("getName" | "getTypeName" | "getSimpleName", _) => {
-            let binary = ty.replace('/', ".");
+            let binary = rivet_classfile::ClassName::from_internal(&ty).binary();
             let text = if &*target.name == "getSimpleName" {
                 binary
                     .rsplit(['.', '$'])
@@ -550,7 +550,7 @@ fn array_copy(
         return Ok(Step::Continue);
     }
     let (Some(Reference::Object(src)), Some(Reference::Object(dst))) = (src, dst) else {
-        return Ok(Step::End(PathEnd::Bound(
+        return Ok(Step::End(PathEnd::Unsupported(
             "System.arraycopy of unresolved arrays".into(),
         )));
     };
@@ -559,7 +559,7 @@ fn array_copy(
         match args.get(i) {
             Some(Value::Int(t)) => ints.push(ctx.concretize_small(state, &t.clone())),
             _ => {
-                return Ok(Step::End(PathEnd::Bound(
+                return Ok(Step::End(PathEnd::Unsupported(
                     "System.arraycopy arguments".into(),
                 )))
             }
@@ -603,7 +603,7 @@ fn array_copy(
                     _ => None,
                 });
                 let Some((element, path)) = origin else {
-                    return Ok(Step::End(PathEnd::Bound(
+                    return Ok(Step::End(PathEnd::Unsupported(
                         "System.arraycopy from a missing element".into(),
                     )));
                 };

@@ -3,6 +3,7 @@
 //! handlers, member-reference and virtual-dispatch caches, type tests through the
 //! `Hierarchy`, and the branch ids of the target class.
 
+use rivet_classfile::ClassName;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -144,7 +145,7 @@ pub struct Program {
 
 fn bad(class: &str, reason: impl Into<String>) -> SymbolicError {
     SymbolicError::BadClass {
-        class: class.to_string(),
+        class: ClassName::from_internal(class),
         reason: reason.into(),
     }
 }
@@ -191,7 +192,7 @@ impl Program {
             .classpath
             .class_file(name)
             .map_err(|source| SymbolicError::Classpath {
-                class: name.replace('/', "."),
+                class: ClassName::from_internal(name),
                 source,
             })?;
         let Some(file) = file else {
@@ -214,7 +215,7 @@ impl Program {
                 Some(sup) => sup.fields.clone(),
                 None => {
                     return Err(SymbolicError::ClassNotFound {
-                        class: s.replace('/', "."),
+                        class: ClassName::from_internal(s),
                     })
                 }
             },
@@ -270,7 +271,7 @@ impl Program {
     pub fn require(&mut self, name: &str) -> Result<Arc<ClassInfo>, SymbolicError> {
         self.load(name)?
             .ok_or_else(|| SymbolicError::ClassNotFound {
-                class: name.replace('/', "."),
+                class: ClassName::from_internal(name),
             })
     }
 
@@ -532,7 +533,7 @@ impl Program {
                 .hierarchy
                 .subtypes(ty, SubtypeScope::UserClasses)
                 .map_err(|source| SymbolicError::Hierarchy {
-                    class: ty.replace('/', "."),
+                    class: ClassName::from_internal(ty),
                     source,
                 })?;
             for s in subs {

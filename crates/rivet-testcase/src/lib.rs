@@ -30,6 +30,7 @@ pub use types::{
     Prim, TypeParams, OBJECT, STRING,
 };
 
+pub use rivet_classfile::ClassName;
 use std::fmt;
 
 /// Index of a statement within its test case.
@@ -71,18 +72,19 @@ impl PrimitiveValue {
     }
 }
 
-/// A member reference: owner class (internal name), member name and JVM descriptor.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A member reference: owner class, member name and JVM descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MemberRef {
-    pub owner: String,
+    pub owner: ClassName,
     pub name: String,
     pub descriptor: String,
 }
 
 impl MemberRef {
+    /// `owner` in either form (`a/b/C` or `a.b.C`).
     pub fn new(owner: &str, name: &str, descriptor: &str) -> Self {
         MemberRef {
-            owner: owner.to_string(),
+            owner: ClassName::from_internal(owner),
             name: name.to_string(),
             descriptor: descriptor.to_string(),
         }
@@ -91,13 +93,7 @@ impl MemberRef {
 
 impl fmt::Display for MemberRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}.{}{}",
-            self.owner.replace('/', "."),
-            self.name,
-            self.descriptor
-        )
+        write!(f, "{}.{}{}", self.owner, self.name, self.descriptor)
     }
 }
 

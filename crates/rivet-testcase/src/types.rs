@@ -239,7 +239,7 @@ impl fmt::Display for JType {
         match self {
             JType::Prim(p) => f.write_str(p.java_name()),
             JType::Class { name, args } => {
-                f.write_str(&name.replace('/', "."))?;
+                write!(f, "{}", rivet_classfile::ClassName::from_internal(name))?;
                 if !args.is_empty() {
                     f.write_str("<")?;
                     for (i, a) in args.iter().enumerate() {

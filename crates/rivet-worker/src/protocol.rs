@@ -63,6 +63,7 @@ use rivet_testcase::{
 pub mod observe_wire;
 pub use observe_wire::{observations, RawCall};
 
+use rivet_testcase::ClassName;
 use rivet_testcase::ProbeId;
 
 /// Version sent in `READY`; Rivet refuses a harness of another version.
@@ -235,7 +236,7 @@ pub fn encode_batch_observing<'a>(
     e.u32(id.0);
     e.len(table.list.len());
     for m in &table.list {
-        e.str(&m.owner);
+        e.str(m.owner.internal());
         e.str(&m.name);
         e.str(&m.descriptor);
     }
@@ -586,7 +587,7 @@ pub fn decode_request(payload: &[u8]) -> Result<Request, ProtocolError> {
             let n = d.count(12)?;
             let mut members = Vec::with_capacity(n);
             for _ in 0..n {
-                let owner = d.str()?;
+                let owner = ClassName::from_internal(&d.str()?);
                 let name = d.str()?;
                 let descriptor = d.str()?;
                 members.push(MemberRef {

@@ -7,6 +7,7 @@ use crate::constant_pool::ConstantPool;
 use crate::descriptor::{FieldType, MethodDescriptor};
 use crate::error::WriteError;
 use crate::stackmap::VerificationType;
+use crate::ClassName;
 
 impl ClassFile {
     /// Edits the code of `self.methods[method]`: `edit` gets an editor over its Code and the
@@ -48,7 +49,7 @@ impl ClassFile {
 
     /// `pkg.Class.name(descriptor)`, for error messages.
     fn method_label(&self, method: usize) -> String {
-        let class = self.name().unwrap_or("?").replace('/', ".");
+        let class = ClassName::from_internal(self.name().unwrap_or("?"));
         match self.methods.get(method) {
             Some(m) => format!(
                 "{class}.{}{}",

@@ -2,6 +2,7 @@
 //! dimension), element loads and stores with bounds checks as paths of their own, input
 //! arrays whose elements are named by access path, and `arraylength`.
 
+use rivet_classfile::ClassName;
 use std::sync::Arc;
 
 use rivet_classfile::{Opcode, Operand};
@@ -203,13 +204,13 @@ fn bounds(
     let length = match state.object(array).map(|o| &o.kind) {
         Some(ObjKind::Array { length, .. }) => length.clone(),
         _ => {
-            return Ok(Err(Step::End(PathEnd::Bound(
+            return Ok(Err(Step::End(PathEnd::Unsupported(
                 "array operation on a non-array".into(),
             ))))
         }
     };
     let err = |e: rivet_pc::SortError| SymbolicError::Bytecode {
-        class: "?".into(),
+        class: ClassName::from_internal("?"),
         method: "?".into(),
         reason: e.to_string(),
     };
@@ -261,7 +262,7 @@ fn index_alternatives(
         _ => return Ok(None),
     };
     let err = |e: rivet_pc::SortError| SymbolicError::Bytecode {
-        class: "?".into(),
+        class: ClassName::from_internal("?"),
         method: "?".into(),
         reason: e.to_string(),
     };
@@ -438,7 +439,7 @@ pub fn array_length(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step
     let len = match state.object(array).map(|o| &o.kind) {
         Some(ObjKind::Array { length, .. }) => length.clone(),
         _ => {
-            return Ok(Step::End(PathEnd::Bound(
+            return Ok(Step::End(PathEnd::Unsupported(
                 "arraylength of a non-array".into(),
             )))
         }

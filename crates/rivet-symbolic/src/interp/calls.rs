@@ -99,6 +99,13 @@ pub fn not_followed(
     descriptor: &str,
 ) -> Result<Step, SymbolicError> {
     ctx.counters.not_followed += 1;
+    *ctx.counters
+        .not_followed_members
+        .entry(format!(
+            "{}.{name}",
+            rivet_classfile::ClassName::from_internal(class)
+        ))
+        .or_insert(0) += 1;
     tracing::debug!(class, name, descriptor, "call not followed: fresh result");
     let ret = return_descriptor(descriptor);
     if ret != "V" {
@@ -434,8 +441,9 @@ pub fn invokedynamic(
         return lambda(state, ctx, method, &bsm, name, descriptor);
     }
     if owner != "java/lang/invoke/StringConcatFactory" {
-        return Ok(Step::End(PathEnd::Bound(format!(
-            "invokedynamic {name} via {owner}.{bsm_name} is not supported"
+        return Ok(Step::End(PathEnd::Unsupported(format!(
+            "invokedynamic {name} via {}.{bsm_name}",
+            rivet_classfile::ClassName::from_internal(&owner)
         ))));
     }
     let n = arg_count(descriptor);

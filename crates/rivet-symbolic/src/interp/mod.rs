@@ -2,13 +2,14 @@
 //! the state, forks it (both outcomes of a symbolic branch feasible, or the alternatives of
 //! lazy initialization), or ends its path.
 
+use rivet_classfile::ClassName;
 mod arith;
 mod arrays;
 mod calls;
 mod control;
 mod objects;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -39,6 +40,8 @@ pub struct Counters {
     pub unknown: u64,
     /// Calls not followed (natives without a model and the like): fresh symbols returned.
     pub not_followed: u64,
+    /// Calls not followed, by member (`a.b.C.name`).
+    pub not_followed_members: HashMap<String, u64>,
     /// Branches covered by reported paths.
     pub covered: HashSet<u32>,
     pub next_call_symbol: u32,
@@ -65,8 +68,11 @@ pub enum PathEnd {
     Return,
     /// An exception no frame caught; its class (internal name).
     Exception(Arc<str>),
-    /// A bound (depth, steps, frames) or a limitation of the interpreter; the reason.
+    /// A bound (depth, steps, frames, heap scope, array size); the reason.
     Bound(String),
+    /// A feature or model the executor lacks (the member or instruction named): the path
+    /// says nothing about the program, and is never taken for a program exception.
+    Unsupported(String),
     /// Not a path: dropped (off the trace in trace-guided mode).
     Dropped,
 }
@@ -94,7 +100,7 @@ pub enum Split {
 
 fn bytecode_error(frame: &Frame, reason: impl Into<String>) -> SymbolicError {
     SymbolicError::Bytecode {
-        class: frame.method.class_name.replace('/', "."),
+        class: ClassName::from_internal(&frame.method.class_name),
         method: format!("{}{}", frame.method.name, frame.method.descriptor),
         reason: reason.into(),
     }
@@ -102,7 +108,7 @@ fn bytecode_error(frame: &Frame, reason: impl Into<String>) -> SymbolicError {
 
 pub(crate) fn method_error(method: &MethodBody, reason: impl Into<String>) -> SymbolicError {
     SymbolicError::Bytecode {
-        class: method.class_name.replace('/', "."),
+        class: ClassName::from_internal(&method.class_name),
         method: format!("{}{}", method.name, method.descriptor),
         reason: reason.into(),
     }
@@ -309,7 +315,7 @@ impl Ops {
 
 fn no_frame() -> SymbolicError {
     SymbolicError::Bytecode {
-        class: "?".into(),
+        class: ClassName::from_internal("?"),
         method: "?".into(),
         reason: "no frame".into(),
     }
@@ -390,9 +396,11 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
             }
         }
         168 | 169 | 201 => {
-            return Ok(Step::End(PathEnd::Bound(
-                "jsr/ret are not supported".into(),
-            )))
+            return Ok(Step::End(PathEnd::Unsupported(format!(
+                "jsr/ret in {}.{}",
+                ClassName::from_internal(&method.class_name),
+                method.name
+            ))))
         }
         170 | 171 => return control::switch(state, ctx, &method, pc),
         172..=177 => return calls::return_op(state, ctx, op),

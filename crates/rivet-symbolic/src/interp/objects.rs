@@ -2,6 +2,7 @@
 //! null dereference as its own path), static initialization, strings and class mirrors,
 //! `checkcast`/`instanceof`, monitors and constants.
 
+use rivet_classfile::ClassName;
 use std::sync::Arc;
 
 use rivet_classfile::{Constant, CpIndex, Opcode, Operand};
@@ -112,14 +113,14 @@ fn constant_value(
         Constant::Double(bits) => Value::Double(f64::from_bits(*bits)),
         Constant::String { string } => {
             let text = cp.utf8(*string).map_err(|e| SymbolicError::BadClass {
-                class: info.name.replace('/', "."),
+                class: ClassName::from_internal(&info.name),
                 reason: e.to_string(),
             })?;
             Value::Ref(Reference::Object(literal(state, ctx, text)?))
         }
         Constant::Class { name } => {
             let text = cp.utf8(*name).map_err(|e| SymbolicError::BadClass {
-                class: info.name.replace('/', "."),
+                class: ClassName::from_internal(&info.name),
                 reason: e.to_string(),
             })?;
             Value::Ref(Reference::Object(mirror(state, ctx, text)?))
@@ -151,9 +152,7 @@ pub fn ldc(
             advance(state);
             Ok(Step::Continue)
         }
-        None => Ok(Step::End(PathEnd::Bound(format!(
-            "ldc of {c:?} is not supported"
-        )))),
+        None => Ok(Step::End(PathEnd::Unsupported(format!("ldc of {c:?}")))),
     }
 }
 
@@ -283,9 +282,10 @@ pub fn field_op(
     match op {
         Opcode::GETSTATIC | Opcode::PUTSTATIC => {
             let Some((class, slot)) = static_owner(ctx, &fref.owner, &fref.name)? else {
-                return Ok(Step::End(PathEnd::Bound(format!(
+                return Ok(Step::End(PathEnd::Unsupported(format!(
                     "no static field {}.{}",
-                    fref.owner, fref.name
+                    ClassName::from_internal(&fref.owner),
+                    fref.name
                 ))));
             };
             let cname = ctx.program.class_by_id(class).name.clone();
