@@ -49,6 +49,11 @@ pub enum SymbolicError {
         method: String,
         reason: String,
     },
+    #[error("the static initializer of {class} threw {exception}")]
+    InitializerThrew {
+        class: ClassName,
+        exception: ClassName,
+    },
     #[error("invariants file, line {line}: {reason}")]
     Invariants { line: usize, reason: String },
 }

@@ -438,8 +438,9 @@ fn report(
     sink(&record, ctx.symbols);
 }
 
-/// The entry state: `{this}` a fresh object of the method's class (implied, no clause),
-/// the arguments fresh inputs `{arg1}`, `{arg2}`, ..., then the class's static
+/// The entry state: `{this}` a fresh object of the method's class (implied, no clause) — for
+/// a constructor a new object with default field values, which is no input (no argument can
+/// alias it) —, the arguments fresh inputs `{arg1}`, `{arg2}`, ..., then the class's static
 /// initialization.
 fn initial_state(
     ctx: &mut Ctx<'_>,
@@ -447,7 +448,10 @@ fn initial_state(
 ) -> Result<SymbolicState, SymbolicError> {
     let mut state = SymbolicState::new();
     let mut args = Vec::new();
-    if !entry.is_static() {
+    if &*entry.name == "<init>" {
+        let id = interp::alloc_instance(&mut state, ctx, &entry.class_name)?;
+        args.push(Value::Ref(Reference::Object(id)));
+    } else if !entry.is_static() {
         let path = AccessPath::root("this");
         let symbol = ctx.symbols.fresh(path.clone(), rivet_pc::SymbolSort::Ref);
         let class = entry.class_name.clone();

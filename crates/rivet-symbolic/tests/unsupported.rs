@@ -5,27 +5,12 @@
 
 mod support;
 
-use std::sync::Arc;
-
-use rivet_classpath::{Classpath, JdkImage};
 use rivet_symbolic::{ExploreConfig, Explorer, PathLine, SummaryFile};
-use support::explore_with;
-
-fn records() -> Arc<Classpath> {
-    let out = rivet_testkit::cache_dir().join(format!("symbolic-fx17-{}", std::process::id()));
-    let src =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx17/Point.java");
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 17, "", &[src], &out);
-    let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("{e}"));
-    Arc::new(
-        Classpath::parse(&out.to_string_lossy(), Some(Arc::new(jdk)))
-            .unwrap_or_else(|e| panic!("{e}")),
-    )
-}
+use support::{explore_with, fx17};
 
 #[test]
 fn a_missing_bootstrap_ends_the_path_as_unsupported_not_as_an_exception() {
-    let explorer = Explorer::new(records(), ExploreConfig::default());
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
     let (paths, summary) = explore_with(&explorer, "fx17.Point.describe()Ljava/lang/String;");
     let ends: Vec<&str> = paths.iter().map(|p| p.end.as_str()).collect();
     assert!(ends.contains(&"return"), "{ends:?}");
@@ -60,4 +45,21 @@ fn a_missing_bootstrap_ends_the_path_as_unsupported_not_as_an_exception() {
         line.end.starts_with("unsupported: invokedynamic"),
         "{line:?}"
     );
+}
+
+#[test]
+fn an_exception_out_of_a_static_initializer_is_unsupported_not_a_program_exception() {
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    let (paths, summary) = explore_with(&explorer, "fx17.Boom.limit(I)I");
+    assert!(!paths.is_empty());
+    for p in &paths {
+        assert_eq!(
+            p.end,
+            "unsupported: the static initializer of fx17.Boom threw java.lang.IllegalStateException",
+            "{}",
+            p.show()
+        );
+    }
+    assert_eq!(summary.exceptions, 0);
+    assert_eq!(summary.unsupported, summary.paths);
 }

@@ -11,8 +11,9 @@ use super::{bytecode_error, objects, Ctx, Ops, PathEnd, Split, Step};
 use crate::error::SymbolicError;
 use crate::lazy;
 use crate::program::MethodBody;
-use crate::state::{FrameKind, InitState, SymbolicState};
+use crate::state::{FrameKind, SymbolicState};
 use crate::value::{ObjectId, Reference, Value};
+use rivet_classfile::ClassName;
 
 /// The successors of a two-way split: the stepped state and `other`.
 pub fn fork(state: &mut SymbolicState, other: SymbolicState) -> Step {
@@ -390,10 +391,13 @@ pub fn throw_object(
             return Ok(());
         }
         if let Some(done) = state.frames.pop() {
-            if let FrameKind::Clinit(c) = done.kind {
-                if let Some(s) = state.statics_mut().get_mut(&c) {
-                    s.init = InitState::Done;
-                }
+            if let FrameKind::Clinit(_) = done.kind {
+                // Static initializers of real code do not throw: one that throws here lacks
+                // a model, and the path says nothing about the program.
+                return Err(SymbolicError::InitializerThrew {
+                    class: ClassName::from_internal(&done.method.class_name),
+                    exception: ClassName::from_internal(&class),
+                });
             }
         }
     }

@@ -75,3 +75,19 @@ pub fn explore_with(explorer: &Explorer, method: &str) -> (Vec<Rendered>, Explor
         .unwrap_or_else(|e| panic!("explore {method}: {e}"));
     (out, summary)
 }
+
+/// The Java 17 fixtures (tests/fixtures/fx17), compiled once per test binary.
+pub fn fx17() -> Arc<Classpath> {
+    let out = rivet_testkit::cache_dir().join(format!("symbolic-fx17-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx17");
+    let sources: Vec<std::path::PathBuf> = ["Point.java", "Boom.java", "Link.java"]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 17, "", &sources, &out);
+    let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("{e}"));
+    Arc::new(
+        Classpath::parse(&out.to_string_lossy(), Some(Arc::new(jdk)))
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
