@@ -21,7 +21,7 @@ pub struct ExploredPath {
     pub pc: Vec<String>,
     /// Goal ids of the branches of the class under test it covers.
     pub branches: Vec<u32>,
-    /// `return`, `exception C` or `bound`.
+    /// `return`, `exception C`, `bound` or `unsupported: WHAT`.
     pub end: String,
     pub precise: bool,
     /// Every symbol can be read by the worker at a call (else the path is not a goal).
@@ -160,7 +160,7 @@ impl Artifacts {
         }
     }
 
-    pub fn explored(&mut self, method: &str, depth: u32, paths: &[ExploredPath]) {
+    pub fn explored(&mut self, method: &str, searcher: &str, depth: u32, paths: &[ExploredPath]) {
         let mut text = String::new();
         for p in paths {
             if let Ok(line) = serde_json::to_string(p) {
@@ -178,7 +178,10 @@ impl Artifacts {
                 }
             })
             .collect();
-        self.write(&format!("paths-{safe}-depth{depth}.jsonl"), &text);
+        self.write(
+            &format!("paths-{safe}-{searcher}-depth{depth}.jsonl"),
+            &text,
+        );
     }
 
     pub fn round(&mut self, round: &RoundLog) {

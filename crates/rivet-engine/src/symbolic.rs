@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rivet_api::CallableKind;
 use rivet_pc::PathCondition;
 use rivet_search::{observed_path, Archive, Arena, Goals, PathConditionObjective};
-use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd};
+use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
 use rivet_testcase::{GoalId, MemberRef};
 use tracing::{debug, info};
 
@@ -50,12 +50,22 @@ impl SymbolicSchedule {
 }
 
 /// A method to explore and the branch goals inside it.
+///
+/// A method is explored pass after pass: depth-first with a depth bound that starts small
+/// and doubles while paths are cheap and some end at the bound; then, while some of its
+/// uncovered branches have no kept path, breadth-first and random at the largest bound (a
+/// depth-first search can spend all its paths in the first choices of a deep structure,
+/// as in `sushi.Scheduler`, where the paths that matter are shallow but far to the right).
 struct MethodTarget {
     spec: MethodSpec,
     member: MemberRef,
     branches: BTreeSet<GoalId>,
+    /// The searcher of the next (or last) pass.
+    searcher: SearcherKind,
     /// Depth of the last exploration (0: not explored).
     depth: u32,
+    /// No pass left.
+    done: bool,
 }
 
 /// A path kept for selection.
@@ -147,7 +157,9 @@ impl SymbolicStrategy {
                 },
                 member: t.member.clone(),
                 branches,
+                searcher: SearcherKind::DepthFirst,
                 depth: 0,
+                done: false,
             });
         }
         let branch_goals = plan
@@ -185,7 +197,7 @@ impl SymbolicStrategy {
         self.queue = (0..self.methods.len())
             .filter(|i| {
                 let m = &self.methods[*i];
-                m.depth < MAX_DEPTH && m.branches.iter().any(|g| !archive.is_covered(*g))
+                !m.done && m.branches.iter().any(|g| !archive.is_covered(*g))
             })
             .collect();
     }
@@ -210,13 +222,15 @@ impl SymbolicStrategy {
         }
         let share = left / (self.queue.len() as u32 + 1);
         let m = &mut self.methods[i];
-        m.depth = if m.depth == 0 {
-            FIRST_DEPTH
-        } else {
-            m.depth * 2
+        m.depth = match (m.searcher, m.depth) {
+            (_, 0) => FIRST_DEPTH,
+            (SearcherKind::DepthFirst, d) => d * 2,
+            _ => MAX_DEPTH,
         };
+        let searcher = m.searcher;
         let config = ExploreConfig {
             depth: m.depth,
+            searcher,
             max_paths: 5_000,
             time_budget: Some(share.max(Duration::from_millis(100))),
             seed: self.schedule.seed,
@@ -272,18 +286,25 @@ impl SymbolicStrategy {
         self.stats.precise_paths += precise;
         match result {
             Ok(summary) => {
-                info!(method = %member_label, paths = total, kept = kept.len(), ?took, "explored");
+                info!(method = %member_label, paths = total, kept = kept.len(), ?searcher, ?took, "explored");
                 // Grow the depth while paths are cheap and some ended at a bound.
                 let cheap = !summary.truncated && took < share / 2;
-                if cheap && bounded > 0 && m.depth < MAX_DEPTH {
+                if searcher == SearcherKind::DepthFirst
+                    && cheap
+                    && bounded > 0
+                    && m.depth < MAX_DEPTH
+                {
                     self.queue.push_back(i);
                 } else {
-                    m.depth = MAX_DEPTH;
+                    match next_searcher(searcher) {
+                        Some(next) => m.searcher = next,
+                        None => m.done = true,
+                    }
                 }
             }
             Err(e) => {
                 debug!(method = %member_label, error = %e, "exploration failed");
-                m.depth = MAX_DEPTH;
+                m.done = true;
             }
         }
         for (pc, branches) in kept {
@@ -297,7 +318,20 @@ impl SymbolicStrategy {
             }
         }
         if let Some(a) = &mut self.artifacts {
-            a.explored(&member_label, depth, &records);
+            a.explored(&member_label, searcher_name(searcher), depth, &records);
+        }
+        // Another pass while some uncovered branch of the method has no kept path.
+        let m = &self.methods[i];
+        if !m.done && !self.queue.contains(&i) {
+            let with_path: BTreeSet<GoalId> = self
+                .paths
+                .iter()
+                .filter(|p| p.method == i)
+                .flat_map(|p| p.branches.iter().copied())
+                .collect();
+            if m.branches.iter().any(|g| !with_path.contains(g)) {
+                self.queue.push_back(i);
+            }
         }
         if self.queue.is_empty() {
             self.phase = Phase::Select;
@@ -409,6 +443,24 @@ impl SymbolicStrategy {
         }
         self.active = still;
         self.active.is_empty()
+    }
+}
+
+/// The searcher of the pass after a pass with `s` (None: no pass left).
+fn next_searcher(s: SearcherKind) -> Option<SearcherKind> {
+    match s {
+        SearcherKind::DepthFirst => Some(SearcherKind::BreadthFirst),
+        SearcherKind::BreadthFirst => Some(SearcherKind::Random),
+        SearcherKind::Random | SearcherKind::NewCoverageFirst => None,
+    }
+}
+
+fn searcher_name(s: SearcherKind) -> &'static str {
+    match s {
+        SearcherKind::DepthFirst => "dfs",
+        SearcherKind::BreadthFirst => "bfs",
+        SearcherKind::Random => "random",
+        SearcherKind::NewCoverageFirst => "new-coverage",
     }
 }
 
