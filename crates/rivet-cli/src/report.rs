@@ -33,7 +33,8 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "  executions  {} in {:.1} s (search {:.1} s)",
         r.executions, r.elapsed_s, r.search_s
     );
-    if let Some(y) = &r.symbolic {
+    // Left out when the search covered everything before anything was explored.
+    if let Some(y) = r.symbolic.as_ref().filter(|y| y.methods_explored > 0) {
         let _ = writeln!(
             s,
             "  symbolic    {} paths of {} methods explored in {:.1} s, selection {:.1} s; {} of {} path-condition goals reached",

@@ -168,11 +168,6 @@ impl SymbolicStrategy {
             .filter(|(_, p)| p.class == *class)
             .map(|(g, p)| (p.branch.0, *g))
             .collect();
-        let phase = if schedule.search_first.is_zero() {
-            Phase::Exploring
-        } else {
-            Phase::Waiting
-        };
         SymbolicStrategy {
             explorer,
             schedule,
@@ -181,7 +176,8 @@ impl SymbolicStrategy {
             queue: VecDeque::new(),
             paths: Vec::new(),
             active: Vec::new(),
-            phase,
+            // Waiting hands over to exploring at once when there is no search first.
+            phase: Phase::Waiting,
             started: Instant::now(),
             stats: SymbolicStats::default(),
             artifacts,
@@ -505,20 +501,18 @@ impl Strategy for SymbolicStrategy {
     fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
         match self.phase {
             Phase::Waiting => {
-                if self.started.elapsed() >= self.schedule.search_first {
-                    self.enqueue(arena.archive);
-                    self.phase = Phase::Exploring;
+                if self.started.elapsed() < self.schedule.search_first {
+                    return StepOutcome::Worked;
                 }
+                self.enqueue(arena.archive);
+                if self.queue.is_empty() {
+                    self.phase = Phase::Done;
+                    return StepOutcome::Done;
+                }
+                self.phase = Phase::Exploring;
                 StepOutcome::Worked
             }
             Phase::Exploring => {
-                if self.queue.is_empty() && self.stats.methods_explored == 0 {
-                    self.enqueue(arena.archive);
-                    if self.queue.is_empty() {
-                        self.phase = Phase::Done;
-                        return StepOutcome::Done;
-                    }
-                }
                 self.explore_next();
                 StepOutcome::Worked
             }

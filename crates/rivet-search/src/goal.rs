@@ -331,20 +331,32 @@ impl Goals {
 
     /// The goals an execution of `test` covers.
     pub fn covered(&self, test: &TestCase, e: &Execution) -> BTreeSet<GoalId> {
+        self.outcome(test, e).0
+    }
+
+    /// The goals an execution of `test` covers, and the fitness of every active goal without
+    /// a probe (method and path-condition goals), each computed once.
+    pub fn outcome(
+        &self,
+        test: &TestCase,
+        e: &Execution,
+    ) -> (BTreeSet<GoalId>, Vec<(GoalId, f64)>) {
         let mut out: BTreeSet<GoalId> = e
             .covered
             .iter()
             .filter_map(|p| self.by_probe.get(p).copied())
             .collect();
+        let mut fitness = Vec::new();
         for g in &self.goals {
-            if g.objective.probe().is_none()
-                && !self.retired.contains(&g.id)
-                && g.objective.fitness(test, e) == 0.0
-            {
-                out.insert(g.id);
+            if g.objective.probe().is_none() && !self.retired.contains(&g.id) {
+                let f = g.objective.fitness(test, e);
+                if f == 0.0 {
+                    out.insert(g.id);
+                }
+                fitness.push((g.id, f));
             }
         }
-        out
+        (out, fitness)
     }
 
     /// The fitness of `goal` for an execution (lower is better, 0 when covered).

@@ -98,21 +98,21 @@ impl Arena<'_> {
         self.executor.set_observation(self.goals.observation());
         let runs = self.executor.execute(&cases);
         self.archive.executions += runs.len() as u64;
-        let watched: Vec<GoalId> = self
-            .goals
-            .iter()
-            .filter(|g| !self.goals.is_retired(g.id) && g.objective.observation().is_some())
-            .map(|g| g.id)
-            .collect();
         for (t, e) in tests.iter().zip(&runs) {
             if !e.is_completed() {
                 continue;
             }
-            for g in &watched {
-                let f = self.goals.fitness(*g, &t.test, e);
-                self.archive.note_fitness(*g, f);
+            let (covered, fitness) = self.goals.outcome(&t.test, e);
+            // The best fitness of watched (path-condition) goals, for their search logs.
+            for (g, f) in fitness {
+                if self
+                    .goals
+                    .get(g)
+                    .is_some_and(|x| x.objective.observation().is_some())
+                {
+                    self.archive.note_fitness(g, f);
+                }
             }
-            let covered = self.goals.covered(&t.test, e);
             if self.archive.update(t, &covered) {
                 debug!(covered = covered.len(), len = t.len(), "archive updated");
             }
