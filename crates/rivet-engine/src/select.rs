@@ -1,7 +1,8 @@
 //! Path selection (SUSHI): the 0/1 covering problem over the branches still uncovered. Each
 //! candidate path covers some branches; pick the fewest paths that cover every branch some
 //! path covers. A greedy cover with removal of redundant paths always; an exact 0/1 ILP
-//! (microlp) on small instances within a time limit; the smaller of the two wins.
+//! (microlp) on small instances within a time limit; the smaller of the two wins. Beside it,
+//! a few alternatives per uncovered branch, spread over the costs, searched in parallel.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -146,6 +147,53 @@ fn ilp(
     (covered == *target).then_some(chosen)
 }
 
+/// Alternatives to search beside a selection, as SUSHI searches its goals in parallel: for
+/// each branch of `uncovered`, up to `per_branch` more candidates that cover it, spread over
+/// the candidates in order of cost (the middle one, then the costliest, then the others from
+/// the middle out), so that one likely infeasible short path does not hold the branch back a
+/// whole slice while a longer, feasible one waits. At most `limit` in all; indices not in
+/// `chosen`, in the order they were picked.
+pub fn alternatives(
+    candidates: &[Candidate],
+    uncovered: &BTreeSet<GoalId>,
+    chosen: &[usize],
+    per_branch: usize,
+    limit: usize,
+) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for b in uncovered {
+        let mut covering: Vec<usize> = (0..candidates.len())
+            .filter(|i| candidates[*i].branches.contains(b))
+            .collect();
+        covering.sort_by_key(|i| (candidates[*i].cost, *i));
+        let n = covering.len();
+        if n == 0 {
+            continue;
+        }
+        // The middle, the end, then alternately below and above the middle.
+        let mid = n / 2;
+        let mut order = vec![mid, n - 1];
+        for d in 1..n {
+            order.extend(mid.checked_sub(d));
+            if mid + d < n - 1 {
+                order.push(mid + d);
+            }
+        }
+        let mut taken = 0;
+        for k in order {
+            let i = covering[k];
+            if taken == per_branch || out.len() == limit {
+                break;
+            }
+            if !chosen.contains(&i) && !out.contains(&i) {
+                out.push(i);
+                taken += 1;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +207,29 @@ mod tests {
 
     fn goals(ids: &[u32]) -> BTreeSet<GoalId> {
         ids.iter().map(|b| GoalId(*b)).collect()
+    }
+
+    #[test]
+    fn alternatives_spread_over_the_costs_and_respect_the_limits() {
+        // Branch 1: costs 1..=5 at indices 0..=4; the selection took the cheapest.
+        let cands = [
+            c(&[1], 1),
+            c(&[1], 2),
+            c(&[1], 3),
+            c(&[1], 4),
+            c(&[1], 5),
+            c(&[2], 1),
+        ];
+        let alt = alternatives(&cands, &goals(&[1]), &[0], 2, 8);
+        assert_eq!(alt, vec![2, 4], "the middle and the costliest");
+        let alt = alternatives(&cands, &goals(&[1]), &[0, 2], 3, 8);
+        assert_eq!(alt, vec![4, 1, 3]);
+        assert_eq!(
+            alternatives(&cands, &goals(&[1, 2]), &[0, 5], 2, 1),
+            vec![2]
+        );
+        assert!(alternatives(&cands, &goals(&[2]), &[5], 2, 8).is_empty());
+        assert!(alternatives(&cands, &goals(&[7]), &[], 2, 8).is_empty());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use tracing::{debug, info};
 
 use crate::artifacts::{Artifacts, ExploredPath, GoalLog, RoundLog};
 use crate::plan::ClassPlan;
-use crate::select::{select, Candidate};
+use crate::select::{alternatives, select, Candidate};
 use crate::strategy::{StepOutcome, Strategy};
 
 /// When the symbolic strategy works, within the run's budget.
@@ -353,7 +353,15 @@ impl SymbolicStrategy {
                 cost: self.paths[*i].pc.len(),
             })
             .collect();
-        let selection = select(&candidates, &uncovered, Duration::from_millis(100));
+        let mut selection = select(&candidates, &uncovered, Duration::from_millis(100));
+        let extra = alternatives(
+            &candidates,
+            &uncovered,
+            &selection.chosen,
+            ALTERNATIVES_PER_BRANCH,
+            MAX_ALTERNATIVES,
+        );
+        selection.chosen.extend(extra);
         self.stats.select_time += started.elapsed();
         if selection.chosen.is_empty() {
             self.phase = Phase::Done;
@@ -459,6 +467,10 @@ fn searcher_name(s: SearcherKind) -> &'static str {
         SearcherKind::NewCoverageFirst => "new-coverage",
     }
 }
+
+/// Alternatives searched beside a round's selection, per uncovered branch and in all.
+const ALTERNATIVES_PER_BRANCH: usize = 2;
+const MAX_ALTERNATIVES: usize = 6;
 
 const FIRST_DEPTH: u32 = 25;
 const MAX_DEPTH: u32 = 200;
