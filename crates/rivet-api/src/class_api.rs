@@ -1,6 +1,6 @@
-//! The public members of one class as callables: constructors, methods and writable fields
-//! with their generic types, plus which no-argument methods only read state (inspectors,
-//! used for regression assertions).
+//! The members of one class a test may use (see [`Access`]) as callables: constructors,
+//! methods and writable fields with their generic types, plus which no-argument methods only
+//! read state (inspectors, used for regression assertions).
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,6 +8,8 @@ use rivet_classfile::{
     AccessFlags, AttributeBody, ClassFile, Member, MethodDescriptor, Opcode, Operand,
 };
 use rivet_testcase::MemberRef;
+
+use crate::access::Access;
 
 use rivet_testcase::{
     parse_class_type_params, parse_field_signature, parse_method_signature, JType, TypeParams,
@@ -21,7 +23,7 @@ pub enum CallableKind {
     FieldWrite,
 }
 
-/// A public member a test may call (or a public field it may write).
+/// A member a test may call (or a field it may write).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Callable {
     pub kind: CallableKind,
@@ -61,7 +63,7 @@ impl Callable {
     }
 }
 
-/// The public API of one class.
+/// The API of one class as a test with some [`Access`] sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassApi {
     /// Internal name.
@@ -69,16 +71,17 @@ pub struct ClassApi {
     pub flags: AccessFlags,
     pub type_params: TypeParams,
     pub constructors: Vec<Callable>,
-    /// Public methods declared in this class (not inherited), bridges and synthetics left out.
+    /// Accessible methods declared in this class (not inherited), bridges and synthetics left
+    /// out.
     pub methods: Vec<Callable>,
-    /// Public non-final fields, as writes.
+    /// Accessible non-final fields, as writes.
     pub field_writes: Vec<Callable>,
     /// Names of the enum constants (for enums).
     pub enum_constants: Vec<String>,
     /// (name, descriptor) of the no-argument methods that only read state.
     pub inspectors: HashSet<(String, String)>,
-    /// Is the class public and reachable by name from a test (a public top-level class or a
-    /// public static member class)?
+    /// Can a test name the class (an accessible top-level class, or a static member class
+    /// accessible at every level)?
     pub nameable: bool,
     pub superclass: Option<String>,
 }
@@ -104,8 +107,8 @@ impl ClassApi {
         }
     }
 
-    /// Reads the public API of a parsed class.
-    pub fn read(cf: &ClassFile) -> Result<ClassApi, String> {
+    /// Reads the API of a parsed class as a test with `access` sees it.
+    pub fn read(cf: &ClassFile, access: &Access) -> Result<ClassApi, String> {
         let name = cf.name().map_err(|e| e.to_string())?.to_string();
         let signature = |attrs: &[rivet_classfile::Attribute]| {
             attrs.iter().find_map(|a| match a.body {
@@ -117,7 +120,8 @@ impl ClassApi {
             .and_then(parse_class_type_params)
             .unwrap_or_default();
         let owner_params: Vec<String> = type_params.params.iter().map(|(n, _)| n.clone()).collect();
-        let nameable = cf.access_flags.is_public() && member_class_public(cf, &name);
+        let nameable =
+            access.allows(&name, cf.access_flags) && member_class_accessible(cf, &name, access);
         let mut api = ClassApi {
             name: name.clone(),
             flags: cf.access_flags,
@@ -137,7 +141,7 @@ impl ClassApi {
                 api.enum_constants.push(fname.to_string());
                 continue;
             }
-            if !f.access_flags.is_public()
+            if !access.allows(&name, f.access_flags)
                 || f.access_flags.has(AccessFlags::FINAL)
                 || f.is_synthetic()
             {
@@ -161,7 +165,7 @@ impl ClassApi {
         for m in &cf.methods {
             let mname = cf.member_name(m).map_err(|e| e.to_string())?;
             let desc = cf.member_descriptor(m).map_err(|e| e.to_string())?;
-            if !m.access_flags.is_public()
+            if !access.allows(&name, m.access_flags)
                 || m.is_synthetic()
                 || m.access_flags.has(AccessFlags::BRIDGE)
             {
@@ -227,9 +231,9 @@ fn is_primitive_or_string(t: Option<&rivet_classfile::FieldType>) -> bool {
     }
 }
 
-/// Is `name` a top-level class, or a member class every level of which is public and
-/// static (so that a test in any package can name it)?
-fn member_class_public(cf: &ClassFile, name: &str) -> bool {
+/// Is `name` a top-level class, or a member class every level of which is static and
+/// accessible (so that a test with `access` can name it)?
+fn member_class_accessible(cf: &ClassFile, name: &str, access: &Access) -> bool {
     let Some(inner) = cf.attribute(|b| match b {
         AttributeBody::InnerClasses(v) => Some(v),
         _ => None,
@@ -249,7 +253,7 @@ fn member_class_public(cf: &ClassFile, name: &str) -> bool {
         }
         let flags = AccessFlags(e.access_flags);
         let is_static = flags.is_static() || flags.is_interface() || flags.is_enum();
-        if !flags.is_public() || !is_static {
+        if !access.allows(&current, flags) || !is_static {
             return false;
         }
         match cf.constant_pool.class_name(e.outer_class) {

@@ -2,7 +2,7 @@
 
 use rivet_classpath::{ClasspathError, HierarchyError};
 
-/// The class under test cannot be modelled, or cannot be tested through its public API.
+/// The class under test cannot be modelled, or cannot be tested through what a test may use.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("class {class} was not found on the classpath")]
@@ -27,9 +27,15 @@ pub enum ApiError {
     Interface { class: String },
     #[error("{class} is an annotation type: it has no behaviour to test")]
     Annotation { class: String },
-    #[error("{class} is not public: generated tests call only the public API")]
+    #[error(
+        "{class} is not public: with --access public, generated tests call only the public API"
+    )]
     NotPublic { class: String },
-    #[error("{class} cannot be tested through its public API: {reason}")]
+    #[error("{class} cannot be named by a test in its package (a private, local or anonymous class, or nested in one)")]
+    NotNameable { class: String },
+    #[error("{class} is a JDK class: a test cannot be placed in its package (the JVM forbids splitting a module's package)")]
+    JdkPackage { class: String },
+    #[error("{class} cannot be tested: {reason}")]
     Untestable { class: String, reason: String },
     #[error("class {class} has no public method named {method}")]
     MethodNotFound { class: String, method: String },

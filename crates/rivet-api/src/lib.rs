@@ -10,6 +10,7 @@
 //! `rivet-testcase` test with each statement's static type), drawing every choice from one
 //! seeded [`Rng`].
 
+mod access;
 mod class_api;
 mod constants;
 mod error;
@@ -17,6 +18,7 @@ mod generate;
 mod model;
 mod rng;
 
+pub use access::{Access, AccessMode};
 pub use class_api::{Callable, CallableKind, ClassApi};
 pub use constants::Constants;
 pub use error::ApiError;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use rivet_classfile::ClassFile;
 use rivet_classpath::{Classpath, Hierarchy, SubtypeScope};
 
+use crate::access::{Access, AccessMode};
 use crate::class_api::{Callable, ClassApi};
 use crate::constants::Constants;
 use crate::error::ApiError;
@@ -57,6 +58,8 @@ pub struct ApiModel {
     /// The class under test (internal name).
     pub class: String,
     pub cut: Arc<ClassApi>,
+    /// What the tests may use.
+    pub access: Access,
     /// What tests call on the class under test: constructors, static factories, the selected
     /// public methods (all of them without `--method`) and public field writes.
     pub targets: Vec<Callable>,
@@ -76,15 +79,19 @@ pub fn internal_name(binary: &str) -> String {
 }
 
 impl ApiModel {
-    /// Models class `class` (binary or internal name). `method` restricts the targets to the
-    /// public methods of that name (constructors and factories stay).
+    /// Models class `class` (binary or internal name) as a test in its package with access
+    /// `mode` sees it. `method` restricts the targets to the methods of that name
+    /// (constructors and factories stay).
     pub fn build(
         classpath: Arc<Classpath>,
         class: &str,
         method: Option<&str>,
+        mode: AccessMode,
     ) -> Result<ApiModel, ApiError> {
         let name = internal_name(class);
-        let binary = ClassName::from_internal(&name).binary();
+        let class_name = ClassName::from_internal(&name);
+        let binary = class_name.binary();
+        let access = Access::beside(&class_name, mode);
         let cf = classpath
             .class_file(&name)
             .map_err(|source| ApiError::Classpath {
@@ -103,12 +110,22 @@ impl ApiModel {
         if cf.access_flags.is_interface() {
             return Err(ApiError::Interface { class: binary });
         }
-        let cut = ClassApi::read(&cf).map_err(|reason| ApiError::BadClass {
+        // A test in a JDK package would split a package of a named module.
+        if classpath
+            .jdk()
+            .is_some_and(|jdk| jdk.contains(&name).unwrap_or(false))
+        {
+            return Err(ApiError::JdkPackage { class: binary });
+        }
+        let cut = ClassApi::read(&cf, &access).map_err(|reason| ApiError::BadClass {
             class: binary.clone(),
             reason,
         })?;
         if !cut.nameable {
-            return Err(ApiError::NotPublic { class: binary });
+            return Err(match mode {
+                AccessMode::Public => ApiError::NotPublic { class: binary },
+                AccessMode::SamePackage => ApiError::NotNameable { class: binary },
+            });
         }
         let nested = nested_classes(&classpath, &name).map_err(|source| ApiError::Classpath {
             class: binary.clone(),
@@ -123,6 +140,7 @@ impl ApiModel {
             classpath,
             class: name.clone(),
             cut: cut.clone(),
+            access,
             targets: Vec::new(),
             constants,
             untestable: Vec::new(),
@@ -161,21 +179,26 @@ impl ApiModel {
         };
         let has_static = selected.iter().any(|m| m.is_static);
         let has_instance = selected.iter().any(|m| !m.is_static);
+        // What a test may use: "public", or "accessible" from the class's package.
+        let scope = match self.access.mode {
+            AccessMode::Public => "public",
+            AccessMode::SamePackage => "accessible",
+        };
         if creators.is_empty() {
             if !has_static {
                 let what = if self.cut.flags.is_abstract() {
-                    "it is abstract and no public concrete subclass is on the classpath"
+                    format!("it is abstract and no {scope} concrete subclass is on the classpath")
                 } else {
-                    "it has no public constructor and no public static factory method"
+                    format!("it has no {scope} constructor and no {scope} static factory method")
                 };
                 return Err(ApiError::Untestable {
                     class: binary,
-                    reason: format!("{what}, and no public static method to call"),
+                    reason: format!("{what}, and no {scope} static method to call"),
                 });
             }
             if has_instance {
                 self.untestable.push(format!(
-                    "instance methods of {binary}: no public constructor or static factory creates an instance"
+                    "instance methods of {binary}: no {scope} constructor or static factory creates an instance"
                 ));
             }
         }
@@ -206,7 +229,7 @@ impl ApiModel {
             return hit.clone();
         }
         let api = match self.classpath.class_file(name) {
-            Ok(Some(cf)) => ClassApi::read(&cf).ok().map(Arc::new),
+            Ok(Some(cf)) => ClassApi::read(&cf, &self.access).ok().map(Arc::new),
             Ok(None) => None,
             Err(e) => {
                 tracing::debug!(class = name, error = %e, "class unreadable");

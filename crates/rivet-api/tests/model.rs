@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use rivet_api::{ApiError, ApiModel, GenConfig, Generator, Rng};
+use rivet_api::{AccessMode, ApiError, ApiModel, GenConfig, Generator, Rng};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_testcase::JType;
 
@@ -17,7 +17,13 @@ fn classpath(extra: &[std::path::PathBuf]) -> Arc<Classpath> {
 
 #[test]
 fn scheduler_lists_get_process_elements() {
-    let model = ApiModel::build(classpath(&[]), "sushi.Scheduler", None).unwrap();
+    let model = ApiModel::build(
+        classpath(&[]),
+        "sushi.Scheduler",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
     let names: Vec<String> = model
         .targets
         .iter()
@@ -54,7 +60,13 @@ fn scheduler_lists_get_process_elements() {
         .map(|c| c.member.name.clone())
         .collect();
     assert_eq!(inspectors, ["deferredCount", "executedCount"]);
-    let avl = ApiModel::build(classpath(&[]), "structures.AvlTree", None).unwrap();
+    let avl = ApiModel::build(
+        classpath(&[]),
+        "structures.AvlTree",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
     let inspectors: Vec<String> = avl
         .inspectors(&JType::class("structures/AvlTree"))
         .iter()
@@ -65,9 +77,15 @@ fn scheduler_lists_get_process_elements() {
 
 #[test]
 fn constants_and_generation_are_seeded() {
-    let model = ApiModel::build(classpath(&[]), "lct.Examples", None).unwrap();
+    let model = ApiModel::build(
+        classpath(&[]),
+        "lct.Examples",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
     assert!(model.constants.ints.contains(&2789));
-    let bar = ApiModel::build(classpath(&[]), "evodse.Bar", None).unwrap();
+    let bar = ApiModel::build(classpath(&[]), "evodse.Bar", None, AccessMode::SamePackage).unwrap();
     assert!(bar.constants.strings.contains(&"baz".to_string()));
     let generator = Generator::new(&model, GenConfig::default());
     let a = generator.random_test(&mut Rng::new(9), 6);
@@ -79,14 +97,20 @@ fn constants_and_generation_are_seeded() {
 fn untestable_classes_are_errors_naming_the_class() {
     let cp = classpath(&[]);
     assert!(matches!(
-        ApiModel::build(cp.clone(), "no.Such", None),
+        ApiModel::build(cp.clone(), "no.Such", None, AccessMode::SamePackage),
         Err(ApiError::ClassNotFound { .. })
     ));
     assert!(matches!(
-        ApiModel::build(cp.clone(), "java.util.List", None),
+        ApiModel::build(cp.clone(), "java.util.List", None, AccessMode::SamePackage),
         Err(ApiError::Interface { .. })
     ));
-    let e = ApiModel::build(cp, "structures.AvlTree", Some("nope")).unwrap_err();
+    let e = ApiModel::build(
+        cp,
+        "structures.AvlTree",
+        Some("nope"),
+        AccessMode::SamePackage,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("structures.AvlTree"), "{e}");
 }
 
@@ -96,6 +120,7 @@ fn fraction_has_static_factories() {
         classpath(&[rivet_testkit::debian_jar("commons-lang3")]),
         "org.apache.commons.lang3.math.Fraction",
         None,
+        AccessMode::SamePackage,
     )
     .unwrap();
     let producers = model.producers(&JType::class("org/apache/commons/lang3/math/Fraction"));

@@ -90,6 +90,16 @@ pub struct GenerateArgs {
     pub keep_artifacts: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "all")]
     pub strategy: Strategy,
+    /// What the tests may use: what a test in the class's own package may (public,
+    /// protected and package-private members; never private ones), or the public API only
+    #[arg(long, value_enum, default_value = "same-package")]
+    pub access: Access,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Access {
+    SamePackage,
+    Public,
 }
 
 #[derive(Debug, Args)]

@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use rivet_engine::{generate, EngineError, Event, GenerateConfig, StrategyChoice};
+use rivet_engine::{generate, AccessMode, EngineError, Event, GenerateConfig, StrategyChoice};
 use rivet_junit::JUnitVersion;
 
 use crate::bad_input;
-use crate::cli::{GenerateArgs, Strategy};
+use crate::cli::{Access, GenerateArgs, Strategy};
 use crate::report::summary;
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
@@ -35,6 +35,10 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             Strategy::All => StrategyChoice::All,
         },
         max_executions: args.max_executions,
+        access: match args.access {
+            Access::SamePackage => AccessMode::SamePackage,
+            Access::Public => AccessMode::Public,
+        },
     };
     let mut bar: Option<indicatif::ProgressBar> = None;
     let mut budget = std::time::Duration::ZERO;

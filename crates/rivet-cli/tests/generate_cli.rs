@@ -147,7 +147,7 @@ fn bad_classes_exit_2_with_one_message() {
     let classes = fixtures("bad");
     bad_input("gen.Missing", &classes, "gen.Missing was not found");
     bad_input("gen.Shape", &classes, "gen.Shape is an interface");
-    bad_input("gen.NoWay", &classes, "no public constructor");
+    bad_input("gen.NoWay", &classes, "no accessible constructor");
     bad_input("gen.Boom", &classes, "static initializer throws");
 }
 

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use rivet_api::AccessMode;
 use rivet_junit::JUnitVersion;
 
 /// Which strategies a run uses.
@@ -41,6 +42,9 @@ pub struct GenerateConfig {
     pub strategy: StrategyChoice,
     /// Stop the strategies after this many test executions.
     pub max_executions: Option<u64>,
+    /// What the tests may use: what a test in the class's package may (the default), or
+    /// only the public API.
+    pub access: AccessMode,
 }
 
 impl GenerateConfig {
@@ -109,6 +113,7 @@ mod tests {
             keep_artifacts: None,
             strategy: StrategyChoice::All,
             max_executions: None,
+            access: AccessMode::SamePackage,
         }
     }
 

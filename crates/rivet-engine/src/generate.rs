@@ -58,13 +58,16 @@ pub fn generate(
     let class = ClassName::from_binary(&config.class);
     let _span = info_span!("generate", class = %class).entered();
     let method = config.method.as_deref();
-    let model =
-        ApiModel::build(session.classpath.clone(), &config.class, method).map_err(|source| {
-            EngineError::Api {
-                class: class.binary(),
-                source: Box::new(source),
-            }
-        })?;
+    let model = ApiModel::build(
+        session.classpath.clone(),
+        &config.class,
+        method,
+        config.access,
+    )
+    .map_err(|source| EngineError::Api {
+        class: class.binary(),
+        source: Box::new(source),
+    })?;
     // Instrument the class (cached per input state) and start the workers.
     let cache_root = match &keep_artifacts {
         Some(d) => d.join("instrumented"),

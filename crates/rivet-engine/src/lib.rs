@@ -24,7 +24,7 @@ mod session;
 mod strategy;
 mod symbolic;
 
-pub use config::{GenerateConfig, StrategyChoice};
+pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
 pub use plan::{goal_classes, ClassPlan};

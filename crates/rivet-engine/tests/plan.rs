@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use rivet_analysis::analyze_class;
-use rivet_api::ApiModel;
+use rivet_api::{AccessMode, ApiModel};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_engine::ClassPlan;
 use rivet_instrument::{plan_class, ProbeMap};
@@ -34,7 +34,13 @@ fn probes(cp: &Classpath, classes: &[&str]) -> ProbeMap {
 #[test]
 fn avl_tree_goals_are_its_branches_with_probes_then_its_methods() {
     let cp = classpath();
-    let model = ApiModel::build(cp.clone(), "structures.AvlTree", None).expect("model");
+    let model = ApiModel::build(
+        cp.clone(),
+        "structures.AvlTree",
+        None,
+        AccessMode::SamePackage,
+    )
+    .expect("model");
     let mut nested: Vec<String> = cp
         .package_classes("structures")
         .expect("list")
@@ -79,7 +85,13 @@ fn avl_tree_goals_are_its_branches_with_probes_then_its_methods() {
 #[test]
 fn one_method_plans_only_its_branches() {
     let cp = classpath();
-    let model = ApiModel::build(cp.clone(), "lct.Examples", Some("figure1")).expect("model");
+    let model = ApiModel::build(
+        cp.clone(),
+        "lct.Examples",
+        Some("figure1"),
+        AccessMode::SamePackage,
+    )
+    .expect("model");
     let map = probes(&cp, &["lct/Examples"]);
     let plan = ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan");
     assert!(!plan.places.is_empty());
@@ -98,7 +110,13 @@ fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each
     use rivet_testcase::{GeneratedTest, TypedTest};
 
     let cp = classpath();
-    let model = ApiModel::build(cp.clone(), "lct.Examples", Some("figure1")).expect("model");
+    let model = ApiModel::build(
+        cp.clone(),
+        "lct.Examples",
+        Some("figure1"),
+        AccessMode::SamePackage,
+    )
+    .expect("model");
     let map = probes(&cp, &["lct/Examples"]);
     let plan = ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan");
     let branch = plan.places[0].0;

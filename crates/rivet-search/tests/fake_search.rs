@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rivet_api::{ApiModel, GenConfig, Generator};
+use rivet_api::{AccessMode, ApiModel, GenConfig, Generator};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_search::{
     add_assertions, distinct_tests, minimize, BranchObjective, Goal, Goals, Search, SearchConfig,
@@ -114,7 +114,7 @@ fn model() -> ApiModel {
         Classpath::from_paths([rivet_testkit::compiled_subjects(11)], Some(jdk))
             .expect("classpath"),
     );
-    ApiModel::build(cp, "lct.Examples", Some("figure1")).expect("model")
+    ApiModel::build(cp, "lct.Examples", Some("figure1"), AccessMode::SamePackage).expect("model")
 }
 
 fn goals() -> Goals {

@@ -128,6 +128,8 @@ fn every_kind() -> (TestCase, Vec<StatementOutcome>) {
     b.write("fixtures/Values", "counter", "J", None, forty_two);
     b.values("counter", "()J", &[]);
     b.values("boxed", "(I)Ljava/lang/Integer;", &[forty_two]);
+    // Package-private: a test in the class's package may call it.
+    b.values("hidden", "()I", &[]);
     expect.extend([
         normal(V::Int(42)),
         normal(V::Void),
@@ -137,6 +139,7 @@ fn every_kind() -> (TestCase, Vec<StatementOutcome>) {
         normal(V::Void),
         normal(V::Long(42)),
         object(3, "java.lang.Integer"),
+        normal(V::Int(41)),
     ]);
 
     let list = b.new_object("java/util/ArrayList", "()V", &[]);
@@ -232,7 +235,7 @@ fn exceptions_stop_the_test_and_are_reported() {
 
     // Statements the harness cannot run as written.
     let mut b = Builder::new();
-    b.values("hidden", "()I", &[]);
+    b.values("secret", "()I", &[]);
     tests.push(b.build());
     let mut b = Builder::new();
     b.call("no/such/Class", "m", "()V", None, &[]);
@@ -269,7 +272,7 @@ fn exceptions_stop_the_test_and_are_reported() {
     assert_eq!(threw(&results[1]).1, "java.lang.StackOverflowError");
     assert_eq!(threw(&results[2]).1, "java.lang.NullPointerException");
     for (r, needle) in results[3..8].iter().zip([
-        "is not public",
+        "is private",
         "class not found",
         "is final",
         "argument type mismatch",

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * Resolves classes and members by JVM internal name, member name and descriptor, with a cache per
- * worker (failures are cached too: the classpath does not change during a worker's life). Only
- * public members resolve; setAccessible is used so that public members of non-public classes
- * (inherited by public ones) can be called.
+ * worker (failures are cached too: the classpath does not change during a worker's life). Private
+ * members never resolve: tests use what a test in the class's package may use (Rivet's generator
+ * decides which; this is the last check). setAccessible stands in for the test's package, so that
+ * package-private and protected members, and public members of non-public classes, can be called.
  */
 final class Members {
     private final ClassLoader loader;
@@ -88,8 +89,8 @@ final class Members {
     }
 
     private static Object usable(AccessibleObject member, int modifiers, String where, boolean field) throws Unrunnable {
-        if (!Modifier.isPublic(modifiers)) {
-            throw new Unrunnable(where + " is not public");
+        if (Modifier.isPrivate(modifiers)) {
+            throw new Unrunnable(where + " is private");
         }
         if (field && Modifier.isFinal(modifiers)) {
             throw new Unrunnable(where + " is final");

@@ -1,0 +1,93 @@
+//! Tests live in the package of the class under test and use what a test there may use:
+//! a package-private class, protected constructors and package-private methods are tested
+//! (never private members, never reflection); `--access public` restricts to the public API.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::rivet;
+
+fn fixtures() -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/access/acc");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    sources.sort();
+    let out = rivet_testkit::cache_dir().join("cli-generate-access-classes");
+    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &out);
+    out
+}
+
+fn generate(
+    classes: &Path,
+    class: &str,
+    name: &str,
+    extra: &[&str],
+) -> (std::process::Output, PathBuf) {
+    let out = rivet_testkit::cache_dir().join(format!("cli-generate-access-{name}"));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut args = vec![
+        "generate".to_string(),
+        "--classpath".into(),
+        classes.display().to_string(),
+        "--class".into(),
+        class.into(),
+        "--out".into(),
+        out.display().to_string(),
+        "--budget".into(),
+        "10".into(),
+        "--strategy".into(),
+        "search".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    (rivet(&refs), out)
+}
+
+#[test]
+fn package_private_classes_and_members_are_tested_from_their_package() {
+    let classes = fixtures();
+    for (class, simple, branches) in [("acc.Counter", "Counter", 4), ("acc.Gauge", "Gauge", 4)] {
+        let (o, out) = generate(&classes, class, simple, &[]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{class}: {stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["verified"], true, "{report}");
+        assert_eq!(report["branches_total"], branches, "{report}");
+        assert_eq!(report["branches_covered"], branches, "{class}: {report}");
+        let source =
+            std::fs::read_to_string(out.join(format!("acc/{simple}RivetTest.java"))).unwrap();
+        assert!(source.starts_with("package acc;"), "{source}");
+        assert!(!source.contains("reflect"), "{source}");
+        assert!(!source.contains("reset("), "a private method: {source}");
+    }
+}
+
+#[test]
+fn public_access_refuses_what_only_the_package_sees() {
+    let classes = fixtures();
+    let (o, _) = generate(
+        &classes,
+        "acc.Counter",
+        "public-counter",
+        &["--access", "public"],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("acc.Counter is not public"), "{stderr}");
+    let (o, _) = generate(
+        &classes,
+        "acc.Gauge",
+        "public-gauge",
+        &["--access", "public"],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no public constructor"), "{stderr}");
+}
