@@ -137,7 +137,9 @@ impl<'m> Generator<'m> {
         for p in &params {
             args.push(self.value(rng, t, p, depth + 1)?);
         }
-        let ty = returns.map(|r| if r.is_concrete() { r } else { r.erased() });
+        let ty = returns
+            .map(|r| if r.is_concrete() { r } else { r.erased() })
+            .map(|r| self.model.declarable(&r));
         let id = match c.kind {
             CallableKind::Constructor => t.push(
                 Statement::Construct {

@@ -481,6 +481,29 @@ impl ApiModel {
         self.class_api(class).is_some_and(|a| a.nameable)
     }
 
+    /// The type a test declares a value of static type `ty` with: `ty` itself when the test
+    /// can name it (or it is not a class type), else its nearest nameable superclass other
+    /// than `Object`, else its first nameable interface, else `Object` (a method may declare
+    /// a return type that a test in another package cannot name, such as a package-private
+    /// iterator class).
+    pub fn declarable(&self, ty: &JType) -> JType {
+        let Some(name) = ty.class_name() else {
+            return ty.clone();
+        };
+        match self.class_api(name) {
+            // Unknown here: left as it is.
+            None => return ty.clone(),
+            Some(api) if api.nameable => return ty.clone(),
+            Some(_) => {}
+        }
+        let supertypes = self.hierarchy.supertypes(name).unwrap_or_default();
+        supertypes
+            .iter()
+            .filter(|s| s.as_str() != OBJECT)
+            .find(|s| self.is_nameable(s))
+            .map_or_else(|| JType::class(OBJECT), |s| JType::class(s))
+    }
+
     /// The nearest public, nameable superclass of a class (itself if nameable), for
     /// declaring exceptions and values whose runtime class is private.
     pub fn nameable_ancestor(&self, class: &str) -> String {

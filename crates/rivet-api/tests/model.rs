@@ -133,3 +133,28 @@ fn fraction_has_static_factories() {
         assert!(t.test.validate().is_ok());
     }
 }
+
+#[test]
+fn values_of_types_a_test_cannot_name_are_declared_by_an_accessible_supertype() {
+    let model = ApiModel::build(
+        classpath(&[]),
+        "structures.AvlTree",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    // A package-private iterator class of java.util: declared as the interface it implements.
+    assert_eq!(
+        model.declarable(&JType::class("java/util/HashMap$KeyIterator")),
+        JType::class("java/util/Iterator")
+    );
+    let list = JType::Class {
+        name: "java/util/ArrayList".into(),
+        args: vec![JType::class("java/lang/String")],
+    };
+    assert_eq!(model.declarable(&list), list);
+    assert_eq!(
+        model.declarable(&JType::class("structures/AvlTree")),
+        JType::class("structures/AvlTree")
+    );
+}
