@@ -335,14 +335,29 @@ impl SymbolicStrategy {
     }
 
     /// Selects paths for the uncovered branches and adds their goals.
+    ///
+    /// The first round targets every branch of the explored methods, covered or not, as
+    /// SUSHI alone would (the search may have covered some before exploring): their path
+    /// conditions lead the search into the deep, legal states those methods need, which
+    /// are the stepping stones to the branches left (in `sushi.Scheduler` the deferral branch
+    /// is reached from the states built for the nine-element primary list). Later rounds
+    /// target only the branches still uncovered.
     fn select_round(&mut self, goals: &mut Goals, archive: &Archive) {
         let started = Instant::now();
-        let uncovered: BTreeSet<GoalId> = self
-            .branch_goals
-            .values()
-            .copied()
-            .filter(|g| !archive.is_covered(*g))
-            .collect();
+        let first = self.stats.rounds == 0;
+        let uncovered: BTreeSet<GoalId> = if first {
+            self.methods
+                .iter()
+                .filter(|m| m.depth > 0)
+                .flat_map(|m| m.branches.iter().copied())
+                .collect()
+        } else {
+            self.branch_goals
+                .values()
+                .copied()
+                .filter(|g| !archive.is_covered(*g))
+                .collect()
+        };
         let open: Vec<usize> = (0..self.paths.len())
             .filter(|i| !self.paths[*i].tried)
             .collect();
