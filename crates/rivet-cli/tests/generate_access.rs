@@ -72,22 +72,13 @@ fn package_private_classes_and_members_are_tested_from_their_package() {
 #[test]
 fn public_access_refuses_what_only_the_package_sees() {
     let classes = fixtures();
-    let (o, _) = generate(
-        &classes,
-        "acc.Counter",
-        "public-counter",
-        &["--access", "public"],
-    );
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("acc.Counter is not public"), "{stderr}");
-    let (o, _) = generate(
-        &classes,
-        "acc.Gauge",
-        "public-gauge",
-        &["--access", "public"],
-    );
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("no public constructor"), "{stderr}");
+    for (class, name, expect) in [
+        ("acc.Counter", "public-counter", "acc.Counter is not public"),
+        ("acc.Gauge", "public-gauge", "no public constructor"),
+    ] {
+        let (o, _) = generate(&classes, class, name, &["--access", "public"]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expect), "{class}: {stderr}");
+    }
 }

@@ -82,8 +82,8 @@ fn avl_tree_goals_are_its_branches_with_probes_then_its_methods() {
     assert_eq!(plan.goals.len(), expected + methods.len());
 }
 
-#[test]
-fn one_method_plans_only_its_branches() {
+/// The plan of `lct.Examples` restricted to `figure1`.
+fn figure1_plan() -> ClassPlan {
     let cp = classpath();
     let model = ApiModel::build(
         cp.clone(),
@@ -93,7 +93,12 @@ fn one_method_plans_only_its_branches() {
     )
     .expect("model");
     let map = probes(&cp, &["lct/Examples"]);
-    let plan = ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan");
+    ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan")
+}
+
+#[test]
+fn one_method_plans_only_its_branches() {
+    let plan = figure1_plan();
     assert!(!plan.places.is_empty());
     assert!(plan.places.iter().all(|(_, p)| p.method == "figure1"));
     assert!(plan
@@ -109,16 +114,7 @@ fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each
     use rivet_junit::{emit, JUnitVersion};
     use rivet_testcase::{GeneratedTest, TypedTest};
 
-    let cp = classpath();
-    let model = ApiModel::build(
-        cp.clone(),
-        "lct.Examples",
-        Some("figure1"),
-        AccessMode::SamePackage,
-    )
-    .expect("model");
-    let map = probes(&cp, &["lct/Examples"]);
-    let plan = ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan");
+    let plan = figure1_plan();
     let branch = plan.places[0].0;
     let method_goal = plan
         .goals
