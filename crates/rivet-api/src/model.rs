@@ -33,8 +33,29 @@ pub fn known_implementation(class: &str) -> Option<&'static str> {
         "java/util/Queue" | "java/util/Deque" | "java/util/AbstractSequentialList" => {
             "java/util/LinkedList"
         }
+        // Abstract I/O and text types: in-memory stand-ins built from a string or bytes.
+        "java/io/Reader" | "java/lang/Readable" => "java/io/StringReader",
+        "java/io/InputStream" => "java/io/ByteArrayInputStream",
+        "java/io/Writer" => "java/io/StringWriter",
+        "java/io/OutputStream" => "java/io/ByteArrayOutputStream",
+        "java/lang/CharSequence" | "java/lang/Appendable" => "java/lang/StringBuilder",
         _ => return None,
     })
+}
+
+/// Is `imp` (a [`known_implementation`]) a collection, filled by calls after a no-argument
+/// constructor? The others are built from their constructor's value (a string, bytes).
+fn is_collection(imp: &str) -> bool {
+    imp.starts_with("java/util/")
+}
+
+/// Can a test pass a value of `t` to a JDK constructor (a primitive, a string, or an array
+/// of primitives)?
+fn simple_value(t: &JType) -> bool {
+    match t {
+        JType::Array(c) => c.prim().is_some(),
+        _ => t.prim().is_some() || t.is_string(),
+    }
 }
 
 /// Methods of JDK collections a test may call to fill them.
@@ -289,7 +310,7 @@ impl ApiModel {
                 return;
             }
             for c in &api.constructors {
-                if jdk && !c.params.iter().all(|p| p.prim().is_some() || p.is_string()) {
+                if jdk && !c.params.iter().all(simple_value) {
                     continue;
                 }
                 out.push(c.clone());
@@ -307,7 +328,9 @@ impl ApiModel {
         if let Some(imp) = known_implementation(&name) {
             if let Some(api) = self.class_api(imp) {
                 add_class(&api, &mut out, true);
-                out.retain(|c| c.params.is_empty());
+                if is_collection(imp) {
+                    out.retain(|c| c.params.is_empty());
+                }
             }
         } else if let Some(api) = self.class_api(&name) {
             let jdk = self.is_jdk(&name);

@@ -158,3 +158,64 @@ fn values_of_types_a_test_cannot_name_are_declared_by_an_accessible_supertype() 
         JType::class("structures/AvlTree")
     );
 }
+
+#[test]
+fn abstract_io_and_text_types_get_in_memory_stand_ins() {
+    let model = ApiModel::build(
+        classpath(&[]),
+        "structures.AvlTree",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    let made = |ty: &str| -> Vec<String> {
+        model
+            .producers(&JType::class(ty))
+            .iter()
+            .map(|c| c.member.to_string())
+            .collect()
+    };
+    let reader = made("java/io/Reader");
+    assert!(
+        reader.contains(&"java.io.StringReader.<init>(Ljava/lang/String;)V".to_string()),
+        "{reader:?}"
+    );
+    assert_eq!(made("java/lang/Readable"), reader);
+    let input = made("java/io/InputStream");
+    assert!(
+        input.contains(&"java.io.ByteArrayInputStream.<init>([B)V".to_string()),
+        "{input:?}"
+    );
+    let text = made("java/lang/CharSequence");
+    assert!(
+        text.contains(&"java.lang.StringBuilder.<init>(Ljava/lang/String;)V".to_string()),
+        "{text:?}"
+    );
+    // Collections still start empty and are filled by calls.
+    assert_eq!(
+        made("java/util/List"),
+        vec!["java.util.ArrayList.<init>()V".to_string()]
+    );
+    // A generated test can build each.
+    let generator = Generator::new(&model, GenConfig::default());
+    let mut rng = Rng::new(3);
+    for ty in [
+        "java/io/Reader",
+        "java/io/InputStream",
+        "java/lang/CharSequence",
+    ] {
+        let mut t = rivet_testcase::TypedTest::default();
+        let built = (0..20).any(|_| {
+            generator
+                .value(&mut rng, &mut t, &JType::class(ty), 0)
+                .is_some_and(|id| {
+                    !matches!(
+                        t.statements()[id.0 as usize],
+                        rivet_testcase::Statement::Null { .. }
+                    )
+                })
+        });
+        assert!(built, "{ty}: {t:?}");
+        assert!(t.test.validate().is_ok());
+    }
+}
