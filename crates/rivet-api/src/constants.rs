@@ -1,5 +1,7 @@
 //! Interesting constants harvested from class files: the constant pool's numbers and strings,
-//! the immediates of `bipush`/`sipush`/`iconst_*`, switch keys, and their neighbours.
+//! the immediates of `bipush`/`sipush`/`iconst_*`, switch keys, and their neighbours; and the
+//! classes the code tests with `instanceof` or casts to (EvoSuite's cast seeding: an `Object`
+//! parameter then gets values of those types).
 
 use std::collections::BTreeSet;
 
@@ -12,6 +14,9 @@ pub struct Constants {
     pub ints: Vec<i64>,
     pub floats: Vec<f64>,
     pub strings: Vec<String>,
+    /// Classes (internal names) named by `instanceof` and `checkcast`, arrays and `Object`
+    /// left out.
+    pub casts: Vec<String>,
 }
 
 impl Constants {
@@ -20,6 +25,7 @@ impl Constants {
         let mut ints = BTreeSet::new();
         let mut floats: Vec<f64> = Vec::new();
         let mut strings = BTreeSet::new();
+        let mut casts = BTreeSet::new();
         let int = |v: i64, ints: &mut BTreeSet<i64>| {
             ints.insert(v);
             ints.insert(v.saturating_add(1));
@@ -65,6 +71,13 @@ impl Constants {
                         {
                             ints.insert(op.0 as i64 - Opcode::ICONST_0.0 as i64);
                         }
+                        (Operand::Constant(i), Opcode::CHECKCAST | Opcode::INSTANCEOF) => {
+                            if let Ok(name) = cp.class_name(*i) {
+                                if !name.starts_with('[') && name != "java/lang/Object" {
+                                    casts.insert(name.to_string());
+                                }
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -77,6 +90,7 @@ impl Constants {
             ints: ints.into_iter().collect(),
             floats,
             strings: strings.into_iter().collect(),
+            casts: casts.into_iter().collect(),
         }
     }
 

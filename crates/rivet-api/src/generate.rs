@@ -289,6 +289,14 @@ impl<'m> Generator<'m> {
                 return self.object(rng, t, pick, &[], depth, non_null);
             }
             OBJECT => {
+                // A type the code tests with instanceof or casts to, now and then.
+                let casts = &self.model.constants.casts;
+                if !casts.is_empty() && rng.chance(0.4) {
+                    let pick = rng.pick(casts)?.clone();
+                    if let Some(id) = self.object(rng, t, &pick, &[], depth, non_null) {
+                        return Some(id);
+                    }
+                }
                 let choice = rng.below(4);
                 let pick = match choice {
                     0 => STRING,

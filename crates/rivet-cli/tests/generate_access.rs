@@ -1,6 +1,7 @@
 //! Tests live in the package of the class under test and use what a test there may use:
 //! a package-private class, protected constructors and package-private methods are tested
 //! (never private members, never reflection); `--access public` restricts to the public API.
+//! An `Object` parameter gets values of the types the code tests with `instanceof`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -51,7 +52,11 @@ fn generate(
 #[test]
 fn package_private_classes_and_members_are_tested_from_their_package() {
     let classes = fixtures();
-    for (class, simple, branches) in [("acc.Counter", "Counter", 4), ("acc.Gauge", "Gauge", 4)] {
+    for (class, simple, branches) in [
+        ("acc.Counter", "Counter", 4),
+        ("acc.Gauge", "Gauge", 4),
+        ("acc.Kinds", "Kinds", 8),
+    ] {
         let (o, out) = generate(&classes, class, simple, &[]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success(), "{class}: {stderr}");
