@@ -122,6 +122,9 @@ pub struct SymbolicStrategy {
     phase: Phase,
     started: Instant,
     stats: SymbolicStats,
+    /// Some branch of the class was uncovered at the last update (else there is nothing left
+    /// to explore or select for, and the driver may stop).
+    uncovered_left: bool,
     artifacts: Option<Artifacts>,
 }
 
@@ -180,6 +183,7 @@ impl SymbolicStrategy {
             phase: Phase::Waiting,
             started: Instant::now(),
             stats: SymbolicStats::default(),
+            uncovered_left: true,
             artifacts,
         }
     }
@@ -496,7 +500,7 @@ impl Strategy for SymbolicStrategy {
     }
 
     fn pending(&self) -> bool {
-        self.phase != Phase::Done
+        self.phase != Phase::Done && self.uncovered_left
     }
 
     fn phase(&self) -> Option<String> {
@@ -516,6 +520,7 @@ impl Strategy for SymbolicStrategy {
     }
 
     fn update_goals(&mut self, goals: &mut Goals, archive: &Archive) {
+        self.uncovered_left = self.branch_goals.values().any(|g| !archive.is_covered(*g));
         let phase = self.phase;
         if phase == Phase::Searching && self.settle(goals, archive) {
             self.phase = Phase::Select;
