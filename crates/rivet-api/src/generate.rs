@@ -28,6 +28,17 @@ pub struct GenConfig {
     pub max_elements: usize,
 }
 
+/// NaN, the infinities, negative zero and the extremes, offered now and then for floats
+/// and doubles (`Double.isNaN` checks are common guards).
+const SPECIAL_FLOATS: [f64; 6] = [
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    -0.0,
+    f64::MAX,
+    f64::MIN_POSITIVE,
+];
+
 impl Default for GenConfig {
     fn default() -> Self {
         GenConfig {
@@ -430,6 +441,9 @@ impl<'m> Generator<'m> {
                 let floats = &self.model.constants.floats;
                 let v = if rng.chance(self.config.p_constant) && !floats.is_empty() {
                     floats[rng.below(floats.len())]
+                } else if rng.chance(0.05) {
+                    // The values floating-point code checks for.
+                    SPECIAL_FLOATS[rng.below(SPECIAL_FLOATS.len())]
                 } else if rng.chance(0.5) {
                     int(rng, -1000, 1000) as f64
                 } else {

@@ -219,3 +219,39 @@ fn abstract_io_and_text_types_get_in_memory_stand_ins() {
         assert!(t.test.validate().is_ok());
     }
 }
+
+#[test]
+fn doubles_and_floats_include_nan_and_the_infinities() {
+    let model = ApiModel::build(
+        classpath(&[]),
+        "structures.AvlTree",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    let generator = Generator::new(&model, GenConfig::default());
+    let mut rng = Rng::new(5);
+    let doubles: Vec<f64> = (0..2000)
+        .filter_map(
+            |_| match generator.primitive(&mut rng, rivet_testcase::Prim::Double) {
+                rivet_testcase::PrimitiveValue::Double(v) => Some(v),
+                _ => None,
+            },
+        )
+        .collect();
+    assert_eq!(doubles.len(), 2000);
+    assert!(doubles.iter().any(|v| v.is_nan()));
+    assert!(doubles.iter().any(|v| v.is_infinite() && *v > 0.0));
+    assert!(doubles.iter().any(|v| v.is_infinite() && *v < 0.0));
+    assert!(
+        doubles.iter().filter(|v| v.is_finite()).count() > 1800,
+        "mostly ordinary values"
+    );
+    let floats = (0..2000)
+        .filter(|_| {
+            matches!(generator.primitive(&mut rng, rivet_testcase::Prim::Float),
+                rivet_testcase::PrimitiveValue::Float(v) if v.is_nan())
+        })
+        .count();
+    assert!(floats > 0);
+}
