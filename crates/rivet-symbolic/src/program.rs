@@ -529,13 +529,30 @@ impl Program {
                     out.push(c.name.clone());
                 }
             }
-            let subs = self
+            let mut subs = self
                 .hierarchy
                 .subtypes(ty, SubtypeScope::UserClasses)
                 .map_err(|source| SymbolicError::Hierarchy {
                     class: ClassName::from_internal(ty),
                     source,
                 })?;
+            // A JDK type stands for its usual JDK implementations and the user classes of
+            // the explored class's own package: not for every implementation in every jar of
+            // the classpath (a `Map` parameter of commons-collections4 `LRUMap` expanded to
+            // guava's private map classes, which no test can build).
+            let jdk_type = self
+                .classpath
+                .jdk()
+                .is_some_and(|jdk| jdk.contains(ty).unwrap_or(false));
+            if jdk_type {
+                let package = ClassName::from_internal(&self.target).package().to_string();
+                subs.retain(|s| ClassName::from_internal(s).package() == package);
+                for d in jdk_defaults(ty) {
+                    if !out.iter().any(|o| &**o == *d) {
+                        out.push(Arc::from(*d));
+                    }
+                }
+            }
             for s in subs {
                 if let Some(c) = self.load(&s)? {
                     if c.is_concrete() && !out.contains(&c.name) {
@@ -553,8 +570,9 @@ impl Program {
     }
 }
 
-/// The usual JDK implementations of common JDK interfaces and abstract classes, used when
-/// the user classes implement none: lists, sets, maps, queues, char sequences, numbers.
+/// The usual JDK implementations of common JDK interfaces and abstract classes (lists, sets,
+/// maps, queues, char sequences, numbers), which such a type expands to beside the user
+/// classes of the explored class's package.
 pub fn jdk_defaults(ty: &str) -> &'static [&'static str] {
     match ty {
         "java/util/List"

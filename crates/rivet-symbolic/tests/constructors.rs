@@ -1,5 +1,7 @@
-//! A constructor's receiver is a new object with default field values, not an input: no
-//! argument aliases it and its fields are not symbols.
+//! What an entry state's inputs may be: a constructor's receiver is a new object with default
+//! field values, not an input (no argument aliases it and its fields are not symbols); a
+//! JDK-typed parameter is one of the usual JDK implementations or a class of the explored
+//! class's own package, not any class of the classpath.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -31,4 +33,24 @@ fn the_receiver_of_a_constructor_is_new() {
         "{shown:#?}"
     );
     assert_eq!(paths.len(), 3, "null, n == 0, n != 0: {shown:#?}");
+}
+
+#[test]
+fn a_jdk_typed_parameter_expands_to_jdk_classes_and_this_package_only() {
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    let (paths, _) = explore_with(&explorer, "fx17.Sizes.size(Ljava/util/List;)I");
+    let fresh: std::collections::BTreeSet<String> = paths
+        .iter()
+        .flat_map(|p| p.pc_texts())
+        .filter(|c| c.starts_with("fresh({arg1}) : "))
+        .collect();
+    let expected: std::collections::BTreeSet<String> = [
+        "java.util.ArrayList",
+        "java.util.LinkedList",
+        "fx17.Sizes$Local",
+    ]
+    .iter()
+    .map(|c| format!("fresh({{arg1}}) : {c}"))
+    .collect();
+    assert_eq!(fresh, expected);
 }

@@ -80,10 +80,16 @@ pub fn explore_with(explorer: &Explorer, method: &str) -> (Vec<Rendered>, Explor
 pub fn fx17() -> Arc<Classpath> {
     let out = rivet_testkit::cache_dir().join(format!("symbolic-fx17-{}", std::process::id()));
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx17");
-    let sources: Vec<std::path::PathBuf> = ["Point.java", "Boom.java", "Link.java"]
-        .iter()
-        .map(|f| dir.join(f))
-        .collect();
+    let sources: Vec<std::path::PathBuf> = [
+        "Point.java",
+        "Boom.java",
+        "Link.java",
+        "Sizes.java",
+        "other/Far.java",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
     rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 17, "", &sources, &out);
     let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("{e}"));
     Arc::new(
