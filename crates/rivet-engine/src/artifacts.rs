@@ -57,6 +57,16 @@ pub struct Sample {
     pub best_distance: Option<f64>,
 }
 
+/// How a path-condition goal's search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoalOutcome {
+    Reached,
+    /// Not reached within its slice.
+    LikelyInfeasible,
+    /// The run stopped before its slice was spent.
+    CutShort,
+}
+
 /// A path-condition goal's search (`goal-N.json`).
 #[derive(Debug, Clone, Serialize)]
 pub struct GoalLog {
@@ -66,7 +76,8 @@ pub struct GoalLog {
     pub pc: Vec<String>,
     pub branches: Vec<u32>,
     pub samples: Vec<Sample>,
-    /// `reached` or `likely infeasible` (not reached within its slice).
+    /// `reached`, `likely infeasible` (not reached within its slice), `cut short` (the run
+    /// stopped first), or `searching`.
     pub outcome: String,
     pub elapsed_s: f64,
     /// Statements of the test that reached it.
@@ -125,16 +136,17 @@ impl GoalLog {
 
     pub fn finish(
         &mut self,
-        reached: bool,
+        outcome: GoalOutcome,
         elapsed: Duration,
         test_length: Option<usize>,
         test: Option<String>,
     ) {
-        self.outcome = if reached {
-            "reached".into()
-        } else {
-            "likely infeasible".into()
-        };
+        self.outcome = match outcome {
+            GoalOutcome::Reached => "reached",
+            GoalOutcome::LikelyInfeasible => "likely infeasible",
+            GoalOutcome::CutShort => "cut short",
+        }
+        .into();
         self.elapsed_s = elapsed.as_secs_f64();
         self.test_length = test_length;
         self.test = test;

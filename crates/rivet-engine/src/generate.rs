@@ -224,5 +224,6 @@ fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicRepor
         goals: stats.goals,
         goals_reached: stats.goals_reached,
         goals_failed: stats.goals_failed,
+        goals_cut_short: stats.goals_cut_short,
     }
 }

@@ -83,6 +83,10 @@ pub struct SymbolicReport {
     pub goals: usize,
     pub goals_reached: usize,
     pub goals_failed: usize,
+    /// Goals still being searched when the run stopped (every goal covered, or the budget
+    /// spent).
+    #[serde(default)]
+    pub goals_cut_short: usize,
 }
 
 impl Report {

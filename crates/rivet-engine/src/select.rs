@@ -149,9 +149,10 @@ fn ilp(
 
 /// Alternatives to search beside a selection, as SUSHI searches its goals in parallel: for
 /// each branch of `uncovered`, up to `per_branch` more candidates that cover it, spread over
-/// the candidates in order of cost (the middle one, then the costliest, then the others from
-/// the middle out), so that one likely infeasible short path does not hold the branch back a
-/// whole slice while a longer, feasible one waits. At most `limit` in all; indices not in
+/// the candidates in order of cost (the cheapest not chosen, the middle one, the costliest,
+/// then the others from the middle out), so that one likely infeasible short path (a list
+/// of fifteen elements whose `last` is null) does not hold the branch back a whole slice
+/// while a slightly longer, feasible one waits. At most `limit` in all; indices not in
 /// `chosen`, in the order they were picked.
 pub fn alternatives(
     candidates: &[Candidate],
@@ -170,9 +171,14 @@ pub fn alternatives(
         if n == 0 {
             continue;
         }
-        // The middle, the end, then alternately below and above the middle.
+        // The cheapest not chosen, the middle, the end, then alternately below and above the
+        // middle.
         let mid = n / 2;
-        let mut order = vec![mid, n - 1];
+        let mut order: Vec<usize> = (0..n)
+            .find(|k| !chosen.contains(&covering[*k]))
+            .into_iter()
+            .collect();
+        order.extend([mid, n - 1]);
         for d in 1..n {
             order.extend(mid.checked_sub(d));
             if mid + d < n - 1 {
@@ -221,12 +227,18 @@ mod tests {
             c(&[2], 1),
         ];
         let alt = alternatives(&cands, &goals(&[1]), &[0], 2, 8);
-        assert_eq!(alt, vec![2, 4], "the middle and the costliest");
+        assert_eq!(alt, vec![1, 2], "the next cheapest and the middle");
         let alt = alternatives(&cands, &goals(&[1]), &[0, 2], 3, 8);
-        assert_eq!(alt, vec![4, 1, 3]);
+        assert_eq!(
+            alt,
+            vec![1, 4, 3],
+            "the next cheapest, the costliest, then out"
+        );
+        let alt = alternatives(&cands, &goals(&[1]), &[3], 5, 8);
+        assert_eq!(alt, vec![0, 2, 4, 1], "every other one, each once");
         assert_eq!(
             alternatives(&cands, &goals(&[1, 2]), &[0, 5], 2, 1),
-            vec![2]
+            vec![1]
         );
         assert!(alternatives(&cands, &goals(&[2]), &[5], 2, 8).is_empty());
         assert!(alternatives(&cands, &goals(&[7]), &[], 2, 8).is_empty());

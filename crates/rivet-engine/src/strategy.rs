@@ -41,6 +41,10 @@ pub trait Strategy {
     fn phase(&self) -> Option<String> {
         None
     }
+
+    /// The driver stopped (budget spent, cap reached, or every goal covered): settle what is
+    /// in flight. The default does nothing.
+    fn close(&mut self, _goals: &mut Goals, _archive: &Archive) {}
 }
 
 /// The many-objective search as a strategy: one generation per step.
@@ -176,6 +180,9 @@ pub fn drive(
         if start.elapsed() >= budget.time || capped || all_covered {
             break;
         }
+    }
+    for s in strategies.iter_mut() {
+        s.close(goals, archive);
     }
     DriveResult {
         executions: counted.count,

@@ -15,7 +15,7 @@ use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind}
 use rivet_testcase::{GoalId, MemberRef};
 use tracing::{debug, info};
 
-use crate::artifacts::{Artifacts, ExploredPath, GoalLog, RoundLog};
+use crate::artifacts::{Artifacts, ExploredPath, GoalLog, GoalOutcome, RoundLog};
 use crate::plan::ClassPlan;
 use crate::select::{alternatives, select, Candidate};
 use crate::strategy::{StepOutcome, Strategy};
@@ -106,6 +106,8 @@ pub struct SymbolicStats {
     pub goals: usize,
     pub goals_reached: usize,
     pub goals_failed: usize,
+    /// Goals still being searched when the run stopped.
+    pub goals_cut_short: usize,
     pub rounds: usize,
 }
 
@@ -424,8 +426,10 @@ impl SymbolicStrategy {
         self.phase = Phase::Searching;
     }
 
-    /// Retires goals that were reached or ran out of time; true when none is left.
-    fn settle(&mut self, goals: &mut Goals, archive: &Archive) -> bool {
+    /// Retires goals that were reached or ran out of time (every goal when `closing`: the
+    /// run stopped, and a goal not reached then was cut short, not failed); true when none
+    /// is left.
+    fn settle(&mut self, goals: &mut Goals, archive: &Archive, closing: bool) -> bool {
         let slice = self.schedule.slice;
         let mut still = Vec::new();
         for mut a in std::mem::take(&mut self.active) {
@@ -439,18 +443,23 @@ impl SymbolicStrategy {
             };
             a.log
                 .sample(spent, archive.executions - a.executions, best_distance);
-            if reached || spent >= slice {
+            if reached || spent >= slice || closing {
                 goals.retire(a.goal);
-                if reached {
+                let outcome = if reached {
                     self.stats.goals_reached += 1;
-                } else {
+                    GoalOutcome::Reached
+                } else if spent >= slice {
                     self.stats.goals_failed += 1;
-                }
+                    GoalOutcome::LikelyInfeasible
+                } else {
+                    self.stats.goals_cut_short += 1;
+                    GoalOutcome::CutShort
+                };
                 let test = archive
                     .entries
                     .get(&a.goal)
                     .map(|t| format!("{:?}", t.test));
-                a.log.finish(reached, spent, best, test);
+                a.log.finish(outcome, spent, best, test);
                 if let Some(art) = &mut self.artifacts {
                     art.goal(&a.log);
                 }
@@ -519,10 +528,14 @@ impl Strategy for SymbolicStrategy {
         }
     }
 
+    fn close(&mut self, goals: &mut Goals, archive: &Archive) {
+        self.settle(goals, archive, true);
+    }
+
     fn update_goals(&mut self, goals: &mut Goals, archive: &Archive) {
         self.uncovered_left = self.branch_goals.values().any(|g| !archive.is_covered(*g));
         let phase = self.phase;
-        if phase == Phase::Searching && self.settle(goals, archive) {
+        if phase == Phase::Searching && self.settle(goals, archive, false) {
             self.phase = Phase::Select;
         }
         if self.phase == Phase::Select {
