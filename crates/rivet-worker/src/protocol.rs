@@ -63,8 +63,7 @@ use rivet_testcase::{
 pub mod observe_wire;
 pub use observe_wire::{observations, RawCall};
 
-use rivet_testcase::ClassName;
-use rivet_testcase::ProbeId;
+use rivet_testcase::{ClassName, ProbeId};
 
 /// Version sent in `READY`; Rivet refuses a harness of another version.
 pub const PROTOCOL_VERSION: u32 = 2;
