@@ -60,13 +60,7 @@ fn scheduler_lists_get_process_elements() {
         .map(|c| c.member.name.clone())
         .collect();
     assert_eq!(inspectors, ["deferredCount", "executedCount"]);
-    let avl = ApiModel::build(
-        classpath(&[]),
-        "structures.AvlTree",
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let avl = avl_model();
     let inspectors: Vec<String> = avl
         .inspectors(&JType::class("structures/AvlTree"))
         .iter()
@@ -136,13 +130,7 @@ fn fraction_has_static_factories() {
 
 #[test]
 fn values_of_types_a_test_cannot_name_are_declared_by_an_accessible_supertype() {
-    let model = ApiModel::build(
-        classpath(&[]),
-        "structures.AvlTree",
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = avl_model();
     // A package-private iterator class of java.util: declared as the interface it implements.
     assert_eq!(
         model.declarable(&JType::class("java/util/HashMap$KeyIterator")),
@@ -161,13 +149,7 @@ fn values_of_types_a_test_cannot_name_are_declared_by_an_accessible_supertype() 
 
 #[test]
 fn abstract_io_and_text_types_get_in_memory_stand_ins() {
-    let model = ApiModel::build(
-        classpath(&[]),
-        "structures.AvlTree",
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = avl_model();
     let made = |ty: &str| -> Vec<String> {
         model
             .producers(&JType::class(ty))
@@ -222,13 +204,7 @@ fn abstract_io_and_text_types_get_in_memory_stand_ins() {
 
 #[test]
 fn doubles_and_floats_include_nan_and_the_infinities() {
-    let model = ApiModel::build(
-        classpath(&[]),
-        "structures.AvlTree",
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = avl_model();
     let generator = Generator::new(&model, GenConfig::default());
     let mut rng = Rng::new(5);
     let doubles: Vec<f64> = (0..2000)
@@ -254,4 +230,15 @@ fn doubles_and_floats_include_nan_and_the_infinities() {
         })
         .count();
     assert!(floats > 0);
+}
+
+/// The model of `structures.AvlTree` as a test in its package sees it.
+fn avl_model() -> ApiModel {
+    ApiModel::build(
+        classpath(&[]),
+        "structures.AvlTree",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap()
 }
