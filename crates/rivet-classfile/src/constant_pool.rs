@@ -433,6 +433,19 @@ impl ConstantPool {
         }
     }
 
+    /// Replaces the entry at `index` by one of the same width (not Long/Double, not the
+    /// unusable slots); false when that is not possible.
+    pub fn replace(&mut self, index: CpIndex, c: Constant) -> bool {
+        let wide = |c: &Constant| matches!(c, Constant::Long(_) | Constant::Double(_));
+        match self.entries.get_mut(index.0 as usize) {
+            Some(slot) if !wide(slot) && !wide(&c) && !matches!(slot, Constant::Unusable) => {
+                *slot = c;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Appends an entry (two slots for Long/Double) and returns its index.
     pub fn push(&mut self, c: Constant) -> CpIndex {
         let idx = CpIndex(self.entries.len() as u16);

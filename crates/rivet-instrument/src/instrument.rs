@@ -35,6 +35,8 @@ pub struct ClassOutcome {
     pub probe_sites: usize,
     /// `System.exit` / `Runtime.exit` / `Runtime.halt` calls redirected.
     pub exits: usize,
+    /// Calls sent through the sandbox (files, network, processes, signals).
+    pub sandbox_sites: usize,
 }
 
 /// One switch's table in `switches.bin`.
@@ -55,8 +57,9 @@ pub fn is_instrumented(cf: &ClassFile) -> bool {
     })
 }
 
-/// Instruments `cf` in place: exit calls are always redirected; with `probes`, the plan's
-/// probes are inserted with the given ids. The plan must come from this class (see
+/// Instruments `cf` in place: exit calls are always redirected and calls reaching outside
+/// the sandbox guarded (last, after the probes, whose plan holds original offsets); with
+/// `probes`, the plan's probes are inserted with the given ids. The plan must come from this class (see
 /// [`crate::plan_class`]). On error `cf` is left in an unspecified state.
 pub fn instrument_class(
     cf: &mut ClassFile,
@@ -70,18 +73,29 @@ pub fn instrument_class(
         exits: redirect_exits(cf),
         ..ClassOutcome::default()
     };
-    let Some((plan, range)) = probes else {
-        return Ok(outcome);
-    };
+    if let Some((plan, range)) = probes {
+        insert_all_probes(cf, plan, range, &class, &mut outcome)?;
+    }
+    outcome.sandbox_sites = crate::sandbox::guard_calls(cf).sites;
+    Ok(outcome)
+}
+
+fn insert_all_probes(
+    cf: &mut ClassFile,
+    plan: &ClassPlan,
+    range: ProbeRange,
+    class: &str,
+    outcome: &mut ClassOutcome,
+) -> Result<(), InstrumentError> {
     if plan.methods.iter().all(|m| m.sites.is_empty()) {
-        return Ok(outcome);
+        return Ok(());
     }
     let refs = ProbeRefs::intern(&mut cf.constant_pool);
     for m in &plan.methods {
         if m.sites.is_empty() {
             continue;
         }
-        replace_compares(cf, m, &refs, &class)?;
+        replace_compares(cf, m, &refs, class)?;
         let mut result = Ok(());
         cf.edit_code(m.index, |ed, cp| {
             result = insert_probes(ed, cp, m, range, &refs);
@@ -89,17 +103,17 @@ pub fn instrument_class(
             Ok(())
         })
         .map_err(|source| InstrumentError::Write {
-            class: class.clone(),
+            class: class.to_string(),
             source: Box::new(source),
         })?;
         result.map_err(|reason| InstrumentError::Method {
-            class: class.clone(),
+            class: class.to_string(),
             method: format!("{}{}", m.name, m.descriptor),
             reason,
         })?;
         outcome.probe_sites += m.sites.len();
     }
-    Ok(outcome)
+    Ok(())
 }
 
 /// The switch tables of a planned class, with global ids.

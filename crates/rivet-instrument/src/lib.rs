@@ -4,7 +4,9 @@
 //! calls the Java runtime in `java/rivet/runtime` (embedded, see [`runtime_classes`]) with the
 //! operands the branch compares, so that a worker learns which branches were taken and how
 //! far the others were from being taken. Calls of `System.exit`, `Runtime.exit` and
-//! `Runtime.halt` are sent to the runtime's `Exits`, which throws `ExitRequested` instead.
+//! `Runtime.halt` are sent to the runtime's `Exits`, which throws `ExitRequested` instead;
+//! calls that would reach outside the sandbox (files outside the temp dir, sockets, processes,
+//! signals) go through the runtime's `Sandbox`, which refuses them with `SandboxRefused`.
 //!
 //! * [`plan_class`] analyses a class and lists its probe sites;
 //! * [`ProbeMap::assign`] gives each planned class a global range of probe ids (by class name,
@@ -25,6 +27,7 @@ mod par;
 mod plan;
 mod probes;
 mod runtime;
+mod sandbox;
 
 pub use cache::{cache_key, instrument_cached, InstrumentedClasspath};
 pub use error::InstrumentError;
@@ -37,4 +40,7 @@ pub use job::{
 };
 pub use plan::{plan_class, ClassPlan, MethodPlan, Site, SiteKind};
 pub use probes::{BranchInfo, ClassProbes, ProbeMap, ProbeRange, PROBES_TSV_HEADER};
-pub use runtime::{runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SWITCHES_RESOURCE};
+pub use runtime::{
+    runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SANDBOX_CLASS, SWITCHES_RESOURCE,
+};
+pub use sandbox::{guard_calls, GuardOutcome};

@@ -1,4 +1,4 @@
-//! The Java runtime that instrumented classes call (`rivet/runtime/{Probes,Exits,ExitRequested}`),
+//! The Java runtime that instrumented classes call (`rivet/runtime/{Probes,Exits,ExitRequested,Sandbox,SandboxRefused}`),
 //! compiled by build.rs with `javac --release 8` and embedded, and the names instrumented code
 //! refers to.
 
@@ -8,6 +8,8 @@ include!(concat!(env!("OUT_DIR"), "/runtime_classes.rs"));
 pub const PROBES_CLASS: &str = "rivet/runtime/Probes";
 /// Internal name of the class that replaces `System.exit`, `Runtime.exit` and `Runtime.halt`.
 pub const EXITS_CLASS: &str = "rivet/runtime/Exits";
+/// Internal name of the class that checks or refuses calls reaching outside the sandbox.
+pub const SANDBOX_CLASS: &str = "rivet/runtime/Sandbox";
 /// Package prefix of the runtime (never instrumented).
 pub const RUNTIME_PACKAGE: &str = "rivet/runtime/";
 /// Resource holding the switch tables, read by `Probes` when it is initialised.

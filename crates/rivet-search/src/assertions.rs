@@ -10,7 +10,7 @@ use rivet_api::ApiModel;
 use rivet_testcase::{
     Assertion, Execution, Executor, GeneratedTest, GoalId, JType, MemberRef, Prim, Statement,
     StatementId, StatementOutcome, TestCase, TypedTest, ValueSummary, EXIT_REQUESTED_CLASS,
-    UNRUNNABLE_CLASS,
+    SANDBOX_REFUSED_CLASS, UNRUNNABLE_CLASS,
 };
 use tracing::info_span;
 
@@ -32,13 +32,16 @@ pub fn add_assertions(
     let _span = info_span!("assertions", tests = tests.len()).entered();
     let mut executions = 0u64;
     let mut tests: Vec<TypedTest> = tests.into_iter().map(|m| m.test).collect();
-    // Two runs of every test; a test ending in an exit request or an unrunnable statement is
-    // cut before it.
+    // Two runs of every test; a test ending in an exit request, a sandbox refusal or an
+    // unrunnable statement is cut before it.
     let (mut first, mut second) = twice(executor, &tests, &mut executions);
     let mut cut = false;
     for (t, e) in tests.iter_mut().zip(&first) {
         if let Some((k, class, _)) = e.exception() {
-            if class == EXIT_REQUESTED_CLASS || class == UNRUNNABLE_CLASS {
+            if class == EXIT_REQUESTED_CLASS
+                || class == SANDBOX_REFUSED_CLASS
+                || class == UNRUNNABLE_CLASS
+            {
                 let keep: Vec<bool> = (0..t.len()).map(|i| i < k).collect();
                 t.retain(&keep);
                 cut = true;

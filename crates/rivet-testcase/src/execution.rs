@@ -15,6 +15,11 @@ pub const UNRUNNABLE_CLASS: &str = "rivet.worker.Unrunnable";
 /// `System.exit`, `Runtime.exit`, `Runtime.halt`).
 pub const EXIT_REQUESTED_CLASS: &str = "rivet.runtime.ExitRequested";
 
+/// The exception class reported when the code under test tried to reach outside the sandbox
+/// (a file changed outside the temp dir, a socket, a process, a signal). A statement that
+/// did is never emitted.
+pub const SANDBOX_REFUSED_CLASS: &str = "rivet.runtime.SandboxRefused";
+
 /// Runs test cases: the worker pool, or a fake in tests.
 pub trait Executor {
     /// One execution per test, in order.

@@ -16,7 +16,8 @@ mod typed;
 mod types;
 
 pub use execution::{
-    Execution, ExecutionStatus, Executor, ProbeId, WorkerId, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS,
+    Execution, ExecutionStatus, Executor, ProbeId, WorkerId, EXIT_REQUESTED_CLASS,
+    SANDBOX_REFUSED_CLASS, UNRUNNABLE_CLASS,
 };
 pub use observe::{
     CallObservation, Observation, ObservationSpec, ObservedPath, ObservedRoot, ObservedStep,

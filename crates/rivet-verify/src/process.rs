@@ -30,7 +30,8 @@ pub struct RunReport {
     pub tests: BTreeMap<String, TestOutcome>,
 }
 
-/// Runs a command in `dir` with a time limit; its exit success, stdout and stderr.
+/// Runs a command with a time limit (in `dir` unless it has a working directory), its
+/// output kept in `dir`; its exit success, stdout and stderr.
 pub(crate) fn run_command(
     cmd: &mut Command,
     dir: &Path,
@@ -45,8 +46,10 @@ pub(crate) fn run_command(
     };
     let stdout = std::fs::File::create(&out_path).map_err(io)?;
     let stderr = std::fs::File::create(&err_path).map_err(io)?;
+    if cmd.get_current_dir().is_none() {
+        cmd.current_dir(dir);
+    }
     let mut child = cmd
-        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(stderr)

@@ -3,6 +3,7 @@
 //! both runs pass.
 
 use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -36,6 +37,12 @@ pub enum VerifyError {
     TimedOut { what: String, seconds: u64 },
     #[error("the generated test class {class} does not compile: {message}")]
     DoesNotCompile { class: String, message: String },
+    #[error("cannot confine {what}: {source}")]
+    Sandbox {
+        what: String,
+        #[source]
+        source: rivet_sandbox::SandboxError,
+    },
 }
 
 /// Compiles and runs emitted test classes.
@@ -68,6 +75,23 @@ pub struct Verified {
 const MAX_ROUNDS: usize = 8;
 
 impl Verifier {
+    /// Confines a javac or JUnit JVM: writes only beneath `writable`, no TCP, no signals
+    /// outside, no programs but the JDK's.
+    fn confine(
+        &self,
+        cmd: &mut Command,
+        program: &Path,
+        writable: PathBuf,
+    ) -> Result<(), VerifyError> {
+        rivet_sandbox::Confinement::for_jvm(program, vec![writable])
+            .apply(cmd)
+            .map(|_| ())
+            .map_err(|source| VerifyError::Sandbox {
+                what: program.display().to_string(),
+                source,
+            })
+    }
+
     fn classpath_string(&self, extra: &[&Path]) -> String {
         // The tools run in their own working directory: relative entries are made absolute.
         let abs = |p: &Path| {
@@ -115,6 +139,7 @@ impl Verifier {
                 "1000",
             ])
             .arg(&path);
+        self.confine(&mut cmd, &self.javac, classes.clone())?;
         let (ok, _out, err) = run_command(&mut cmd, dir, self.time_limit, "javac")?;
         if ok {
             return Ok(Vec::new());
@@ -167,12 +192,20 @@ impl Verifier {
         limit: Duration,
     ) -> Result<RunReport, VerifyError> {
         let work = dir.join(name);
-        let reports = work.join("reports");
         let _ = std::fs::remove_dir_all(&work);
-        std::fs::create_dir_all(&reports).map_err(|source| VerifyError::Io {
-            what: "creating the run directory".into(),
-            source,
-        })?;
+        // Writable: the reports and the JVM's temp dir; the working directory is empty,
+        // read-only and outside them, so relative paths of the code under test land nowhere.
+        let out = work.join("out");
+        let reports = out.join("reports");
+        let tmp = out.join("tmp");
+        let cwd = work.join("cwd");
+        for d in [&reports, &tmp, &cwd] {
+            std::fs::create_dir_all(d).map_err(|source| VerifyError::Io {
+                what: "creating the run directory".into(),
+                source,
+            })?;
+        }
+        let _ = std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555));
         let classes = dir.join("classes");
         let selector = match method {
             Some(m) => [
@@ -182,7 +215,9 @@ impl Verifier {
             None => ["--select-class".to_string(), emitted.qualified_name()],
         };
         let mut cmd = Command::new(&self.java);
-        cmd.arg("-jar")
+        cmd.arg(format!("-Djava.io.tmpdir={}", tmp.display()))
+            .arg("-XX:-UsePerfData")
+            .arg("-jar")
             .arg(
                 std::path::absolute(&self.junit.launcher)
                     .unwrap_or_else(|_| self.junit.launcher.clone()),
@@ -196,7 +231,9 @@ impl Verifier {
                 "--disable-banner",
                 "--details=none",
                 "--disable-ansi-colors",
-            ]);
+            ])
+            .current_dir(&cwd);
+        self.confine(&mut cmd, &self.java, out)?;
         run_command(&mut cmd, &work, limit, "junit")?;
         Ok(parse_reports(
             &reports,

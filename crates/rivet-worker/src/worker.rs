@@ -12,7 +12,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rivet_sandbox::Confinement;
 use rivet_testcase::{ObservationSpec, TestCase};
+use std::os::unix::fs::PermissionsExt;
 use tempfile::TempDir;
 use tracing::{debug, info, info_span, warn};
 
@@ -72,6 +74,11 @@ impl Process {
         write_harness(&harness).map_err(io(Step::WriteHarness))?;
         let tmp = dir.path().join("tmp");
         std::fs::create_dir_all(&tmp).map_err(io(Step::CreateTempDir))?;
+        // The working directory is empty and read-only, so that relative paths land nowhere.
+        let cwd = dir.path().join("cwd");
+        std::fs::create_dir_all(&cwd).map_err(io(Step::CreateTempDir))?;
+        std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555))
+            .map_err(io(Step::CreateTempDir))?;
         let log = dir.path().join("worker.log");
         let stderr = File::create(&log).map_err(io(Step::CreateTempDir))?;
         let classpath = std::env::join_paths(std::iter::once(&harness).chain(&config.classpath))
@@ -91,7 +98,7 @@ impl Process {
             .arg("-cp")
             .arg(classpath)
             .arg(MAIN_CLASS)
-            .current_dir(dir.path())
+            .current_dir(&cwd)
             .env_remove("JAVA_TOOL_OPTIONS")
             .env_remove("_JAVA_OPTIONS")
             .env_remove("JDK_JAVA_OPTIONS")
@@ -100,6 +107,15 @@ impl Process {
             .stderr(stderr)
             // Its own process group, so that killing it also kills what the code under test ran.
             .process_group(0);
+        // The OS backstop: writes only beneath tmp, no TCP, no signals outside, no programs
+        // but the JDK's.
+        Confinement::for_jvm(&config.java, vec![tmp.clone()])
+            .apply(&mut cmd)
+            .map_err(|e| WorkerError::Failed {
+                worker: id,
+                step: Step::Spawn,
+                reason: e.to_string(),
+            })?;
         let mut child = cmd.spawn().map_err(io(Step::Spawn))?;
         let pid = child.id();
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {

@@ -386,32 +386,48 @@ fn writing_to_the_real_stdout_replaces_the_worker_quickly() {
 }
 
 #[test]
-fn workers_run_in_their_own_temporary_directories() {
+fn workers_write_only_in_their_own_temporary_directories() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let elsewhere = outside.path().join("written-outside");
     let mut pool = pool(1, Duration::from_secs(10));
-    let mut b = Builder::new();
-    let key = b.string("java.io.tmpdir");
-    b.call(
-        "java/lang/System",
-        "getProperty",
+    let mut temp = Builder::new();
+    let name = temp.string("written-by-the-code-under-test");
+    temp.values(
+        "writeTemp",
         "(Ljava/lang/String;)Ljava/lang/String;",
-        None,
-        &[key],
+        &[name],
     );
-    let file = b.string("written-by-the-code-under-test");
-    b.values("write", "(Ljava/lang/String;)V", &[file]);
-    let results = pool.run(&[b.build()]);
-    let StatementOutcome::Normal(V::String(tmp)) = &results[0].outcomes[1] else {
+    let mut relative = Builder::new();
+    let name = relative.string("written-by-the-code-under-test");
+    relative.values("write", "(Ljava/lang/String;)V", &[name]);
+    let mut absolute = Builder::new();
+    let path = absolute.string(&elsewhere.to_string_lossy());
+    absolute.values("write", "(Ljava/lang/String;)V", &[path]);
+    let results = pool.run(&[temp.build(), relative.build(), absolute.build()]);
+    let StatementOutcome::Normal(V::String(written)) = &results[0].outcomes[1] else {
         panic!("{results:?}")
     };
-    let tmp = std::path::PathBuf::from(tmp);
-    let dir = tmp.parent().expect("worker dir").to_path_buf();
-    assert!(
-        dir.join("written-by-the-code-under-test").is_file(),
-        "relative paths land in the worker's dir"
-    );
+    let written = std::path::PathBuf::from(written);
+    assert!(written.is_file(), "java.io.tmpdir is writable");
+    let dir = written
+        .parent()
+        .and_then(|tmp| tmp.parent())
+        .expect("worker dir")
+        .to_path_buf();
     assert!(dir
         .file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("rivet-worker-0-")));
+    for r in &results[1..] {
+        assert!(
+            matches!(&r.outcomes[1], StatementOutcome::Threw { class, .. } if class == "java.io.FileNotFoundException"),
+            "{r:?}"
+        );
+    }
+    assert!(
+        std::fs::read_dir(dir.join("cwd")).is_ok_and(|mut d| d.next().is_none()),
+        "the working directory stays empty"
+    );
+    assert!(!elsewhere.exists(), "nothing written outside");
     drop(pool);
     assert!(!dir.exists(), "deleted with the pool");
 }

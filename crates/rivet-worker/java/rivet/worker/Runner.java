@@ -12,6 +12,8 @@ import java.util.IdentityHashMap;
 import rivet.runtime.ExitRequested;
 import rivet.runtime.Exits;
 import rivet.runtime.Probes;
+import rivet.runtime.Sandbox;
+import rivet.runtime.SandboxRefused;
 
 /**
  * Runs one test case by reflection and encodes its result frame: per statement its outcome (a
@@ -21,6 +23,7 @@ import rivet.runtime.Probes;
 final class Runner {
     private static final String UNRUNNABLE = "rivet.worker.Unrunnable";
     private static final String EXIT_REQUESTED = "rivet.runtime.ExitRequested";
+    private static final String SANDBOX_REFUSED = "rivet.runtime.SandboxRefused";
 
     private final Members members;
     private final PrintStream sink;
@@ -30,6 +33,7 @@ final class Runner {
     private final int threadBaseline;
     private final IdentityHashMap<Object, Integer> identities = new IdentityHashMap<Object, Integer>();
     private boolean probesBroken;
+    private boolean sandboxMissing;
 
     Runner(Members members, PrintStream sink, InputStream emptyIn, ClassLoader loader, PrintStream log, int threadBaseline) {
         this.members = members;
@@ -49,6 +53,7 @@ final class Runner {
         int ran = 0;
         resetProbes();
         Exits.reset();
+        resetSandbox();
         if (batch.observer != null) {
             batch.observer.startTest();
         }
@@ -61,6 +66,10 @@ final class Runner {
             }
             if (Exits.requested() != null && !(thrown instanceof ExitRequested)) {
                 thrown = new CaughtExit(Exits.requested());
+            }
+            String refused = sandboxRefused();
+            if (refused != null && !(thrown instanceof SandboxRefused)) {
+                thrown = new CaughtRefusal(refused);
             }
             if (thrown != null) {
                 break;
@@ -100,6 +109,38 @@ final class Runner {
 
         CaughtExit(int status) {
             super("exit(" + status + ") requested by the code under test, which caught the ExitRequested", null, false, false);
+        }
+    }
+
+    /** A sandbox refusal the code under test caught: reported as the statement's exception. */
+    private static final class CaughtRefusal extends Throwable {
+        private static final long serialVersionUID = 1L;
+
+        CaughtRefusal(String what) {
+            super("refused by Rivet's sandbox: " + what + " (the code under test caught the SandboxRefused)", null, false, false);
+        }
+    }
+
+    /** The sandbox's last refusal, or null (also when the runtime is not on the classpath). */
+    private String sandboxRefused() {
+        if (sandboxMissing) {
+            return null;
+        }
+        try {
+            return Sandbox.refused();
+        } catch (LinkageError e) {
+            sandboxMissing = true;
+            return null;
+        }
+    }
+
+    private void resetSandbox() {
+        if (!sandboxMissing) {
+            try {
+                Sandbox.reset();
+            } catch (LinkageError e) {
+                sandboxMissing = true;
+            }
         }
     }
 
@@ -300,6 +341,9 @@ final class Runner {
         String name;
         if (t instanceof CaughtExit) {
             name = EXIT_REQUESTED;
+            message = t.getMessage();
+        } else if (t instanceof CaughtRefusal) {
+            name = SANDBOX_REFUSED;
             message = t.getMessage();
         } else if (t instanceof Unrunnable) {
             name = UNRUNNABLE;

@@ -1,0 +1,341 @@
+package rivet.runtime;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.BufferedWriter;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.Charset;
+import java.nio.file.CopyOption;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Set;
+
+/**
+ * The checks and wrappers that instrumented code calls in place of the JDK's file, network
+ * and process entry points. Writes, deletes and renames beneath java.io.tmpdir are allowed;
+ * everything else that would reach outside the sandbox throws {@link SandboxRefused} and is
+ * remembered, so that the worker reports it even when the code under test catches the error.
+ * A wrapper has the JDK method's descriptor with the receiver first, so that replacing the
+ * call changes neither the stack nor the instruction's size.
+ */
+public final class Sandbox {
+    private Sandbox() {}
+
+    /** What was refused last since the last reset, or null. */
+    private static String refused;
+
+    /** The canonical temporary directory, read once. */
+    private static final Path TEMP = temp();
+
+    private static Path temp() {
+        try {
+            return new File(System.getProperty("java.io.tmpdir")).getCanonicalFile().toPath();
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
+    public static String refused() {
+        return refused;
+    }
+
+    public static void reset() {
+        refused = null;
+    }
+
+    /** Refuses an operation that is never allowed. */
+    public static void deny(String what) {
+        refused = what;
+        throw new SandboxRefused(what);
+    }
+
+    /** Refuses a change to the file system outside the temporary directory. */
+    public static void checkWrite(Object target) {
+        if (target == null) {
+            return; // the JDK call throws its own NullPointerException
+        }
+        Path p;
+        try {
+            if (target instanceof Path) {
+                p = (Path) target;
+            } else if (target instanceof File) {
+                p = ((File) target).toPath();
+            } else {
+                p = new File(target.toString()).toPath();
+            }
+            p = p.toAbsolutePath().normalize();
+        } catch (Throwable e) {
+            deny("write to " + target);
+            return;
+        }
+        if (TEMP == null || !p.startsWith(TEMP)) {
+            deny("write to " + p);
+        }
+    }
+
+    /** RandomAccessFile: only the modes with "w" write. */
+    public static void checkRandomAccess(Object target, String mode) {
+        if (mode != null && mode.indexOf('w') >= 0) {
+            checkWrite(target);
+        }
+    }
+
+    /** URL.openConnection and openStream: local file and jar URLs only. */
+    public static void checkUrl(URL url) {
+        if (url == null) {
+            return;
+        }
+        String protocol = url.getProtocol();
+        if (!"file".equals(protocol) && !"jar".equals(protocol)) {
+            deny("open " + url);
+        }
+    }
+
+    /** URLConnection.connect, getInputStream and getOutputStream. */
+    public static void checkConnection(URLConnection c) {
+        if (c != null) {
+            checkUrl(c.getURL());
+            if (c.getDoOutput() && "file".equals(c.getURL().getProtocol())) {
+                checkWrite(c.getURL().getPath());
+            }
+        }
+    }
+
+    private static void checkOptions(Path p, OpenOption[] options) {
+        if (options == null) {
+            return;
+        }
+        for (OpenOption o : options) {
+            if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND
+                    || o == StandardOpenOption.CREATE || o == StandardOpenOption.CREATE_NEW
+                    || o == StandardOpenOption.TRUNCATE_EXISTING || o == StandardOpenOption.DELETE_ON_CLOSE) {
+                checkWrite(p);
+                return;
+            }
+        }
+    }
+
+    private static void checkOptions(Path p, Set<? extends OpenOption> options) {
+        if (options != null) {
+            checkOptions(p, options.toArray(new OpenOption[0]));
+        }
+    }
+
+    // java.io.File
+
+    public static boolean fileDelete(File f) {
+        checkWrite(f);
+        return f.delete();
+    }
+
+    public static void fileDeleteOnExit(File f) {
+        checkWrite(f);
+        f.deleteOnExit();
+    }
+
+    public static boolean fileMkdir(File f) {
+        checkWrite(f);
+        return f.mkdir();
+    }
+
+    public static boolean fileMkdirs(File f) {
+        checkWrite(f);
+        return f.mkdirs();
+    }
+
+    public static boolean fileCreateNewFile(File f) throws IOException {
+        checkWrite(f);
+        return f.createNewFile();
+    }
+
+    public static boolean fileRenameTo(File f, File to) {
+        checkWrite(f);
+        checkWrite(to);
+        return f.renameTo(to);
+    }
+
+    public static boolean fileSetLastModified(File f, long time) {
+        checkWrite(f);
+        return f.setLastModified(time);
+    }
+
+    public static boolean fileSetReadOnly(File f) {
+        checkWrite(f);
+        return f.setReadOnly();
+    }
+
+    public static boolean fileSetWritable(File f, boolean a) {
+        checkWrite(f);
+        return f.setWritable(a);
+    }
+
+    public static boolean fileSetWritable(File f, boolean a, boolean b) {
+        checkWrite(f);
+        return f.setWritable(a, b);
+    }
+
+    public static boolean fileSetReadable(File f, boolean a) {
+        checkWrite(f);
+        return f.setReadable(a);
+    }
+
+    public static boolean fileSetReadable(File f, boolean a, boolean b) {
+        checkWrite(f);
+        return f.setReadable(a, b);
+    }
+
+    public static boolean fileSetExecutable(File f, boolean a) {
+        checkWrite(f);
+        return f.setExecutable(a);
+    }
+
+    public static boolean fileSetExecutable(File f, boolean a, boolean b) {
+        checkWrite(f);
+        return f.setExecutable(a, b);
+    }
+
+    // java.nio.file.Files
+
+    public static Path filesWrite(Path p, byte[] bytes, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.write(p, bytes, options);
+    }
+
+    public static Path filesWrite(Path p, Iterable<? extends CharSequence> lines, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.write(p, lines, options);
+    }
+
+    public static Path filesWrite(Path p, Iterable<? extends CharSequence> lines, Charset cs, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.write(p, lines, cs, options);
+    }
+
+    public static OutputStream filesNewOutputStream(Path p, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.newOutputStream(p, options);
+    }
+
+    public static BufferedWriter filesNewBufferedWriter(Path p, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.newBufferedWriter(p, options);
+    }
+
+    public static BufferedWriter filesNewBufferedWriter(Path p, Charset cs, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.newBufferedWriter(p, cs, options);
+    }
+
+    public static SeekableByteChannel filesNewByteChannel(Path p, OpenOption[] options) throws IOException {
+        checkOptions(p, options);
+        return Files.newByteChannel(p, options);
+    }
+
+    public static SeekableByteChannel filesNewByteChannel(Path p, Set<? extends OpenOption> options, FileAttribute<?>[] attrs) throws IOException {
+        checkOptions(p, options);
+        return Files.newByteChannel(p, options, attrs);
+    }
+
+    public static Path filesCreateFile(Path p, FileAttribute<?>[] attrs) throws IOException {
+        checkWrite(p);
+        return Files.createFile(p, attrs);
+    }
+
+    public static Path filesCreateDirectory(Path p, FileAttribute<?>[] attrs) throws IOException {
+        checkWrite(p);
+        return Files.createDirectory(p, attrs);
+    }
+
+    public static Path filesCreateDirectories(Path p, FileAttribute<?>[] attrs) throws IOException {
+        checkWrite(p);
+        return Files.createDirectories(p, attrs);
+    }
+
+    public static Path filesCreateLink(Path link, Path existing) throws IOException {
+        checkWrite(link);
+        return Files.createLink(link, existing);
+    }
+
+    public static Path filesCreateSymbolicLink(Path link, Path target, FileAttribute<?>[] attrs) throws IOException {
+        checkWrite(link);
+        return Files.createSymbolicLink(link, target, attrs);
+    }
+
+    public static void filesDelete(Path p) throws IOException {
+        checkWrite(p);
+        Files.delete(p);
+    }
+
+    public static boolean filesDeleteIfExists(Path p) throws IOException {
+        checkWrite(p);
+        return Files.deleteIfExists(p);
+    }
+
+    public static Path filesMove(Path from, Path to, CopyOption[] options) throws IOException {
+        checkWrite(from);
+        checkWrite(to);
+        return Files.move(from, to, options);
+    }
+
+    public static Path filesCopy(Path from, Path to, CopyOption[] options) throws IOException {
+        checkWrite(to);
+        return Files.copy(from, to, options);
+    }
+
+    public static long filesCopy(InputStream in, Path to, CopyOption[] options) throws IOException {
+        checkWrite(to);
+        return Files.copy(in, to, options);
+    }
+
+    public static Path filesSetLastModifiedTime(Path p, FileTime time) throws IOException {
+        checkWrite(p);
+        return Files.setLastModifiedTime(p, time);
+    }
+
+    public static Path filesSetPosixFilePermissions(Path p, Set<PosixFilePermission> perms) throws IOException {
+        checkWrite(p);
+        return Files.setPosixFilePermissions(p, perms);
+    }
+
+    public static Path filesSetOwner(Path p, UserPrincipal owner) throws IOException {
+        checkWrite(p);
+        return Files.setOwner(p, owner);
+    }
+
+    public static Path filesSetAttribute(Path p, String attribute, Object value, LinkOption[] options) throws IOException {
+        checkWrite(p);
+        return Files.setAttribute(p, attribute, value, options);
+    }
+
+    // Processes and signals, for method references (invokedynamic) to them.
+
+    public static Process processBuilderStart(ProcessBuilder b) {
+        deny("start the process " + b.command());
+        return null;
+    }
+
+    public static boolean processHandleDestroy(Object handle) {
+        deny("signal the process " + handle);
+        return false;
+    }
+
+    public static void processDestroy(Process p) {
+        deny("signal a process");
+    }
+
+    public static Process processDestroyForcibly(Process p) {
+        deny("signal a process");
+        return null;
+    }
+}
