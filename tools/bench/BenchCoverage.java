@@ -93,5 +93,16 @@ public final class BenchCoverage {
             }
         }
         System.out.println("branches=" + total + " covered=" + covered + " hard=" + hardCovered + "/" + hard.size());
+        // With BENCH_LINES set: per class and line, covered/total branches on stderr.
+        if (System.getenv("BENCH_LINES") != null) {
+            for (IClassCoverage c : builder.getClasses()) {
+                for (int i = c.getFirstLine(); i >= 0 && i <= c.getLastLine(); i++) {
+                    ICounter b = c.getLine(i).getBranchCounter();
+                    if (b.getTotalCount() > 0) {
+                        System.err.println(c.getName().replace('/', '.') + " " + i + " " + b.getCoveredCount() + "/" + b.getTotalCount());
+                    }
+                }
+            }
+        }
     }
 }

@@ -107,6 +107,9 @@ for class in "${classes[@]}"; do
         read -r b c h < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
           | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+)/\1 \2 \3/')
         total=$b; covered=$c; hardcov=$h
+        # What Rivet's report claims, shown beside JaCoCo's count when they differ.
+        claimed=$(grep -m1 '"branches_covered":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
+        [ "$claimed" = "$c" ] || covered="$c(r$claimed)"
         [ "$hard" = - ] && hardcov=-
       else
         twice="javac failed"

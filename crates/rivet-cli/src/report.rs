@@ -28,6 +28,12 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
     };
     let _ = writeln!(s, "  verified    {verified}");
     let _ = writeln!(s, "  branches    {covered}/{total} covered ({pct:.1} %)");
+    // Class by class, as JaCoCo counts them, when there are nested classes.
+    if r.classes.len() > 1 {
+        for c in &r.classes {
+            let _ = writeln!(s, "    {} {}/{}", c.class, c.covered, c.branches);
+        }
+    }
     let _ = writeln!(
         s,
         "  executions  {} in {:.1} s (search {:.1} s)",
@@ -40,6 +46,10 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             "  symbolic    {} paths of {} methods explored in {:.1} s, selection {:.1} s; {} of {} path-condition goals reached",
             y.paths, y.methods_explored, y.explore_s, y.select_s, y.goals_reached, y.goals
         );
+    }
+    let events = r.events.phrases();
+    if !events.is_empty() {
+        let _ = writeln!(s, "  events      {}", events.join("; "));
     }
     let missed: Vec<&BranchRow> = r.branches.iter().filter(|b| !b.covered).collect();
     if !missed.is_empty() {

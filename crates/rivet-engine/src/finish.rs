@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use rivet_api::ApiModel;
 use rivet_junit::{emit, Emitted, JUnitVersion, TestClass, TestSource};
 use rivet_search::{add_assertions, distinct_tests, minimize, Archive, Goal, Goals};
-use rivet_testcase::{ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement};
+use rivet_testcase::{
+    Assertion, ClassName, Executor, GeneratedTest, GoalId, MemberRef, ProbeId, Statement, TestCase,
+};
 use rivet_verify::Verifier;
 
 use crate::error::EngineError;
@@ -144,13 +146,53 @@ fn overloaded_members(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<Mem
     out
 }
 
-/// For every goal a surviving test covers, the name of the first such test.
-pub fn covering_tests(class: &TestClass, emitted: &Emitted) -> BTreeMap<GoalId, String> {
-    let mut out = BTreeMap::new();
-    for (t, lines) in class.tests.iter().zip(&emitted.tests) {
-        for g in &t.generated.goals {
-            out.entry(*g).or_insert_with(|| lines.name.clone());
+/// For every branch goal the final tests cover when run again on the instrumented classes
+/// (statements, then the inspector calls of their assertions, as emitted), the name of the
+/// first such test; and the executions spent. This, not what the search believed, is what the
+/// report says, so that it matches JaCoCo on the written tests.
+pub fn final_coverage(
+    plan: &ClassPlan,
+    class: &TestClass,
+    emitted: &Emitted,
+    executor: &mut dyn Executor,
+) -> (BTreeMap<GoalId, String>, u64) {
+    // In the order JUnit runs them: by name (the emitted class fixes it).
+    let mut order: Vec<usize> = (0..class.tests.len().min(emitted.tests.len())).collect();
+    order.sort_by(|&a, &b| emitted.tests[a].name.cmp(&emitted.tests[b].name));
+    let cases: Vec<TestCase> = order
+        .iter()
+        .map(|&i| as_emitted(&class.tests[i].generated))
+        .collect();
+    let runs = executor.execute(&cases);
+    let mut by_probe: BTreeMap<ProbeId, &str> = BTreeMap::new();
+    for (run, &i) in runs.iter().zip(&order) {
+        for p in &run.covered {
+            by_probe.entry(*p).or_insert(emitted.tests[i].name.as_str());
         }
     }
-    out
+    let mut out = BTreeMap::new();
+    for (id, _) in &plan.places {
+        if let Some(name) = plan.probe(*id).and_then(|p| by_probe.get(&p)) {
+            out.insert(*id, name.to_string());
+        }
+    }
+    (out, runs.len() as u64)
+}
+
+/// The test case the emitted method runs: its statements, then the inspector calls.
+fn as_emitted(g: &GeneratedTest) -> TestCase {
+    let mut t = g.test.clone();
+    for a in &g.assertions {
+        if let Assertion::Inspector { of, method, .. } = a {
+            t.push(
+                Statement::Call {
+                    method: method.clone(),
+                    receiver: Some(*of),
+                    args: Vec::new(),
+                },
+                None,
+            );
+        }
+    }
+    t.test
 }

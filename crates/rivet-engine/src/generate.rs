@@ -16,9 +16,11 @@ use rivet_testcase::{Executor, GoalId, ObservationSpec};
 use crate::artifacts::Artifacts;
 use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
-use crate::finish::{check, covering_tests, suite, test_class};
+use rivet_worker::WorkerPool;
+
+use crate::finish::{check, final_coverage, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{seconds, Report, SymbolicReport};
+use crate::report::{seconds, Report, RunEvents, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
@@ -143,7 +145,6 @@ pub fn generate(
     // Finish: minimize, assert, emit, verify.
     observe(Event::Finishing);
     let (generated, n) = suite(&plan, &archive, &mut workers.pool);
-    drop(workers);
     let verifier = session.verifier(
         config.junit,
         config.test_classpath.as_deref(),
@@ -158,7 +159,27 @@ pub fn generate(
     // Write the tests and the report.
     let test_file = config.out.join(checked.emitted.relative_path());
     write(&test_file, &checked.emitted.source)?;
-    let covering = covering_tests(&checked.class, &checked.emitted);
+    let pool_events = workers.pool.events();
+    let mut events = RunEvents {
+        timed_out: pool_events.timed_out,
+        crashed: pool_events.crashed,
+        rejected: pool_events.rejected,
+        exit_requests: pool_events.exit_requests,
+        sandbox_refusals: pool_events.sandbox_refusals,
+        workers_replaced: workers.pool.workers_replaced(),
+    };
+    // The report's coverage: the final tests run again in a fresh JVM, one after the other in
+    // the order JUnit runs them, as JaCoCo sees them.
+    let mut fresh_config = workers.pool.config().clone();
+    fresh_config.workers = 1;
+    drop(workers);
+    let mut fresh = WorkerPool::new(&fresh_config).map_err(|source| EngineError::Worker {
+        class: class.binary(),
+        source: Box::new(source),
+    })?;
+    let (covering, m) = final_coverage(&plan, &checked.class, &checked.emitted, &mut fresh);
+    events.timed_out += fresh.events().timed_out;
+    drop(fresh);
     let branches = Report::rows(&plan.places, &covering);
     let junit = match config.junit {
         JUnitVersion::Five => "5",
@@ -173,7 +194,7 @@ pub fn generate(
         search_s: seconds(driven.elapsed),
         strategy: config.strategy_name().into(),
         tests: checked.class.tests.len(),
-        executions: driven.executions + n,
+        executions: driven.executions + n + m,
         junit: junit.into(),
         test_file: test_file.display().to_string(),
         verified: checked.verified.is_some(),
@@ -189,6 +210,8 @@ pub fn generate(
         untestable: plan.model.untestable.clone(),
         branches_total: branches.len(),
         branches_covered: branches.iter().filter(|b| b.covered).count(),
+        classes: Report::classes(&branches),
+        events,
         symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
         branches,
     };

@@ -58,12 +58,58 @@ pub struct Report {
     pub dropped_tests: usize,
     pub dropped_assertions: usize,
     pub untestable: Vec<String>,
+    /// Sums over `classes`.
     pub branches_total: usize,
     pub branches_covered: usize,
+    /// Branch counts class by class, as JaCoCo reports them: the class under test, then each
+    /// of its nested classes.
+    #[serde(default)]
+    pub classes: Vec<ClassCoverage>,
+    /// What happened to the tests the workers ran, counted by kind.
+    #[serde(default)]
+    pub events: RunEvents,
     /// What the symbolic strategy did (absent when it did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbolic: Option<SymbolicReport>,
     pub branches: Vec<BranchRow>,
+}
+
+/// One class's branches in the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassCoverage {
+    pub class: String,
+    pub branches: usize,
+    pub covered: usize,
+}
+
+/// Counts of what happened to the tests the workers ran during a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunEvents {
+    pub timed_out: u64,
+    pub crashed: u64,
+    pub rejected: u64,
+    pub exit_requests: u64,
+    pub sandbox_refusals: u64,
+    pub workers_replaced: u64,
+}
+
+impl RunEvents {
+    /// One phrase per kind that happened (`37 tests timed out`), in a fixed order.
+    pub fn phrases(&self) -> Vec<String> {
+        let kinds = [
+            (self.timed_out, "tests timed out"),
+            (self.crashed, "tests crashed their worker"),
+            (self.rejected, "tests rejected as malformed"),
+            (self.exit_requests, "exit requests stopped"),
+            (self.sandbox_refusals, "tests refused by the sandbox"),
+            (self.workers_replaced, "workers replaced"),
+        ];
+        kinds
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect()
+    }
 }
 
 /// The symbolic strategy's share of a run: the time split and what became of its goals.
@@ -99,6 +145,28 @@ impl Report {
             .iter()
             .map(|(g, p)| BranchRow::new(p, covering.get(g).cloned()))
             .collect()
+    }
+
+    /// Branch counts per class of `rows`, in order of first appearance (the class under test
+    /// comes first: its branches are planned first).
+    pub fn classes(rows: &[BranchRow]) -> Vec<ClassCoverage> {
+        let mut out: Vec<ClassCoverage> = Vec::new();
+        for r in rows {
+            let i = match out.iter().position(|c| c.class == r.class) {
+                Some(i) => i,
+                None => {
+                    out.push(ClassCoverage {
+                        class: r.class.clone(),
+                        branches: 0,
+                        covered: 0,
+                    });
+                    out.len() - 1
+                }
+            };
+            out[i].branches += 1;
+            out[i].covered += usize::from(r.covered);
+        }
+        out
     }
 
     /// Pretty JSON with a final newline.
@@ -147,6 +215,38 @@ mod tests {
     }
 
     #[test]
+    fn classes_are_counted_apart_in_the_order_they_come() {
+        let mut nested = place(2);
+        nested.class = ClassName::from_binary("a.B");
+        let places = vec![
+            (GoalId(0), place(0)),
+            (GoalId(1), nested),
+            (GoalId(2), place(1)),
+        ];
+        let covering = BTreeMap::from([(GoalId(2), "t".to_string())]);
+        let classes = Report::classes(&Report::rows(&places, &covering));
+        let counts: Vec<(&str, usize, usize)> = classes
+            .iter()
+            .map(|c| (c.class.as_str(), c.branches, c.covered))
+            .collect();
+        assert_eq!(counts, vec![("a.B$C", 2, 1), ("a.B", 1, 0)]);
+    }
+
+    #[test]
+    fn events_say_each_kind_once_and_only_when_it_happened() {
+        let e = RunEvents {
+            timed_out: 37,
+            workers_replaced: 37,
+            ..RunEvents::default()
+        };
+        assert_eq!(
+            e.phrases(),
+            vec!["37 tests timed out", "37 workers replaced"]
+        );
+        assert!(RunEvents::default().phrases().is_empty());
+    }
+
+    #[test]
     fn the_report_reads_back_as_written() {
         let places = vec![(GoalId(0), place(0))];
         let report = Report {
@@ -168,6 +268,15 @@ mod tests {
             untestable: vec![],
             branches_total: 1,
             branches_covered: 0,
+            classes: vec![ClassCoverage {
+                class: "a.B".into(),
+                branches: 1,
+                covered: 0,
+            }],
+            events: RunEvents {
+                timed_out: 2,
+                ..RunEvents::default()
+            },
             symbolic: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };

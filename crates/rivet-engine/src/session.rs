@@ -78,6 +78,7 @@ impl Session {
         if let Some(n) = workers {
             worker_config.workers = n;
         }
+        WorkerPool::confinement();
         let pool = WorkerPool::new(&worker_config).map_err(|source| EngineError::Worker {
             class: name,
             source: Box::new(source),

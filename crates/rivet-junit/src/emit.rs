@@ -152,6 +152,17 @@ pub fn emit(class: &TestClass) -> Emitted {
         names.class(&class.class_under_test)
     ));
     lines.push("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})".into());
+    // Tests run by name, so that the coverage measured on the class is the coverage Rivet
+    // reports (each test also passes alone and in any other order).
+    lines.push(
+        match class.junit {
+            JUnitVersion::Five => {
+                "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)"
+            }
+            JUnitVersion::Four => "@org.junit.FixMethodOrder(org.junit.runners.MethodSorters.NAME_ASCENDING)",
+        }
+        .into(),
+    );
     lines.push(format!("public class {class_name} {{"));
     let mut test_lines = Vec::new();
     let mut used_names: BTreeMap<String, usize> = BTreeMap::new();

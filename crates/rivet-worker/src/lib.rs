@@ -32,6 +32,6 @@ mod worker;
 pub use config::{default_java, WorkerConfig};
 pub use error::{Step, WorkerError};
 pub use harness::harness_classes;
-pub use pool::WorkerPool;
+pub use pool::{PoolEvents, WorkerPool};
 pub use protocol::{EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};
 pub use worker::WorkerInfo;

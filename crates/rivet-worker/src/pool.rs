@@ -12,16 +12,42 @@ use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
 use crate::harness::harness_classes;
 use crate::worker::{Worker, WorkerInfo};
-use rivet_testcase::{Execution, ExecutionStatus, WorkerId};
+use rivet_testcase::{
+    Execution, ExecutionStatus, WorkerId, EXIT_REQUESTED_CLASS, SANDBOX_REFUSED_CLASS,
+};
 
 /// Long-lived worker JVMs that run test cases.
 pub struct WorkerPool {
     config: Arc<WorkerConfig>,
     workers: Vec<Worker>,
     observation: Arc<ObservationSpec>,
+    events: PoolEvents,
+}
+
+/// What happened to the tests a pool ran, counted, so that a run reports each kind once
+/// (the single events are logged at debug level).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolEvents {
+    pub timed_out: u64,
+    pub crashed: u64,
+    pub rejected: u64,
+    /// Tests stopped by an exit request of the code under test.
+    pub exit_requests: u64,
+    /// Tests in which the sandbox refused a file, network, process or signal call.
+    pub sandbox_refusals: u64,
 }
 
 impl WorkerPool {
+    /// How far this kernel confines the workers; warns once per process when not fully.
+    pub fn confinement() -> rivet_sandbox::Enforcement {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        let e = rivet_sandbox::Enforcement::available();
+        if let Some(w) = e.warning() {
+            WARNED.call_once(|| tracing::warn!("{w}"));
+        }
+        e
+    }
+
     /// Starts `config.workers` JVMs (in parallel) and waits until each is ready.
     pub fn new(config: &WorkerConfig) -> Result<Self, WorkerError> {
         if harness_classes().is_empty() {
@@ -63,6 +89,7 @@ impl WorkerPool {
             config,
             workers,
             observation: Arc::new(ObservationSpec::default()),
+            events: PoolEvents::default(),
         })
     }
 
@@ -78,6 +105,36 @@ impl WorkerPool {
     /// The workers' current state (pids change when a JVM is replaced).
     pub fn workers(&self) -> Vec<WorkerInfo> {
         self.workers.iter().map(Worker::info).collect()
+    }
+
+    /// What happened to the tests run so far.
+    pub fn events(&self) -> PoolEvents {
+        self.events
+    }
+
+    /// How many JVMs were started to replace dead, hung or stray-thread-laden ones.
+    pub fn workers_replaced(&self) -> u64 {
+        self.workers
+            .iter()
+            .map(|w| u64::from(w.info().spawns.saturating_sub(1)))
+            .sum()
+    }
+
+    fn count(&mut self, executions: &[Execution]) {
+        for e in executions {
+            match &e.status {
+                ExecutionStatus::TimedOut => self.events.timed_out += 1,
+                ExecutionStatus::WorkerCrashed { .. } => self.events.crashed += 1,
+                ExecutionStatus::Rejected { .. } => self.events.rejected += 1,
+                ExecutionStatus::Completed => match e.exception() {
+                    Some((_, c, _)) if c == EXIT_REQUESTED_CLASS => self.events.exit_requests += 1,
+                    Some((_, c, _)) if c == SANDBOX_REFUSED_CLASS => {
+                        self.events.sandbox_refusals += 1
+                    }
+                    _ => {}
+                },
+            }
+        }
     }
 
     /// Pings every worker; round-trip time per worker.
@@ -162,7 +219,7 @@ impl WorkerPool {
             }
         }
 
-        results
+        let executions: Vec<Execution> = results
             .into_iter()
             .zip(tests)
             .map(|(r, t)| {
@@ -177,7 +234,9 @@ impl WorkerPool {
                     )
                 })
             })
-            .collect()
+            .collect();
+        self.count(&executions);
+        executions
     }
 }
 

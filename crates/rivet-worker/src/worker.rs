@@ -465,7 +465,7 @@ impl Worker {
                     }
                 }
                 Event::Frame(Response::Error { message, .. }) => {
-                    warn!(%message, "worker rejected the batch");
+                    debug!(%message, "worker rejected the batch");
                     let reason = format!("the worker could not decode the batch: {message}");
                     out.extend(
                         tests[index..]
@@ -477,26 +477,26 @@ impl Worker {
                 }
                 Event::Frame(other) => {
                     let reason = format!("protocol error: unexpected {}", describe(&other));
-                    warn!(%reason, "replacing the worker");
+                    debug!(%reason, "replacing the worker");
                     out.push(crashed(reason, test, started));
                     self.process = None;
                     return;
                 }
                 Event::Corrupt(why) => {
-                    warn!(reason = %why, test = index, "worker corrupted the protocol; replacing it");
+                    debug!(reason = %why, test = index, "worker corrupted the protocol; replacing it");
                     out.push(crashed(why, test, started));
                     self.process = None;
                     return;
                 }
                 Event::Closed(why) => {
                     let reason = p.death(&why);
-                    warn!(%reason, test = index, "worker died; replacing it");
+                    debug!(%reason, test = index, "worker died; replacing it");
                     out.push(crashed(reason, test, started));
                     self.process = None;
                     return;
                 }
                 Event::Timeout => {
-                    warn!(test = index, ?limit, "test timed out; replacing the worker");
+                    debug!(test = index, ?limit, "test timed out; replacing the worker");
                     out.push(Execution::without_result(
                         ExecutionStatus::TimedOut,
                         test.len(),
