@@ -6,8 +6,10 @@
 # Prints one table: subject, branches, then per strategy: covered, HARD branches covered,
 # tests, pass twice, elapsed.
 #
-#   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--out DIR] [CLASS ...]
+#   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--reruns K] [--out DIR] [CLASS ...]
 #
+# --reruns K runs each emitted suite K more times in a random method order (the emitted order
+# annotation removed, one seed per run) and prints how many of those runs passed.
 # --strategies is a comma-separated list of `rivet generate --strategy` values (default: all;
 # e.g. search,symbolic,all for one column group per strategy).
 #
@@ -20,6 +22,7 @@ root=$PWD
 budget=60
 seed=0
 strategies=all
+reruns=0
 out=target/bench
 classes=()
 while [ $# -gt 0 ]; do
@@ -27,6 +30,7 @@ while [ $# -gt 0 ]; do
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --strategies) strategies=$2; shift 2 ;;
+    --reruns) reruns=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
@@ -104,6 +108,26 @@ for class in "${classes[@]}"; do
         if run; then pass=$((pass + 1)); fi
         if run "-javaagent:$tool/premain.jar=destfile=$dir/jacoco.exec,includes=$class*"; then pass=$((pass + 1)); fi
         twice=$([ $pass -eq 2 ] && echo yes || echo "no($pass/2)")
+        if [ "$reruns" -gt 0 ]; then
+          # The same tests without their fixed order, in random orders.
+          mkdir -p "$dir/random-src" "$dir/random-classes"
+          for f in $(cd "$dir/tests" && find . -name '*.java'); do
+            mkdir -p "$dir/random-src/$(dirname "$f")"
+            grep -v '@org.junit.jupiter.api.TestMethodOrder\|@org.junit.FixMethodOrder' "$dir/tests/$f" >"$dir/random-src/$f"
+          done
+          green=0
+          if javac -nowarn -d "$dir/random-classes" -cp "$cp:$junit_api" $(find "$dir/random-src" -name '*.java') 2>>"$dir/javac.err"; then
+            for i in $(seq 1 "$reruns"); do
+              if java -jar "$launcher" --class-path "$dir/random-classes:$cp" --scan-class-path "$dir/random-classes" \
+                --config 'junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random' \
+                --config "junit.jupiter.execution.order.random.seed=$i" \
+                --disable-banner --details=none --disable-ansi-colors >>"$dir/junit-random.out" 2>&1; then
+                green=$((green + 1))
+              fi
+            done
+          fi
+          twice="$twice,$green/$reruns"
+        fi
         read -r b c h < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
           | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+)/\1 \2 \3/')
         total=$b; covered=$c; hardcov=$h

@@ -90,7 +90,8 @@ pub enum ClasspathError {
         entry: String,
         reason: String,
     },
-    #[error("class {class} from {path} does not parse: {source}")]
+    /// The parse error names the class and method when it got that far.
+    #[error("{path} does not parse: {source}")]
     BadClass {
         path: PathBuf,
         class: String,

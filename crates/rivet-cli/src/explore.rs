@@ -77,6 +77,12 @@ fn is_bad_input(e: &SymbolicError) -> bool {
             | SymbolicError::NoCode { .. }
             | SymbolicError::BadMethodName { .. }
             | SymbolicError::Invariants { .. }
+            | SymbolicError::BadClass { .. }
+            | SymbolicError::Classpath {
+                source: rivet_classpath::ClasspathError::BadClass { .. }
+                    | rivet_classpath::ClasspathError::WrongName { .. },
+                ..
+            }
     )
 }
 

@@ -57,6 +57,20 @@ fn usage_error(e: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The error and its causes, each cause said once: library errors often quote their source
+/// in their own message already.
+fn message(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -85,7 +99,7 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(err, "rivet: error: {e:#}");
+            let _ = writeln!(err, "rivet: error: {}", message(&e));
             if e.downcast_ref::<BadInput>().is_some() {
                 ExitCode::from(2)
             } else {

@@ -54,6 +54,13 @@ impl GenerateConfig {
 
     /// How much of the budget the strategies get: the rest is for minimization, assertions
     /// and verification.
+    /// How long a whole run may take, whatever the code under test does: the budget plus
+    /// max(15 s, a quarter of it).
+    pub fn time_bound(&self) -> Duration {
+        let total = self.budget();
+        total + (total / 4).max(Duration::from_secs(15))
+    }
+
     pub fn strategy_budget(&self) -> Duration {
         let total = self.budget();
         let reserve = (total / 4).min(Duration::from_secs(15));

@@ -10,7 +10,8 @@ pub enum EngineError {
     /// The user's input is wrong: a flag, a path, a class that cannot be tested.
     #[error("{0}")]
     BadInput(String),
-    #[error("class {class}: {source}")]
+    /// The API error names the class itself.
+    #[error("{source}")]
     Api {
         class: String,
         #[source]
@@ -59,10 +60,16 @@ impl EngineError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             EngineError::BadInput(_) => true,
-            EngineError::Api { source, .. } => !matches!(
-                **source,
-                rivet_api::ApiError::Classpath { .. } | rivet_api::ApiError::Hierarchy { .. }
-            ),
+            EngineError::Api { source, .. } => match &**source {
+                // A class file that does not parse, or holds another class, is the user's input.
+                rivet_api::ApiError::Classpath { source, .. } => matches!(
+                    source,
+                    rivet_classpath::ClasspathError::BadClass { .. }
+                        | rivet_classpath::ClasspathError::WrongName { .. }
+                ),
+                rivet_api::ApiError::Hierarchy { .. } => false,
+                _ => true,
+            },
             _ => false,
         }
     }

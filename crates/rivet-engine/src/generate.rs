@@ -44,6 +44,9 @@ pub struct Outcome {
     pub report_file: PathBuf,
 }
 
+/// Kept from the time bound for the final run of the tests and writing them.
+const FINAL_RESERVE: Duration = Duration::from_secs(4);
+
 /// Generates, verifies and writes the tests of one class.
 pub fn generate(
     config: &GenerateConfig,
@@ -145,11 +148,15 @@ pub fn generate(
     // Finish: minimize, assert, emit, verify.
     observe(Event::Finishing);
     let (generated, n) = suite(&plan, &archive, &mut workers.pool);
-    let verifier = session.verifier(
+    let mut verifier = session.verifier(
         config.junit,
         config.test_classpath.as_deref(),
         keep_artifacts.as_ref().map(|d| d.join("verify")),
     );
+    if let Some(v) = verifier.as_mut() {
+        // What is left of the time bound, less a moment for the final run and the writing.
+        v.deadline = Some(started + config.time_bound().saturating_sub(FINAL_RESERVE));
+    }
     let checked = check(
         test_class(&plan, &generated, config.junit),
         verifier.as_ref(),

@@ -104,6 +104,7 @@ impl Session {
             classpath: self.entries.clone(),
             junit: setup,
             time_limit: std::time::Duration::from_secs(120),
+            deadline: None,
             keep,
         })
     }

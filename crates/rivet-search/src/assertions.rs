@@ -17,6 +17,8 @@ use tracing::info_span;
 use crate::goal::Goals;
 use crate::minimize::MinimizedTest;
 
+/// Thrown when the heap is exhausted.
+const OUT_OF_MEMORY: &str = "java.lang.OutOfMemoryError";
 /// Most objects whose inspectors a test asserts on.
 const MAX_OBSERVED: usize = 3;
 /// Most assertions per test.
@@ -32,8 +34,10 @@ pub fn add_assertions(
     let _span = info_span!("assertions", tests = tests.len()).entered();
     let mut executions = 0u64;
     let mut tests: Vec<TypedTest> = tests.into_iter().map(|m| m.test).collect();
-    // Two runs of every test; a test ending in an exit request, a sandbox refusal or an
-    // unrunnable statement is cut before it.
+    // Two runs of every test; a test ending in an exit request, a sandbox refusal, an
+    // unrunnable statement or running out of memory is cut before it (how long the last takes
+    // depends on the heap of the JVM that runs the suite: 40 s and gigabytes under JUnit's
+    // defaults where a worker takes a moment).
     let (mut first, mut second) = twice(executor, &tests, &mut executions);
     let mut cut = false;
     for (t, e) in tests.iter_mut().zip(&first) {
@@ -41,6 +45,7 @@ pub fn add_assertions(
             if class == EXIT_REQUESTED_CLASS
                 || class == SANDBOX_REFUSED_CLASS
                 || class == UNRUNNABLE_CLASS
+                || class == OUT_OF_MEMORY
             {
                 let keep: Vec<bool> = (0..t.len()).map(|i| i < k).collect();
                 t.retain(&keep);

@@ -22,6 +22,8 @@ pub struct TestOutcome {
     /// The failure's message and the line of the test class it was raised at.
     pub message: Option<String>,
     pub line: Option<u32>,
+    /// It did not end within the time limit (and was stopped).
+    pub timed_out: bool,
 }
 
 /// The outcomes of one run, by test method name.
@@ -193,11 +195,13 @@ pub(crate) fn parse_reports(dir: &Path, class: &str, file_name: &str) -> RunRepo
                             passed: false,
                             message: Some("skipped".into()),
                             line: None,
+                            timed_out: false,
                         },
                         None => TestOutcome {
                             passed: true,
                             message: None,
                             line: None,
+                            timed_out: false,
                         },
                         Some(fail) => {
                             let ftag_end = fail.find('>').unwrap_or(fail.len());
@@ -212,6 +216,7 @@ pub(crate) fn parse_reports(dir: &Path, class: &str, file_name: &str) -> RunRepo
                                 passed: false,
                                 message,
                                 line,
+                                timed_out: false,
                             }
                         }
                     };

@@ -68,6 +68,7 @@ mod tests {
             passed,
             message: (!passed).then(|| "expected: <1> but was: <2>".to_string()),
             line,
+            timed_out: false,
         }
     }
 

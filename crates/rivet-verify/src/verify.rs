@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rivet_junit::{emit, Emitted, TestClass};
 use rivet_testcase::Assertion;
@@ -55,6 +55,9 @@ pub struct Verifier {
     pub junit: JUnitSetup,
     /// Limit for one javac or one test run.
     pub time_limit: Duration,
+    /// When verification must be over: runs get shorter limits as it nears, and tests not
+    /// cleared by then are dropped (None: no deadline).
+    pub deadline: Option<Instant>,
     /// Where to keep the sources, classes and reports (a temporary directory when None).
     pub keep: Option<PathBuf>,
 }
@@ -73,6 +76,19 @@ pub struct Verified {
 }
 
 const MAX_ROUNDS: usize = 8;
+/// Time limit of one bisection run (a subset of the tests in a fresh JVM).
+const SUBSET_LIMIT: Duration = Duration::from_secs(15);
+/// Below this, a run is not started.
+const MIN_RUN: Duration = Duration::from_secs(2);
+
+/// The two halves of a set of tests (one when it has a single test).
+fn halves<'a>(set: &[&'a str]) -> Vec<Vec<&'a str>> {
+    if set.len() <= 1 {
+        return vec![set.to_vec()];
+    }
+    let (a, b) = set.split_at(set.len() / 2);
+    vec![a.to_vec(), b.to_vec()]
+}
 
 impl Verifier {
     /// Confines a javac or JUnit JVM: writes only beneath `writable`, no TCP, no signals
@@ -140,6 +156,7 @@ impl Verifier {
             ])
             .arg(&path);
         self.confine(&mut cmd, &self.javac, classes.clone())?;
+        // javac runs no code under test (-proc:none): its own limit, not the deadline.
         let (ok, _out, err) = run_command(&mut cmd, dir, self.time_limit, "javac")?;
         if ok {
             return Ok(Vec::new());
@@ -149,34 +166,90 @@ impl Verifier {
     }
 
     /// Runs the compiled class with the console launcher in a fresh JVM and working
-    /// directory. When the whole run exceeds the time limit, each test runs alone (with a
-    /// shorter limit) and the ones that hang are reported failed.
+    /// directory. When the whole run exceeds the time limit, the tests that hang are found by
+    /// bisection and reported failed.
     pub fn run(
         &self,
         emitted: &Emitted,
         dir: &Path,
         round: usize,
     ) -> Result<RunReport, VerifyError> {
-        match self.run_selected(emitted, dir, &format!("run-{round}"), None, self.time_limit) {
+        let limit = self.limit(self.time_limit);
+        match self.run_selected(emitted, dir, &format!("run-{round}"), None, limit) {
             Err(VerifyError::TimedOut { .. }) => {}
             other => return other,
         }
-        warn!(class = %emitted.qualified_name(), "the tests hang: running them one by one");
-        let limit = self.time_limit.min(Duration::from_secs(30));
+        debug!(class = %emitted.qualified_name(), "the tests hang: bisecting");
+        self.find_hanging(emitted, dir, round)
+    }
+
+    /// `base`, or less when the deadline is nearer.
+    fn limit(&self, base: Duration) -> Duration {
+        match self.deadline {
+            Some(d) => base.min(d.saturating_duration_since(Instant::now())),
+            None => base,
+        }
+    }
+
+    /// Finds the tests that hang by bisection, two subsets at a time in parallel: a subset
+    /// that ends in time reports its tests, one that does not is split in halves, a single
+    /// test that does not is reported failed. Tests not cleared by the deadline are reported
+    /// failed too.
+    fn find_hanging(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+    ) -> Result<RunReport, VerifyError> {
+        let names: Vec<&str> = emitted.tests.iter().map(|t| t.name.as_str()).collect();
         let mut report = RunReport::default();
-        for (i, t) in emitted.tests.iter().enumerate() {
-            let name = format!("run-{round}-{i}");
-            let outcome = match self.run_selected(emitted, dir, &name, Some(&t.name), limit) {
-                Ok(r) => r.tests.get(&t.name).cloned(),
-                Err(VerifyError::TimedOut { .. }) => Some(TestOutcome {
-                    passed: false,
-                    message: Some(format!("timed out after {} s", limit.as_secs())),
-                    line: None,
-                }),
-                Err(e) => return Err(e),
-            };
-            if let Some(o) = outcome {
-                report.tests.insert(t.name.clone(), o);
+        let mut pending: Vec<Vec<&str>> = halves(&names);
+        let mut runs = 0;
+        let hung = |limit: Duration| TestOutcome {
+            passed: false,
+            message: Some(format!("timed out after {} s", limit.as_secs())),
+            line: None,
+            timed_out: true,
+        };
+        while !pending.is_empty() {
+            let limit = self.limit(SUBSET_LIMIT.min(self.time_limit));
+            if limit < MIN_RUN {
+                for n in pending.drain(..).flatten() {
+                    report.tests.insert(n.to_string(), hung(limit));
+                }
+                break;
+            }
+            let batch: Vec<Vec<&str>> = pending.drain(..pending.len().min(2)).collect();
+            let results: Vec<Result<RunReport, VerifyError>> = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .iter()
+                    .map(|set| {
+                        runs += 1;
+                        let name = format!("run-{round}-{runs}");
+                        s.spawn(move || self.run_selected(emitted, dir, &name, Some(set), limit))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(VerifyError::TimedOut {
+                                what: "a bisection run".into(),
+                                seconds: limit.as_secs(),
+                            })
+                        })
+                    })
+                    .collect()
+            });
+            for (set, r) in batch.into_iter().zip(results) {
+                match r {
+                    Ok(r) => report.tests.extend(r.tests),
+                    Err(VerifyError::TimedOut { .. }) if set.len() == 1 => {
+                        report.tests.insert(set[0].to_string(), hung(limit));
+                    }
+                    Err(VerifyError::TimedOut { .. }) => pending.extend(halves(&set)),
+                    Err(e) => return Err(e),
+                }
             }
         }
         Ok(report)
@@ -188,7 +261,7 @@ impl Verifier {
         emitted: &Emitted,
         dir: &Path,
         name: &str,
-        method: Option<&str>,
+        methods: Option<&[&str]>,
         limit: Duration,
     ) -> Result<RunReport, VerifyError> {
         let work = dir.join(name);
@@ -207,12 +280,17 @@ impl Verifier {
         }
         let _ = std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555));
         let classes = dir.join("classes");
-        let selector = match method {
-            Some(m) => [
-                "--select-method".to_string(),
-                format!("{}#{m}", emitted.qualified_name()),
-            ],
-            None => ["--select-class".to_string(), emitted.qualified_name()],
+        let selector: Vec<String> = match methods {
+            Some(ms) => ms
+                .iter()
+                .flat_map(|m| {
+                    [
+                        "--select-method".to_string(),
+                        format!("{}#{m}", emitted.qualified_name()),
+                    ]
+                })
+                .collect(),
+            None => vec!["--select-class".to_string(), emitted.qualified_name()],
         };
         let mut cmd = Command::new(&self.java);
         cmd.arg(format!("-Djava.io.tmpdir={}", tmp.display()))
@@ -303,6 +381,19 @@ impl Verifier {
                 });
             }
             let first = self.run(&emitted, &dir, 2 * round)?;
+            // Tests that hang are dropped before the second run, which would wait for them too.
+            let hung: BTreeSet<usize> = emitted
+                .tests
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| first.tests.get(&l.name).is_some_and(|o| o.timed_out))
+                .map(|(t, _)| t)
+                .collect();
+            if !hung.is_empty() {
+                debug!(tests = hung.len(), "hanging tests dropped");
+                drop_tests(&mut class, &mut alive, &hung);
+                continue;
+            }
             let second = self.run(&emitted, &dir, 2 * round + 1)?;
             let mut doomed = BTreeSet::new();
             let mut changed = false;

@@ -100,6 +100,7 @@ fn verify(junit: JUnitVersion) {
         classpath: vec![rivet_testkit::compiled_subjects(11)],
         junit: setup,
         time_limit: Duration::from_secs(60),
+        deadline: None,
         keep: None,
     };
     let class = TestClass {
@@ -178,6 +179,7 @@ fn a_hanging_test_is_found_and_dropped() {
         classpath: vec![rivet_testkit::compiled_subjects(11)],
         junit: setup,
         time_limit: Duration::from_secs(8),
+        deadline: None,
         keep: None,
     };
     let class = TestClass {
@@ -189,4 +191,38 @@ fn a_hanging_test_is_found_and_dropped() {
     let v = verifier.verify(class).expect("verification runs");
     assert_eq!(v.dropped_tests, vec![1]);
     assert_eq!(v.class.tests.len(), 1);
+}
+
+#[test]
+fn hanging_tests_are_found_by_bisection_before_the_deadline() {
+    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
+    let started = std::time::Instant::now();
+    let deadline = Duration::from_secs(20);
+    let verifier = Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit: Duration::from_secs(4),
+        deadline: Some(started + deadline),
+        keep: None,
+    };
+    let class = TestClass {
+        class_under_test: "hostile/Hostile".into(),
+        junit: JUnitVersion::Five,
+        tests: vec![spin_test(1), spin_test(-1), spin_test(2), spin_test(-3)],
+        overloaded: BTreeSet::new(),
+    };
+    let v = verifier.verify(class).expect("verification runs");
+    let took = started.elapsed();
+    assert!(
+        v.dropped_tests.contains(&1) && v.dropped_tests.contains(&3),
+        "{:?}",
+        v.dropped_tests
+    );
+    assert!(
+        !v.class.tests.is_empty(),
+        "the passing tests are cleared in time"
+    );
+    assert!(took < deadline + Duration::from_secs(3), "took {took:?}");
 }
