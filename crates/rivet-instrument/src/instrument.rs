@@ -37,6 +37,10 @@ pub struct ClassOutcome {
     pub exits: usize,
     /// Calls sent through the sandbox (files, network, processes, signals).
     pub sandbox_sites: usize,
+    /// Static field accesses that mark their class touched.
+    pub touch_sites: usize,
+    /// Whether the class was made resettable (it has static state a test could change).
+    pub resettable: bool,
 }
 
 /// One switch's table in `switches.bin`.
@@ -57,8 +61,9 @@ pub fn is_instrumented(cf: &ClassFile) -> bool {
     })
 }
 
-/// Instruments `cf` in place: exit calls are always redirected and calls reaching outside
-/// the sandbox guarded (last, after the probes, whose plan holds original offsets); with
+/// Instruments `cf` in place: exit calls are always redirected, calls reaching outside the
+/// sandbox guarded and static state made resettable (last, after the probes, whose plan holds
+/// original offsets); with
 /// `probes`, the plan's probes are inserted with the given ids. The plan must come from this class (see
 /// [`crate::plan_class`]). On error `cf` is left in an unspecified state.
 pub fn instrument_class(
@@ -77,6 +82,8 @@ pub fn instrument_class(
         insert_all_probes(cf, plan, range, &class, &mut outcome)?;
     }
     outcome.sandbox_sites = crate::sandbox::guard_calls(cf).sites;
+    outcome.touch_sites = crate::statics::mark_touches(cf);
+    outcome.resettable = crate::statics::make_resettable(cf);
     Ok(outcome)
 }
 

@@ -6,7 +6,8 @@
 //! far the others were from being taken. Calls of `System.exit`, `Runtime.exit` and
 //! `Runtime.halt` are sent to the runtime's `Exits`, which throws `ExitRequested` instead;
 //! calls that would reach outside the sandbox (files outside the temp dir, sockets, processes,
-//! signals) go through the runtime's `Sandbox`, which refuses them with `SandboxRefused`.
+//! signals) go through the runtime's `Sandbox`, which refuses them with `SandboxRefused`;
+//! classes with static state become resettable (`Statics`), so each test starts fresh.
 //!
 //! * [`plan_class`] analyses a class and lists its probe sites;
 //! * [`ProbeMap::assign`] gives each planned class a global range of probe ids (by class name,
@@ -28,6 +29,7 @@ mod plan;
 mod probes;
 mod runtime;
 mod sandbox;
+mod statics;
 
 pub use cache::{cache_key, instrument_cached, InstrumentedClasspath};
 pub use error::InstrumentError;
@@ -41,6 +43,8 @@ pub use job::{
 pub use plan::{plan_class, ClassPlan, MethodPlan, Site, SiteKind};
 pub use probes::{BranchInfo, ClassProbes, ProbeMap, ProbeRange, PROBES_TSV_HEADER};
 pub use runtime::{
-    runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SANDBOX_CLASS, SWITCHES_RESOURCE,
+    runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SANDBOX_CLASS, STATICS_CLASS,
+    SWITCHES_RESOURCE,
 };
 pub use sandbox::{guard_calls, GuardOutcome};
+pub use statics::{make_resettable, mark_touches, RESET_METHOD};

@@ -76,6 +76,28 @@ pub struct Verified {
 }
 
 const MAX_ROUNDS: usize = 8;
+/// The fixed method order the emitter gives a JUnit 5 class.
+const FIXED_ORDER_5: &str =
+    "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)";
+
+/// In which order a run executes the test methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// By name, as the emitted class says.
+    Fixed,
+    /// Random, from this seed (JUnit 5 only: the copy without the fixed order).
+    Any(u64),
+}
+
+impl Order {
+    /// The directory of this order's sources or classes (`classes`, `classes-any-order`).
+    fn dir(self, base: &str) -> String {
+        match self {
+            Order::Fixed => base.to_string(),
+            Order::Any(_) => format!("{base}-any-order"),
+        }
+    }
+}
 /// Time limit of one bisection run (a subset of the tests in a fresh JVM).
 const SUBSET_LIMIT: Duration = Duration::from_secs(15);
 /// Below this, a run is not started.
@@ -122,10 +144,29 @@ impl Verifier {
         parts.join(":")
     }
 
-    /// Compiles the emitted class into `dir/classes`; javac's errors (empty on success).
+    /// Compiles the emitted class into `dir/classes` and, for JUnit 5, a copy without its fixed
+    /// method order into `dir/classes-any-order`; javac's errors (empty on success).
     pub fn compile(&self, emitted: &Emitted, dir: &Path) -> Result<Vec<CompileError>, VerifyError> {
-        let src = dir.join("src");
-        let classes = dir.join("classes");
+        let errors = self.compile_variant(&emitted.source, emitted, dir, Order::Fixed)?;
+        if errors.is_empty() && emitted.source.contains(FIXED_ORDER_5) {
+            // Same lines, so that failures map to the same tests and assertions.
+            let any = emitted
+                .source
+                .replace(FIXED_ORDER_5, "// (run in any order)");
+            return self.compile_variant(&any, emitted, dir, Order::Any(0));
+        }
+        Ok(errors)
+    }
+
+    fn compile_variant(
+        &self,
+        source: &str,
+        emitted: &Emitted,
+        dir: &Path,
+        order: Order,
+    ) -> Result<Vec<CompileError>, VerifyError> {
+        let src = dir.join(order.dir("src"));
+        let classes = dir.join(order.dir("classes"));
         let path = src.join(emitted.relative_path());
         let io = |what: &str| {
             let what = what.to_string();
@@ -139,7 +180,7 @@ impl Verifier {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io("creating the source directory"))?;
         }
-        std::fs::write(&path, &emitted.source).map_err(io("writing the test source"))?;
+        std::fs::write(&path, source).map_err(io("writing the test source"))?;
         let mut cmd = Command::new(&self.javac);
         cmd.arg("-d")
             .arg(&classes)
@@ -174,13 +215,23 @@ impl Verifier {
         dir: &Path,
         round: usize,
     ) -> Result<RunReport, VerifyError> {
+        self.run_in_order(emitted, dir, round, Order::Fixed)
+    }
+
+    fn run_in_order(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+        order: Order,
+    ) -> Result<RunReport, VerifyError> {
         let limit = self.limit(self.time_limit);
-        match self.run_selected(emitted, dir, &format!("run-{round}"), None, limit) {
+        match self.run_selected(emitted, dir, &format!("run-{round}"), None, limit, order) {
             Err(VerifyError::TimedOut { .. }) => {}
             other => return other,
         }
         debug!(class = %emitted.qualified_name(), "the tests hang: bisecting");
-        self.find_hanging(emitted, dir, round)
+        self.find_hanging(emitted, dir, round, order)
     }
 
     /// `base`, or less when the deadline is nearer.
@@ -200,6 +251,7 @@ impl Verifier {
         emitted: &Emitted,
         dir: &Path,
         round: usize,
+        order: Order,
     ) -> Result<RunReport, VerifyError> {
         let names: Vec<&str> = emitted.tests.iter().map(|t| t.name.as_str()).collect();
         let mut report = RunReport::default();
@@ -226,7 +278,9 @@ impl Verifier {
                     .map(|set| {
                         runs += 1;
                         let name = format!("run-{round}-{runs}");
-                        s.spawn(move || self.run_selected(emitted, dir, &name, Some(set), limit))
+                        s.spawn(move || {
+                            self.run_selected(emitted, dir, &name, Some(set), limit, order)
+                        })
                     })
                     .collect();
                 handles
@@ -263,6 +317,7 @@ impl Verifier {
         name: &str,
         methods: Option<&[&str]>,
         limit: Duration,
+        order: Order,
     ) -> Result<RunReport, VerifyError> {
         let work = dir.join(name);
         let _ = std::fs::remove_dir_all(&work);
@@ -279,7 +334,7 @@ impl Verifier {
             })?;
         }
         let _ = std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555));
-        let classes = dir.join("classes");
+        let classes = dir.join(order.dir("classes"));
         let selector: Vec<String> = match methods {
             Some(ms) => ms
                 .iter()
@@ -311,6 +366,14 @@ impl Verifier {
                 "--disable-ansi-colors",
             ])
             .current_dir(&cwd);
+        if let Order::Any(seed) = order {
+            cmd.args([
+                "--config",
+                "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random",
+                "--config",
+            ])
+            .arg(format!("junit.jupiter.execution.order.random.seed={seed}"));
+        }
         self.confine(&mut cmd, &self.java, out)?;
         run_command(&mut cmd, &work, limit, "junit")?;
         Ok(parse_reports(
@@ -394,7 +457,14 @@ impl Verifier {
                 drop_tests(&mut class, &mut alive, &hung);
                 continue;
             }
-            let second = self.run(&emitted, &dir, 2 * round + 1)?;
+            // The second run in another order (JUnit 5), so that an assertion that holds only
+            // after the tests before it is found and dropped.
+            let order = if emitted.source.contains(FIXED_ORDER_5) {
+                Order::Any(round as u64)
+            } else {
+                Order::Fixed
+            };
+            let second = self.run_in_order(&emitted, &dir, 2 * round + 1, order)?;
             let mut doomed = BTreeSet::new();
             let mut changed = false;
             for (t, lines) in emitted.tests.iter().enumerate() {

@@ -14,6 +14,7 @@ import rivet.runtime.Exits;
 import rivet.runtime.Probes;
 import rivet.runtime.Sandbox;
 import rivet.runtime.SandboxRefused;
+import rivet.runtime.Statics;
 
 /**
  * Runs one test case by reflection and encodes its result frame: per statement its outcome (a
@@ -34,6 +35,9 @@ final class Runner {
     private final IdentityHashMap<Object, Integer> identities = new IdentityHashMap<Object, Integer>();
     private boolean probesBroken;
     private boolean sandboxMissing;
+    private boolean staticsMissing;
+    /** Set for runs that must see static state carry over from test to test, as JUnit does. */
+    private static final boolean KEEP_STATICS = Boolean.getBoolean("rivet.keepStatics");
 
     Runner(Members members, PrintStream sink, InputStream emptyIn, ClassLoader loader, PrintStream log, int threadBaseline) {
         this.members = members;
@@ -51,6 +55,7 @@ final class Runner {
         Class<?>[] types = new Class<?>[n];
         Throwable thrown = null;
         int ran = 0;
+        resetStatics();
         resetProbes();
         Exits.reset();
         resetSandbox();
@@ -132,6 +137,19 @@ final class Runner {
             sandboxMissing = true;
             return null;
         }
+    }
+
+    /** A fresh class state: the classes the last tests touched are reset. */
+    private void resetStatics() {
+        if (KEEP_STATICS || staticsMissing) {
+            return;
+        }
+        try {
+            Statics.resetTouched();
+        } catch (LinkageError e) {
+            staticsMissing = true;
+        }
+        restoreEnvironment();
     }
 
     private void resetSandbox() {
