@@ -31,12 +31,20 @@ pub fn test_class(plan: &ClassPlan, generated: &[GeneratedTest], junit: JUnitVer
     TestClass {
         class_under_test: plan.class.internal().to_string(),
         junit,
-        tests: generated
-            .iter()
+        tests: by_length(generated)
+            .into_iter()
             .map(|g| test_source(g, &plan.goals, &plan.class))
             .collect(),
         overloaded: overloaded_members(&plan.model, generated),
     }
+}
+
+/// Shorter tests first (stable): their names come first, so JUnit runs them first, before the
+/// longer tests that tend to leave more static state behind.
+fn by_length(generated: &[GeneratedTest]) -> Vec<&GeneratedTest> {
+    let mut v: Vec<&GeneratedTest> = generated.iter().collect();
+    v.sort_by_key(|g| g.test.len());
+    v
 }
 
 /// The emitted class after verification.

@@ -179,6 +179,10 @@ pub fn generate(
     // the order JUnit runs them, as JaCoCo sees them.
     let mut fresh_config = workers.pool.config().clone();
     fresh_config.workers = 1;
+    // Static state carries over from test to test there, as it does under JUnit.
+    fresh_config
+        .extra_jvm_args
+        .push("-Drivet.keepStatics=true".into());
     drop(workers);
     let mut fresh = WorkerPool::new(&fresh_config).map_err(|source| EngineError::Worker {
         class: class.binary(),
