@@ -1,0 +1,103 @@
+//! A fresh class state for every test: `statics.Registry` freezes after three names, for the
+//! rest of the JVM's life unless its static state is reset. Rivet covers every branch, and the
+//! written suite passes in its own order, in random orders and test by test alone, with the
+//! report's coverage what that suite covers in a fresh JVM.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::process::Command;
+
+use common::rivet_ok;
+
+#[test]
+fn registry_is_covered_by_tests_that_pass_in_any_order_and_alone() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let stdout = rivet_ok(&[
+        "generate",
+        "--classpath",
+        &subjects.display().to_string(),
+        "--class",
+        "statics.Registry",
+        "--out",
+        &out.display().to_string(),
+        "--budget",
+        "10",
+        "--seed",
+        "0",
+    ]);
+    assert!(stdout.contains("branches    8/8 covered"), "{stdout}");
+
+    let jar = |n: &str| rivet_testkit::debian_jar(n).display().to_string();
+    let cp = [
+        subjects.display().to_string(),
+        jar("junit-jupiter-api"),
+        jar("apiguardian-api"),
+        jar("opentest4j"),
+        jar("junit-platform-commons"),
+    ]
+    .join(":");
+    let source = std::fs::read_to_string(out.join("statics/RegistryRivetTest.java")).unwrap();
+    // The same tests without their fixed order, so that JUnit may shuffle them.
+    let any_order = source.replace(
+        "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)",
+        "",
+    );
+    let src = root.path().join("src/statics/RegistryRivetTest.java");
+    std::fs::create_dir_all(src.parent().unwrap()).unwrap();
+    std::fs::write(&src, any_order).unwrap();
+    let classes = root.path().join("classes");
+    let jdk = rivet_testkit::Jdk::Jdk17.home();
+    let javac = Command::new(jdk.join("bin/javac"))
+        .arg("-d")
+        .arg(&classes)
+        .args(["-cp", &cp])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        javac.status.success(),
+        "{}",
+        String::from_utf8_lossy(&javac.stderr)
+    );
+    let junit = |extra: &[String]| {
+        let o = Command::new(jdk.join("bin/java"))
+            .args(["-jar", &jar("junit-platform-console-standalone")])
+            .arg("--class-path")
+            .arg(format!("{}:{cp}", classes.display()))
+            .args(["--disable-banner", "--details=summary"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{extra:?}\n{text}");
+        text
+    };
+    let random =
+        "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random";
+    for seed in 1..=3 {
+        junit(&[
+            "--select-class".into(),
+            "statics.RegistryRivetTest".into(),
+            "--config".into(),
+            random.into(),
+            "--config".into(),
+            format!("junit.jupiter.execution.order.random.seed={seed}"),
+        ]);
+    }
+    let tests: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("public void "))
+        .filter_map(|l| l.split('(').next())
+        .collect();
+    assert!(tests.len() >= 2, "{source}");
+    for t in tests {
+        junit(&[
+            "--select-method".into(),
+            format!("statics.RegistryRivetTest#{t}"),
+        ]);
+    }
+}
