@@ -27,6 +27,17 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "no (no JUnit jars found)"
     };
     let _ = writeln!(s, "  verified    {verified}");
+    for d in r.dropped.iter().take(5) {
+        let reason: String = d.reason.chars().take(100).collect();
+        let _ = writeln!(s, "    dropped {}: {reason}", d.test);
+    }
+    if r.dropped.len() > 5 {
+        let _ = writeln!(
+            s,
+            "    … and {} more (rivet-report.json)",
+            r.dropped.len() - 5
+        );
+    }
     let _ = writeln!(s, "  branches    {covered}/{total} covered ({pct:.1} %)");
     // Class by class, as JaCoCo counts them, when there are nested classes.
     if r.classes.len() > 1 {

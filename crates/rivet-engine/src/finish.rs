@@ -60,6 +60,8 @@ pub struct Checked {
 pub struct Verification {
     pub dropped_tests: usize,
     pub dropped_assertions: usize,
+    /// Each dropped test with the reason: (test name, reason).
+    pub reasons: Vec<(String, String)>,
 }
 
 /// Verifies the class with `verifier` when there is one, else emits it as it is.
@@ -80,6 +82,7 @@ pub fn check(
                 verified: Some(Verification {
                     dropped_tests: v.dropped_tests.len(),
                     dropped_assertions: v.dropped_assertions,
+                    reasons: v.reasons.into_iter().map(|d| (d.test, d.reason)).collect(),
                 }),
             })
         }

@@ -20,7 +20,7 @@ use rivet_worker::WorkerPool;
 
 use crate::finish::{check, final_coverage, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{seconds, Report, RunEvents, SymbolicReport};
+use crate::report::{seconds, DroppedTestRow, Report, RunEvents, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
@@ -223,6 +223,19 @@ pub fn generate(
         branches_covered: branches.iter().filter(|b| b.covered).count(),
         classes: Report::classes(&branches),
         events,
+        dropped: checked
+            .verified
+            .as_ref()
+            .map(|v| {
+                v.reasons
+                    .iter()
+                    .map(|(test, reason)| DroppedTestRow {
+                        test: test.clone(),
+                        reason: reason.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
         symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
         branches,
     };

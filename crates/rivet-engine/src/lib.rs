@@ -28,7 +28,7 @@ pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
 pub use plan::{goal_classes, ClassPlan};
-pub use report::{seconds, BranchRow, ClassCoverage, Report, RunEvents};
+pub use report::{seconds, BranchRow, ClassCoverage, DroppedTestRow, Report, RunEvents};
 pub use select::{select, Candidate, Selection, SelectionMethod};
 pub use session::{check_static_initializer, Session, Workers};
 pub use strategy::{

@@ -68,10 +68,20 @@ pub struct Report {
     /// What happened to the tests the workers ran, counted by kind.
     #[serde(default)]
     pub events: RunEvents,
+    /// The tests verification dropped, each with the reason.
+    #[serde(default)]
+    pub dropped: Vec<DroppedTestRow>,
     /// What the symbolic strategy did (absent when it did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbolic: Option<SymbolicReport>,
     pub branches: Vec<BranchRow>,
+}
+
+/// A test verification dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DroppedTestRow {
+    pub test: String,
+    pub reason: String,
 }
 
 /// One class's branches in the report.
@@ -277,6 +287,10 @@ mod tests {
                 timed_out: 2,
                 ..RunEvents::default()
             },
+            dropped: vec![DroppedTestRow {
+                test: "testM".into(),
+                reason: "fails: boom".into(),
+            }],
             symbolic: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };

@@ -70,9 +70,19 @@ pub struct Verified {
     pub emitted: Emitted,
     /// Indexes (into the input's tests) of the tests dropped.
     pub dropped_tests: Vec<usize>,
+    /// Why each dropped test was dropped, in the order they were.
+    pub reasons: Vec<DroppedTest>,
     pub dropped_assertions: usize,
     /// Compile-and-run rounds taken.
     pub rounds: usize,
+}
+
+/// A test verification dropped, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedTest {
+    /// Its method name in the round it was dropped.
+    pub test: String,
+    pub reason: String,
 }
 
 const MAX_ROUNDS: usize = 8;
@@ -438,6 +448,13 @@ impl Verifier {
         let total = class.tests.len();
         let mut alive: Vec<usize> = (0..class.tests.len()).collect();
         let mut dropped_assertions = 0;
+        let mut reasons: Vec<DroppedTest> = Vec::new();
+        let mut why = |test: &str, reason: String| {
+            reasons.push(DroppedTest {
+                test: test.to_string(),
+                reason,
+            })
+        };
         for round in 1..=MAX_ROUNDS {
             let emitted = emit(&class);
             let errors = self.compile(&emitted, &dir)?;
@@ -447,6 +464,10 @@ impl Verifier {
                     match e.line.and_then(|l| emitted.test_at(l)) {
                         Some(t) => {
                             debug!(test = %emitted.tests[t].name, error = %e.message, "does not compile");
+                            why(
+                                &emitted.tests[t].name,
+                                format!("does not compile: {}", e.message),
+                            );
                             doomed.insert(t);
                         }
                         None => {
@@ -465,6 +486,7 @@ impl Verifier {
                     class,
                     emitted,
                     dropped_tests: dropped(total, &alive),
+                    reasons,
                     dropped_assertions,
                     rounds: round,
                 });
@@ -480,6 +502,16 @@ impl Verifier {
                 .collect();
             if !hung.is_empty() {
                 debug!(tests = hung.len(), "hanging tests dropped");
+                for &t in &hung {
+                    let message = first
+                        .tests
+                        .get(&emitted.tests[t].name)
+                        .and_then(|o| o.message.clone());
+                    why(
+                        &emitted.tests[t].name,
+                        message.unwrap_or_else(|| "timed out".into()),
+                    );
+                }
                 drop_tests(&mut class, &mut alive, &hung);
                 continue;
             }
@@ -499,12 +531,17 @@ impl Verifier {
                     Verdict::Keep => {}
                     Verdict::Unreported => {
                         warn!(test = %lines.name, "not reported by JUnit; dropped");
+                        why(&lines.name, "not reported by JUnit".into());
                         doomed.insert(t);
                     }
                     Verdict::DropTest => {
                         let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
                         let message = failure.and_then(|o| o.message.as_deref());
                         debug!(test = %lines.name, ?message, "failing test dropped");
+                        why(
+                            &lines.name,
+                            format!("fails: {}", message.unwrap_or("(no message)")),
+                        );
                         doomed.insert(t);
                     }
                     Verdict::ClearMessage(ai) => {
@@ -528,6 +565,13 @@ impl Verifier {
                             let removed = assertions.remove(ai);
                             if matches!(removed, Assertion::Throws { .. }) {
                                 // Without its expected exception the test is not a test.
+                                why(
+                                    &lines.name,
+                                    format!(
+                                        "its expected exception is not stable: {}",
+                                        message.unwrap_or("(no message)")
+                                    ),
+                                );
                                 doomed.insert(t);
                             }
                             dropped_assertions += 1;
@@ -543,6 +587,7 @@ impl Verifier {
                     class,
                     emitted,
                     dropped_tests: dropped(total, &alive),
+                    reasons,
                     dropped_assertions,
                     rounds: round,
                 });
@@ -551,12 +596,19 @@ impl Verifier {
         }
         // Out of rounds: keep nothing unverified.
         let doomed: BTreeSet<usize> = (0..class.tests.len()).collect();
+        for t in &class.tests {
+            why(
+                &t.subject,
+                format!("still unstable after {MAX_ROUNDS} rounds"),
+            );
+        }
         drop_tests(&mut class, &mut alive, &doomed);
         let emitted = emit(&class);
         Ok(Verified {
             class,
             emitted,
             dropped_tests: dropped(total, &alive),
+            reasons,
             dropped_assertions,
             rounds: MAX_ROUNDS,
         })
