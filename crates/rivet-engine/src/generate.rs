@@ -18,7 +18,7 @@ use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
 use rivet_worker::WorkerPool;
 
-use crate::finish::{check, final_coverage, suite, test_class};
+use crate::finish::{check, final_coverage, suite, test_class, Checked};
 use crate::plan::ClassPlan;
 use crate::report::{seconds, DroppedTestRow, Report, RunEvents, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
@@ -42,6 +42,24 @@ pub struct Outcome {
     pub report: Report,
     pub test_file: PathBuf,
     pub report_file: PathBuf,
+}
+
+/// How many times goals whose tests verification dropped go back to the search.
+const MAX_RETURNS: usize = 2;
+
+/// Branch goals the archive had tests for that no test left after verification covers.
+fn lost_goals(plan: &ClassPlan, archive: &Archive, checked: &Checked) -> Vec<GoalId> {
+    let kept: std::collections::BTreeSet<GoalId> = checked
+        .class
+        .tests
+        .iter()
+        .flat_map(|t| t.generated.goals.iter().copied())
+        .collect();
+    plan.places
+        .iter()
+        .map(|(g, _)| *g)
+        .filter(|g| archive.is_covered(*g) && !kept.contains(g))
+        .collect()
 }
 
 /// Kept from the time bound for the final run of the tests and writing them.
@@ -147,7 +165,6 @@ pub fn generate(
 
     // Finish: minimize, assert, emit, verify.
     observe(Event::Finishing);
-    let (generated, n) = suite(&plan, &archive, &mut workers.pool);
     let mut verifier = session.verifier(
         config.junit,
         config.test_classpath.as_deref(),
@@ -157,11 +174,52 @@ pub fn generate(
         // What is left of the time bound, less a moment for the final run and the writing.
         v.deadline = Some(started + config.time_bound().saturating_sub(FINAL_RESERVE));
     }
-    let checked = check(
-        test_class(&plan, &generated, config.junit),
-        verifier.as_ref(),
-        &class.binary(),
-    )?;
+    let mut n = 0;
+    let mut round = 0;
+    let checked = loop {
+        let (generated, spent) = suite(&plan, &archive, &mut workers.pool);
+        n += spent;
+        let checked = check(
+            test_class(&plan, &generated, config.junit),
+            verifier.as_ref(),
+            &class.binary(),
+        )?;
+        // Goals whose tests verification dropped go back to a search while budget remains.
+        round += 1;
+        let lost = lost_goals(&plan, &archive, &checked);
+        let left = budget.saturating_sub(started.elapsed());
+        if lost.is_empty() || round > MAX_RETURNS || left < Duration::from_secs(1) {
+            break checked;
+        }
+        tracing::info!(
+            goals = lost.len(),
+            "verification dropped their tests: searching again"
+        );
+        for g in &lost {
+            archive.forget(*g);
+        }
+        let mut again = SearchStrategy::new(
+            &generator,
+            SearchConfig {
+                seed: config.seed.wrapping_add(round as u64),
+                budget: left,
+                max_executions: config.max_executions,
+                ..SearchConfig::default()
+            },
+        );
+        let redriven = drive(
+            &mut [&mut again],
+            &mut goals,
+            &mut archive,
+            &mut workers.pool,
+            Budget {
+                time: left,
+                max_executions: config.max_executions,
+            },
+            &mut |p| observe(Event::Progress(p)),
+        );
+        n += redriven.executions;
+    };
 
     // Write the tests and the report.
     let test_file = config.out.join(checked.emitted.relative_path());
