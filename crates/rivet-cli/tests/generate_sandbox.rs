@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -97,42 +99,14 @@ fn vandal_changes_nothing_outside_rivets_temporary_directories() {
     let suite = std::fs::read_to_string(&test_file).unwrap();
     assert!(suite.contains("@Test"), "{suite}");
     let test_classes = root.path().join("test-classes");
-    let jar = |n: &str| rivet_testkit::debian_jar(n).display().to_string();
-    let cp = [
-        classes.display().to_string(),
-        jar("junit-jupiter-api"),
-        jar("apiguardian-api"),
-        jar("opentest4j"),
-        jar("junit-platform-commons"),
-    ]
-    .join(":");
-    let jdk = rivet_testkit::Jdk::Jdk17.home();
-    let javac = Command::new(jdk.join("bin/javac"))
-        .arg("-d")
-        .arg(&test_classes)
-        .args(["-cp", &cp])
-        .arg(&test_file)
-        .output()
-        .unwrap();
-    assert!(
-        javac.status.success(),
-        "{}",
-        String::from_utf8_lossy(&javac.stderr)
+    let cp = common::junit5_classpath(&classes);
+    common::javac_tests(&cp, &[test_file], &test_classes);
+    let report = common::junit_passes(
+        &test_classes,
+        &cp,
+        &work,
+        &["--select-class".into(), "hostile.VandalRivetTest".into()],
     );
-    let run = Command::new(jdk.join("bin/java"))
-        .args(["-jar", &jar("junit-platform-console-standalone")])
-        .arg("--class-path")
-        .arg(format!("{}:{cp}", test_classes.display()))
-        .args([
-            "--select-class",
-            "hostile.VandalRivetTest",
-            "--disable-banner",
-        ])
-        .current_dir(&work)
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{report}");
     assert!(report.contains("tests successful"), "{report}");
     assert_eq!(
         snapshot(&work),

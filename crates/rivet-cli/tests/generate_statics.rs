@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::rivet_ok;
 
 #[test]
@@ -31,15 +29,7 @@ fn registry_is_covered_by_tests_that_pass_in_any_order_and_alone() {
     ]);
     assert!(stdout.contains("branches    8/8 covered"), "{stdout}");
 
-    let jar = |n: &str| rivet_testkit::debian_jar(n).display().to_string();
-    let cp = [
-        subjects.display().to_string(),
-        jar("junit-jupiter-api"),
-        jar("apiguardian-api"),
-        jar("opentest4j"),
-        jar("junit-platform-commons"),
-    ]
-    .join(":");
+    let cp = common::junit5_classpath(&subjects);
     let source = std::fs::read_to_string(out.join("statics/RegistryRivetTest.java")).unwrap();
     // The same tests without their fixed order, so that JUnit may shuffle them.
     let any_order = source.replace(
@@ -50,32 +40,8 @@ fn registry_is_covered_by_tests_that_pass_in_any_order_and_alone() {
     std::fs::create_dir_all(src.parent().unwrap()).unwrap();
     std::fs::write(&src, any_order).unwrap();
     let classes = root.path().join("classes");
-    let jdk = rivet_testkit::Jdk::Jdk17.home();
-    let javac = Command::new(jdk.join("bin/javac"))
-        .arg("-d")
-        .arg(&classes)
-        .args(["-cp", &cp])
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        javac.status.success(),
-        "{}",
-        String::from_utf8_lossy(&javac.stderr)
-    );
-    let junit = |extra: &[String]| {
-        let o = Command::new(jdk.join("bin/java"))
-            .args(["-jar", &jar("junit-platform-console-standalone")])
-            .arg("--class-path")
-            .arg(format!("{}:{cp}", classes.display()))
-            .args(["--disable-banner", "--details=summary"])
-            .args(extra)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&o.stdout).into_owned();
-        assert!(o.status.success(), "{extra:?}\n{text}");
-        text
-    };
+    common::javac_tests(&cp, &[src], &classes);
+    let junit = |extra: &[String]| common::junit_passes(&classes, &cp, root.path(), extra);
     let random =
         "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random";
     for seed in 1..=3 {

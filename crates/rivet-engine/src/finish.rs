@@ -207,3 +207,18 @@ fn as_emitted(g: &GeneratedTest) -> TestCase {
     }
     t.test
 }
+
+/// Branch goals the archive has tests for that no test of `class` (what verification left)
+/// covers: their tests were dropped, so they go back to the search.
+pub fn lost_goals(plan: &ClassPlan, archive: &Archive, class: &TestClass) -> Vec<GoalId> {
+    let kept: BTreeSet<GoalId> = class
+        .tests
+        .iter()
+        .flat_map(|t| t.generated.goals.iter().copied())
+        .collect();
+    plan.places
+        .iter()
+        .map(|(g, _)| *g)
+        .filter(|g| archive.is_covered(*g) && !kept.contains(g))
+        .collect()
+}

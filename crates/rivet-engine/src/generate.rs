@@ -18,7 +18,7 @@ use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
 use rivet_worker::WorkerPool;
 
-use crate::finish::{check, final_coverage, suite, test_class, Checked};
+use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
 use crate::report::{seconds, DroppedTestRow, Report, RunEvents, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
@@ -46,21 +46,6 @@ pub struct Outcome {
 
 /// How many times goals whose tests verification dropped go back to the search.
 const MAX_RETURNS: usize = 2;
-
-/// Branch goals the archive had tests for that no test left after verification covers.
-fn lost_goals(plan: &ClassPlan, archive: &Archive, checked: &Checked) -> Vec<GoalId> {
-    let kept: std::collections::BTreeSet<GoalId> = checked
-        .class
-        .tests
-        .iter()
-        .flat_map(|t| t.generated.goals.iter().copied())
-        .collect();
-    plan.places
-        .iter()
-        .map(|(g, _)| *g)
-        .filter(|g| archive.is_covered(*g) && !kept.contains(g))
-        .collect()
-}
 
 /// Kept from the time bound for the final run of the tests and writing them.
 const FINAL_RESERVE: Duration = Duration::from_secs(4);
@@ -186,7 +171,7 @@ pub fn generate(
         )?;
         // Goals whose tests verification dropped go back to a search while budget remains.
         round += 1;
-        let lost = lost_goals(&plan, &archive, &checked);
+        let lost = lost_goals(&plan, &archive, &checked.class);
         let left = budget.saturating_sub(started.elapsed());
         if lost.is_empty() || round > MAX_RETURNS || left < Duration::from_secs(1) {
             break checked;

@@ -187,3 +187,27 @@ impl rivet_testcase::Executor for Rerun {
             .collect()
     }
 }
+
+#[test]
+fn goals_whose_tests_verification_dropped_are_lost_and_only_those() {
+    use rivet_engine::finish::{lost_goals, test_class};
+    use rivet_junit::JUnitVersion;
+    use rivet_search::Archive;
+    use rivet_testcase::{GeneratedTest, TypedTest};
+
+    let plan = figure1_plan();
+    let (a, b) = (plan.places[0].0, plan.places[1].0);
+    let mut archive = Archive::default();
+    archive.update(&TypedTest::new(), &[a, b].into_iter().collect());
+    // Verification kept a test for `a` only.
+    let kept = vec![GeneratedTest {
+        test: TypedTest::new(),
+        goals: vec![a],
+        assertions: vec![],
+    }];
+    let class = test_class(&plan, &kept, JUnitVersion::Five);
+    assert_eq!(lost_goals(&plan, &archive, &class), vec![b]);
+    let none = test_class(&plan, &[], JUnitVersion::Five);
+    assert_eq!(lost_goals(&plan, &archive, &none), vec![a, b]);
+    assert!(lost_goals(&plan, &Archive::default(), &none).is_empty());
+}

@@ -1,5 +1,6 @@
 //! Helpers for running the `rivet` binary in integration tests.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `rivet` with arguments and returns its output.
@@ -20,4 +21,57 @@ pub fn rivet_ok(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// The classpath to compile and run emitted JUnit 5 tests of the classes in `classes`.
+#[allow(dead_code)]
+pub fn junit5_classpath(classes: &Path) -> String {
+    let jar = |n: &str| rivet_testkit::debian_jar(n).display().to_string();
+    [
+        classes.display().to_string(),
+        jar("junit-jupiter-api"),
+        jar("apiguardian-api"),
+        jar("opentest4j"),
+        jar("junit-platform-commons"),
+    ]
+    .join(":")
+}
+
+/// Compiles test sources into `out` with JDK 17 against `cp`, as a developer would.
+#[allow(dead_code)]
+pub fn javac_tests(cp: &str, sources: &[PathBuf], out: &Path) {
+    let jdk = rivet_testkit::Jdk::Jdk17.home();
+    let javac = Command::new(jdk.join("bin/javac"))
+        .arg("-d")
+        .arg(out)
+        .args(["-cp", cp])
+        .args(sources)
+        .output()
+        .expect("run javac");
+    assert!(
+        javac.status.success(),
+        "{}",
+        String::from_utf8_lossy(&javac.stderr)
+    );
+}
+
+/// Runs the JUnit console launcher (JDK 17) on `classes` with `cp`, in `cwd`; asserts that it
+/// passes and returns its report.
+#[allow(dead_code)]
+pub fn junit_passes(classes: &Path, cp: &str, cwd: &Path, args: &[String]) -> String {
+    let jdk = rivet_testkit::Jdk::Jdk17.home();
+    let launcher = rivet_testkit::debian_jar("junit-platform-console-standalone");
+    let o = Command::new(jdk.join("bin/java"))
+        .arg("-jar")
+        .arg(launcher)
+        .arg("--class-path")
+        .arg(format!("{}:{cp}", classes.display()))
+        .args(["--disable-banner", "--details=summary"])
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run the JUnit launcher");
+    let report = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{args:?}\n{report}");
+    report
 }
