@@ -109,15 +109,21 @@ fn method(
     cf: &mut ClassFile,
     flags: u16,
     name: &str,
-    body: Vec<Instruction>,
+    mut body: Vec<Instruction>,
     stack: u16,
 ) -> Member {
+    // Laid out one after the other: the encoder writes at the recorded offsets.
+    let mut offset = 0;
+    for x in &mut body {
+        x.offset = offset;
+        offset += x.size_at(offset);
+    }
     let cp = &mut cf.constant_pool;
     let code = Code {
         max_stack: stack,
         max_locals: 0,
         instructions: body,
-        code_length: 0,
+        code_length: offset,
         exception_table: Vec::new(),
         attributes: Vec::new(),
     };
