@@ -8,6 +8,7 @@
 
 mod junit;
 mod process;
+mod runs;
 mod triage;
 mod verify;
 

@@ -1,0 +1,350 @@
+//! The tools verification runs: javac on the emitted class (and its copy in any order) and
+//! the JUnit console launcher, each in a confined process with its own directories, to the
+//! verifier's deadline; tests that hang are found by bisection.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use rivet_junit::Emitted;
+use tracing::debug;
+
+use crate::process::{
+    parse_javac, parse_reports, run_command, CompileError, RunReport, TestOutcome,
+};
+use crate::verify::{Verifier, VerifyError};
+
+/// The fixed method order the emitter gives a JUnit 5 class.
+pub(crate) const FIXED_ORDER_5: &str =
+    "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)";
+
+/// In which order a run executes the test methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// By name, as the emitted class says.
+    Fixed,
+    /// Random, from this seed (JUnit 5 only: the copy without the fixed order).
+    Any(u64),
+}
+
+impl Order {
+    /// The directory of this order's sources or classes (`classes`, `classes-any-order`).
+    fn dir(self, base: &str) -> String {
+        match self {
+            Order::Fixed => base.to_string(),
+            Order::Any(_) => format!("{base}-any-order"),
+        }
+    }
+}
+/// Time limit of one bisection run (a subset of the tests in a fresh JVM).
+const SUBSET_LIMIT: Duration = Duration::from_secs(15);
+/// Below this, a run is not started.
+const MIN_RUN: Duration = Duration::from_secs(2);
+
+/// The two halves of a set of tests (one when it has a single test).
+fn halves<'a>(set: &[&'a str]) -> Vec<Vec<&'a str>> {
+    if set.len() <= 1 {
+        return vec![set.to_vec()];
+    }
+    let (a, b) = set.split_at(set.len() / 2);
+    vec![a.to_vec(), b.to_vec()]
+}
+
+impl Verifier {
+    /// Confines a javac or JUnit JVM: writes only beneath `writable`, no TCP, no signals
+    /// outside, no programs but the JDK's.
+    fn confine(
+        &self,
+        cmd: &mut Command,
+        program: &Path,
+        writable: PathBuf,
+    ) -> Result<(), VerifyError> {
+        rivet_sandbox::Confinement::for_jvm(program, vec![writable])
+            .apply(cmd)
+            .map(|_| ())
+            .map_err(|source| VerifyError::Sandbox {
+                what: program.display().to_string(),
+                source,
+            })
+    }
+
+    fn classpath_string(&self, extra: &[&Path]) -> String {
+        // The tools run in their own working directory: relative entries are made absolute.
+        let abs = |p: &Path| {
+            std::path::absolute(p)
+                .unwrap_or_else(|_| p.to_path_buf())
+                .display()
+                .to_string()
+        };
+        let mut parts: Vec<String> = extra.iter().map(|p| abs(p)).collect();
+        parts.extend(self.classpath.iter().map(|p| abs(p)));
+        parts.extend(self.junit.classpath.iter().map(|p| abs(p)));
+        parts.join(":")
+    }
+
+    /// Compiles the emitted class into `dir/classes` and, for JUnit 5, a copy without its fixed
+    /// method order into `dir/classes-any-order`; javac's errors (empty on success).
+    pub fn compile(&self, emitted: &Emitted, dir: &Path) -> Result<Vec<CompileError>, VerifyError> {
+        if !emitted.source.contains(FIXED_ORDER_5) {
+            return self.compile_variant(&emitted.source, emitted, dir, Order::Fixed);
+        }
+        // Same lines, so that failures map to the same tests and assertions; both compiled
+        // at once.
+        let any = emitted
+            .source
+            .replace(FIXED_ORDER_5, "// (run in any order)");
+        let (fixed, other) = std::thread::scope(|s| {
+            let other = s.spawn(|| self.compile_variant(&any, emitted, dir, Order::Any(0)));
+            let fixed = self.compile_variant(&emitted.source, emitted, dir, Order::Fixed);
+            (fixed, other.join())
+        });
+        let errors = fixed?;
+        if !errors.is_empty() {
+            return Ok(errors);
+        }
+        match other {
+            Ok(r) => r,
+            Err(_) => Err(VerifyError::Io {
+                what: "compiling the copy in any order".into(),
+                source: std::io::Error::other("the compiling thread panicked"),
+            }),
+        }
+    }
+
+    fn compile_variant(
+        &self,
+        source: &str,
+        emitted: &Emitted,
+        dir: &Path,
+        order: Order,
+    ) -> Result<Vec<CompileError>, VerifyError> {
+        let src = dir.join(order.dir("src"));
+        let classes = dir.join(order.dir("classes"));
+        let path = src.join(emitted.relative_path());
+        let io = |what: &str| {
+            let what = what.to_string();
+            move |source| VerifyError::Io {
+                what: what.clone(),
+                source,
+            }
+        };
+        let _ = std::fs::remove_dir_all(&classes);
+        std::fs::create_dir_all(&classes).map_err(io("creating the classes directory"))?;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io("creating the source directory"))?;
+        }
+        std::fs::write(&path, source).map_err(io("writing the test source"))?;
+        let mut cmd = Command::new(&self.javac);
+        // A small compile: a quick start matters more than peak speed.
+        cmd.args([
+            "-J-XX:TieredStopAtLevel=1",
+            "-J-XX:+UseSerialGC",
+            "-J-Xshare:auto",
+        ])
+        .arg("-d")
+        .arg(&classes)
+        .arg("-cp")
+        .arg(self.classpath_string(&[]))
+        .args([
+            "-encoding",
+            "UTF-8",
+            "-nowarn",
+            "-proc:none",
+            "-g",
+            "-Xmaxerrs",
+            "1000",
+        ])
+        .arg(&path);
+        self.confine(&mut cmd, &self.javac, classes.clone())?;
+        // javac runs no code under test (-proc:none): its own limit, not the deadline.
+        let what = order.dir("javac");
+        let (ok, _out, err) = run_command(&mut cmd, dir, self.time_limit, &what)?;
+        if ok {
+            return Ok(Vec::new());
+        }
+        let file_name = format!("{}.java", emitted.class_name);
+        Ok(parse_javac(&err, &file_name))
+    }
+
+    /// Runs the compiled class with the console launcher in a fresh JVM and working
+    /// directory. When the whole run exceeds the time limit, the tests that hang are found by
+    /// bisection and reported failed.
+    pub fn run(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+    ) -> Result<RunReport, VerifyError> {
+        self.run_in_order(emitted, dir, round, Order::Fixed)
+    }
+
+    pub(crate) fn run_in_order(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+        order: Order,
+    ) -> Result<RunReport, VerifyError> {
+        let limit = self.limit(self.time_limit);
+        match self.run_selected(emitted, dir, &format!("run-{round}"), None, limit, order) {
+            Err(VerifyError::TimedOut { .. }) => {}
+            other => return other,
+        }
+        debug!(class = %emitted.qualified_name(), "the tests hang: bisecting");
+        self.find_hanging(emitted, dir, round, order)
+    }
+
+    /// `base`, or less when the deadline is nearer.
+    pub(crate) fn limit(&self, base: Duration) -> Duration {
+        match self.deadline {
+            Some(d) => base.min(d.saturating_duration_since(Instant::now())),
+            None => base,
+        }
+    }
+
+    /// Finds the tests that hang by bisection, two subsets at a time in parallel: a subset
+    /// that ends in time reports its tests, one that does not is split in halves, a single
+    /// test that does not is reported failed. Tests not cleared by the deadline are reported
+    /// failed too.
+    fn find_hanging(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+        order: Order,
+    ) -> Result<RunReport, VerifyError> {
+        let names: Vec<&str> = emitted.tests.iter().map(|t| t.name.as_str()).collect();
+        let mut report = RunReport::default();
+        let mut pending: Vec<Vec<&str>> = halves(&names);
+        let mut runs = 0;
+        let hung = |limit: Duration| TestOutcome {
+            passed: false,
+            message: Some(format!("timed out after {} s", limit.as_secs())),
+            line: None,
+            timed_out: true,
+        };
+        while !pending.is_empty() {
+            let limit = self.limit(SUBSET_LIMIT.min(self.time_limit));
+            if limit < MIN_RUN {
+                for n in pending.drain(..).flatten() {
+                    report.tests.insert(n.to_string(), hung(limit));
+                }
+                break;
+            }
+            let batch: Vec<Vec<&str>> = pending.drain(..pending.len().min(2)).collect();
+            let results: Vec<Result<RunReport, VerifyError>> = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .iter()
+                    .map(|set| {
+                        runs += 1;
+                        let name = format!("run-{round}-{runs}");
+                        s.spawn(move || {
+                            self.run_selected(emitted, dir, &name, Some(set), limit, order)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(VerifyError::TimedOut {
+                                what: "a bisection run".into(),
+                                seconds: limit.as_secs(),
+                            })
+                        })
+                    })
+                    .collect()
+            });
+            for (set, r) in batch.into_iter().zip(results) {
+                match r {
+                    Ok(r) => report.tests.extend(r.tests),
+                    Err(VerifyError::TimedOut { .. }) if set.len() == 1 => {
+                        report.tests.insert(set[0].to_string(), hung(limit));
+                    }
+                    Err(VerifyError::TimedOut { .. }) => pending.extend(halves(&set)),
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// One launcher run of the class, or of one of its methods.
+    fn run_selected(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        name: &str,
+        methods: Option<&[&str]>,
+        limit: Duration,
+        order: Order,
+    ) -> Result<RunReport, VerifyError> {
+        let work = dir.join(name);
+        let _ = std::fs::remove_dir_all(&work);
+        // Writable: the reports and the JVM's temp dir; the working directory is empty,
+        // read-only and outside them, so relative paths of the code under test land nowhere.
+        let out = work.join("out");
+        let reports = out.join("reports");
+        let tmp = out.join("tmp");
+        let cwd = work.join("cwd");
+        for d in [&reports, &tmp, &cwd] {
+            std::fs::create_dir_all(d).map_err(|source| VerifyError::Io {
+                what: "creating the run directory".into(),
+                source,
+            })?;
+        }
+        let _ = std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555));
+        let classes = dir.join(order.dir("classes"));
+        let selector: Vec<String> = match methods {
+            Some(ms) => ms
+                .iter()
+                .flat_map(|m| {
+                    [
+                        "--select-method".to_string(),
+                        format!("{}#{m}", emitted.qualified_name()),
+                    ]
+                })
+                .collect(),
+            None => vec!["--select-class".to_string(), emitted.qualified_name()],
+        };
+        let mut cmd = Command::new(&self.java);
+        cmd.arg(format!("-Djava.io.tmpdir={}", tmp.display()))
+            .args([
+                "-XX:-UsePerfData",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+            ])
+            .arg("-jar")
+            .arg(
+                std::path::absolute(&self.junit.launcher)
+                    .unwrap_or_else(|_| self.junit.launcher.clone()),
+            )
+            .arg("--class-path")
+            .arg(self.classpath_string(&[&classes]))
+            .args(selector)
+            .arg("--reports-dir")
+            .arg(&reports)
+            .args([
+                "--disable-banner",
+                "--details=none",
+                "--disable-ansi-colors",
+            ])
+            .current_dir(&cwd);
+        if let Order::Any(seed) = order {
+            cmd.args([
+                "--config",
+                "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random",
+                "--config",
+            ])
+            .arg(format!("junit.jupiter.execution.order.random.seed={seed}"));
+        }
+        self.confine(&mut cmd, &self.java, out)?;
+        run_command(&mut cmd, &work, limit, "junit")?;
+        Ok(parse_reports(
+            &reports,
+            &emitted.qualified_name(),
+            &format!("{}.java", emitted.class_name),
+        ))
+    }
+}
