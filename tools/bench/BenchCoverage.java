@@ -93,6 +93,15 @@ public final class BenchCoverage {
             }
         }
         System.out.println("branches=" + total + " covered=" + covered + " hard=" + hardCovered + "/" + hard.size());
+        // With BENCH_CLASSES set: per class with branches, covered/total on stderr.
+        if (System.getenv("BENCH_CLASSES") != null) {
+            for (IClassCoverage c : builder.getClasses()) {
+                ICounter b = c.getBranchCounter();
+                if (b.getTotalCount() > 0) {
+                    System.err.println(c.getName().replace('/', '.') + " " + b.getCoveredCount() + "/" + b.getTotalCount());
+                }
+            }
+        }
         // With BENCH_LINES set: per class and line, covered/total branches on stderr.
         if (System.getenv("BENCH_LINES") != null) {
             for (IClassCoverage c : builder.getClasses()) {
