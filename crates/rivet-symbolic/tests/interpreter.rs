@@ -15,10 +15,17 @@ use rivet_symbolic::{ExploreConfig, Explorer, SearcherKind};
 use support::{explore_with, Rendered};
 
 fn fixtures() -> Arc<Classpath> {
-    let out = rivet_testkit::cache_dir().join(format!("symbolic-fixtures-{}", std::process::id()));
-    let src =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx/Interp.java");
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
+    // Compiled once per test binary: tests run in parallel threads, and a second javac into
+    // the same directory would rewrite a class file while another test reads it.
+    static COMPILED: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let out = COMPILED.get_or_init(|| {
+        let out =
+            rivet_testkit::cache_dir().join(format!("symbolic-fixtures-{}", std::process::id()));
+        let src =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx/Interp.java");
+        rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
+        out
+    });
     let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("{e}"));
     Arc::new(
         Classpath::parse(&out.to_string_lossy(), Some(Arc::new(jdk)))

@@ -78,19 +78,25 @@ pub fn explore_with(explorer: &Explorer, method: &str) -> (Vec<Rendered>, Explor
 
 /// The Java 17 fixtures (tests/fixtures/fx17), compiled once per test binary.
 pub fn fx17() -> Arc<Classpath> {
-    let out = rivet_testkit::cache_dir().join(format!("symbolic-fx17-{}", std::process::id()));
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx17");
-    let sources: Vec<std::path::PathBuf> = [
-        "Point.java",
-        "Boom.java",
-        "Link.java",
-        "Sizes.java",
-        "other/Far.java",
-    ]
-    .iter()
-    .map(|f| dir.join(f))
-    .collect();
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 17, "", &sources, &out);
+    // Once per binary: tests run in parallel, and a second javac into the same directory would
+    // rewrite a class file while another test reads it.
+    static COMPILED: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let out = COMPILED.get_or_init(|| {
+        let out = rivet_testkit::cache_dir().join(format!("symbolic-fx17-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fx17");
+        let sources: Vec<std::path::PathBuf> = [
+            "Point.java",
+            "Boom.java",
+            "Link.java",
+            "Sizes.java",
+            "other/Far.java",
+        ]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+        rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 17, "", &sources, &out);
+        out
+    });
     let jdk = JdkImage::open(&rivet_testkit::Jdk::Jdk17.home()).unwrap_or_else(|e| panic!("{e}"));
     Arc::new(
         Classpath::parse(&out.to_string_lossy(), Some(Arc::new(jdk)))
