@@ -11,16 +11,26 @@ use std::path::{Path, PathBuf};
 
 use common::rivet;
 
+/// The fixtures, compiled once per test binary (the tests run in parallel, and a second javac
+/// would replace the classes under a running rivet).
 fn fixtures() -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/access/acc");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    sources.sort();
-    let out = rivet_testkit::cache_dir().join("cli-generate-access-classes");
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &out);
-    out
+    static COMPILED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    COMPILED
+        .get_or_init(|| {
+            let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/access/acc");
+            let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            sources.sort();
+            let out = rivet_testkit::cache_dir().join(format!(
+                "cli-generate-access-classes-{}",
+                std::process::id()
+            ));
+            rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &out);
+            out
+        })
+        .clone()
 }
 
 fn generate(
