@@ -14,6 +14,7 @@ use rivet_verify::Verifier;
 
 use crate::error::EngineError;
 use crate::plan::ClassPlan;
+use crate::report::DroppedTestRow;
 
 /// Minimized tests with stable assertions, and the executions that took.
 pub fn suite(
@@ -60,8 +61,8 @@ pub struct Checked {
 pub struct Verification {
     pub dropped_tests: usize,
     pub dropped_assertions: usize,
-    /// Each dropped test with the reason: (test name, reason).
-    pub reasons: Vec<(String, String)>,
+    /// Each dropped test with the reason.
+    pub reasons: Vec<DroppedTestRow>,
 }
 
 /// Verifies the class with `verifier` when there is one, else emits it as it is.
@@ -82,7 +83,14 @@ pub fn check(
                 verified: Some(Verification {
                     dropped_tests: v.dropped_tests.len(),
                     dropped_assertions: v.dropped_assertions,
-                    reasons: v.reasons.into_iter().map(|d| (d.test, d.reason)).collect(),
+                    reasons: v
+                        .reasons
+                        .into_iter()
+                        .map(|d| DroppedTestRow {
+                            test: d.test,
+                            reason: d.reason,
+                        })
+                        .collect(),
                 }),
             })
         }

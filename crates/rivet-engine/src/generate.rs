@@ -20,7 +20,7 @@ use rivet_worker::WorkerPool;
 
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{seconds, DroppedTestRow, Report, RunEvents, SymbolicReport};
+use crate::report::{seconds, Report, RunEvents, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
@@ -269,15 +269,7 @@ pub fn generate(
         dropped: checked
             .verified
             .as_ref()
-            .map(|v| {
-                v.reasons
-                    .iter()
-                    .map(|(test, reason)| DroppedTestRow {
-                        test: test.clone(),
-                        reason: reason.clone(),
-                    })
-                    .collect()
-            })
+            .map(|v| v.reasons.clone())
             .unwrap_or_default(),
         symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
         branches,

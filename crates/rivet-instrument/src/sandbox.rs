@@ -138,8 +138,7 @@ fn wrapper_descriptor(opcode: Opcode, owner: &str, descriptor: &str) -> String {
 /// A wrapper of that name and descriptor, as a static string from the wrapper set.
 fn existing_wrapper(name: &str, descriptor: &str) -> Option<&'static str> {
     wrappers()
-        .iter()
-        .find(|(n, d)| n == name && d == descriptor)
+        .get(&(name.to_string(), descriptor.to_string()))
         .map(|(n, _)| n.as_str())
 }
 

@@ -262,11 +262,8 @@ impl Verifier {
         }
         // Out of rounds: keep nothing unverified.
         let doomed: BTreeSet<usize> = (0..class.tests.len()).collect();
-        for t in &class.tests {
-            why(
-                &t.subject,
-                format!("still unstable after {MAX_ROUNDS} rounds"),
-            );
+        for t in &emit(&class).tests {
+            why(&t.name, format!("still unstable after {MAX_ROUNDS} rounds"));
         }
         drop_tests(&mut class, &mut alive, &doomed);
         let emitted = emit(&class);

@@ -2,9 +2,9 @@ package rivet.runtime;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A fresh class state for every test, as EvoSuite's static reset: instrumented classes with
@@ -20,7 +20,9 @@ public final class Statics {
     /** Registered classes in initialization order, with their reset methods. */
     private static final List<Class<?>> CLASSES = new ArrayList<Class<?>>();
     private static final List<Method> RESETS = new ArrayList<Method>();
-    private static final Set<Class<?>> TOUCHED = new LinkedHashSet<Class<?>>();
+    /** Touched since the last reset; added to on every marked static access, so not locked. */
+    private static final Set<Class<?>> TOUCHED =
+            java.util.Collections.newSetFromMap(new ConcurrentHashMap<Class<?>, Boolean>());
 
     /** Called at the end of an instrumented class's static initializer. */
     public static synchronized void initialized(Class<?> c) {
@@ -39,9 +41,7 @@ public final class Statics {
 
     /** Called before code reads a static reference or writes any static field of `c`. */
     public static void touch(Class<?> c) {
-        synchronized (Statics.class) {
-            TOUCHED.add(c);
-        }
+        TOUCHED.add(c);
     }
 
     /** Resets the registered classes touched since the last reset; how many. */

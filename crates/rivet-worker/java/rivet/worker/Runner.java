@@ -145,11 +145,13 @@ final class Runner {
             return;
         }
         try {
-            Statics.resetTouched();
+            if (Statics.resetTouched() > 0) {
+                // Initializers that ran again may have replaced streams or the context loader.
+                restoreEnvironment();
+            }
         } catch (LinkageError e) {
             staticsMissing = true;
         }
-        restoreEnvironment();
     }
 
     private void resetSandbox() {
