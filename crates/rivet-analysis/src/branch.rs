@@ -66,6 +66,10 @@ pub struct Branch {
     pub duplicates: Vec<u32>,
     /// Branches this one is control dependent on (via its block), for the approach level.
     pub controlling: Vec<BranchId>,
+    /// The method's JaCoCo probes (indices into [`crate::MethodAnalysis::probes`]) whose
+    /// execution makes JaCoCo count this branch covered, over the instruction and its
+    /// duplicates; None when the method's probes are not emulated.
+    pub confirmed_by: Option<Vec<u32>>,
 }
 
 /// The source line of the instruction at `offset`.
@@ -97,6 +101,7 @@ pub fn enumerate(
             line: line_of(code, offset),
             duplicates: Vec::new(),
             controlling: Vec::new(),
+            confirmed_by: None,
         });
         next += 1;
     };
@@ -143,6 +148,36 @@ pub fn enumerate(
     }
     control_dependence(code, cfg, postdom, &mut out);
     out
+}
+
+/// Fills `confirmed_by` from the method's emulated JaCoCo probes: a branch is the JaCoCo
+/// branch index of its instruction (a jump's True is 1, its False 0; a switch's targets count
+/// from 0 in branch order), and its copies' probes count too.
+pub fn confirm(code: &Code, probes: &crate::probes::MethodProbes, branches: &mut [Branch]) {
+    let mut k = 0;
+    while k < branches.len() {
+        let insn = branches[k].insn;
+        let end = branches[k..]
+            .iter()
+            .position(|b| b.insn != insn)
+            .map_or(branches.len(), |n| k + n);
+        for (gi, b) in branches[k..end].iter_mut().enumerate() {
+            let index = match b.kind {
+                BranchKind::True => 1,
+                BranchKind::False => 0,
+                _ => gi as u32,
+            };
+            let copies =
+                std::iter::once(insn).chain(b.duplicates.iter().filter_map(|&d| code.index_of(d)));
+            let mut set: Vec<u32> = copies
+                .flat_map(|i| probes.confirming(i, index).iter().copied())
+                .collect();
+            set.sort_unstable();
+            set.dedup();
+            b.confirmed_by = Some(set);
+        }
+        k = end;
+    }
 }
 
 /// Fills `controlling`: block X is control dependent on branch (A → S) when X lies on the

@@ -7,11 +7,13 @@ pub mod cfg;
 pub mod dominance;
 pub mod filter;
 pub mod place;
+pub mod probes;
 
 pub use branch::{Branch, BranchId, BranchKind};
 pub use cfg::{Block, BlockId, Cfg};
 pub use dominance::PostDominators;
 pub use place::BranchPlace;
+pub use probes::{MethodProbes, ProbePoint};
 
 use rivet_classfile::{ClassFile, ParseError};
 
@@ -38,6 +40,8 @@ pub struct MethodAnalysis {
     pub branches: Vec<Branch>,
     /// Set when JaCoCo would not count this method at all (its `branches` are then empty).
     pub skipped: Option<&'static str>,
+    /// JaCoCo's probes of the method, for methods with branches (None when not emulated).
+    pub probes: Option<MethodProbes>,
 }
 
 /// The analysis of one class: its methods with code, in declaration order.
@@ -85,12 +89,21 @@ pub fn analyze_class(cf: &ClassFile) -> Result<ClassAnalysis, AnalysisError> {
         let cfg = Cfg::build(code);
         let postdom = PostDominators::compute(&cfg);
         let skipped = class_skip.or_else(|| filter::skipped_method(cf, m, code));
-        let branches = if skipped.is_some() {
+        let mut branches = if skipped.is_some() {
             Vec::new()
         } else {
             let f = filter::filter_method(cf, code);
             branch::enumerate(code, &cfg, &postdom, &f, next_id)
         };
+        let probes = if branches.is_empty() {
+            None
+        } else {
+            let raw = filter::RawCode::new(cf, code);
+            MethodProbes::compute(code, raw.labels())
+        };
+        if let Some(p) = &probes {
+            branch::confirm(code, p, &mut branches);
+        }
         next_id += branches.len() as u32;
         methods.push(MethodAnalysis {
             index,
@@ -100,6 +113,7 @@ pub fn analyze_class(cf: &ClassFile) -> Result<ClassAnalysis, AnalysisError> {
             postdom,
             branches,
             skipped,
+            probes,
         });
     }
     Ok(ClassAnalysis {

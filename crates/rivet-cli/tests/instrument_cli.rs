@@ -57,25 +57,46 @@ fn probes_tsv_lists_every_branch_with_contiguous_ids() {
     let mut lines = tsv.lines();
     assert_eq!(
         lines.next(),
-        Some("class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind")
+        Some("class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind\tconfirmed_by")
     );
     // Same branches as `rivet branches` (class method descriptor branch offset line kind).
     let mut expected: Vec<String> = branches.lines().skip(1).map(str::to_string).collect();
     let mut got = Vec::new();
     let mut base = 0u32;
     let mut class = String::new();
-    for (next_probe, l) in (0u32..).zip(lines) {
+    // A class's branch probes are dense from its base; its JaCoCo points follow them, before
+    // the next class's base.
+    let (mut next_probe, mut class_end) = (0u32, 0u32);
+    let mut points: Vec<u32> = Vec::new();
+    for l in lines {
         let f: Vec<&str> = l.split('\t').collect();
         let (branch, probe): (u32, u32) = (f[1].parse().unwrap(), f[2].parse().unwrap());
         if f[0] != class {
             assert!(f[0] > class.as_str(), "classes out of order at {l}");
+            assert!(probe >= class_end, "ranges overlap at {l}");
             class = f[0].to_string();
             base = probe;
+            next_probe = probe;
         }
-        assert_eq!(probe, next_probe, "probe ids are dense: {l}");
+        assert_eq!(probe, next_probe, "probe ids are dense within a class: {l}");
         assert_eq!(probe, base + branch, "probe = base + branch: {l}");
+        next_probe += 1;
+        let confirmed: Vec<u32> = f[8].split(',').map(|p| p.parse().unwrap()).collect();
+        assert!(
+            !confirmed.is_empty(),
+            "every branch has a JaCoCo point: {l}"
+        );
+        points.extend(&confirmed);
+        class_end = class_end.max(confirmed.iter().max().unwrap() + 1);
         got.push([f[0], f[3], f[4], f[1], f[5], f[6], f[7]].join("\t"));
     }
+    // No point is a branch probe.
+    let branch_probes: std::collections::BTreeSet<u32> = tsv
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(points.iter().all(|p| !branch_probes.contains(p)));
     expected.sort();
     got.sort();
     assert_eq!(got, expected);

@@ -8,7 +8,7 @@ use rivet_api::ApiModel;
 use rivet_junit::{emit, Emitted, JUnitVersion, TestClass, TestSource};
 use rivet_search::{add_assertions, distinct_tests, minimize, Archive, Goal, Goals};
 use rivet_testcase::{
-    Assertion, ClassName, Executor, GeneratedTest, GoalId, MemberRef, ProbeId, Statement, TestCase,
+    Assertion, ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement, TestCase,
 };
 use rivet_verify::Verifier;
 
@@ -183,16 +183,16 @@ pub fn final_coverage(
         .map(|&i| as_emitted(&class.tests[i].generated))
         .collect();
     let runs = executor.execute(&cases);
-    let mut by_probe: BTreeMap<ProbeId, &str> = BTreeMap::new();
-    for (run, &i) in runs.iter().zip(&order) {
-        for p in &run.covered {
-            by_probe.entry(*p).or_insert(emitted.tests[i].name.as_str());
-        }
-    }
+    // As JaCoCo counts: a branch is covered by the first test (in name order) that hit one
+    // of its confirming points.
     let mut out = BTreeMap::new();
     for (id, _) in &plan.places {
-        if let Some(name) = plan.probe(*id).and_then(|p| by_probe.get(&p)) {
-            out.insert(*id, name.to_string());
+        let first = runs
+            .iter()
+            .zip(&order)
+            .find(|(run, _)| plan.jacoco_covered(*id, &run.covered));
+        if let Some((_, &i)) = first {
+            out.insert(*id, emitted.tests[i].name.clone());
         }
     }
     (out, runs.len() as u64)

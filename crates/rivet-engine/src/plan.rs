@@ -37,6 +37,9 @@ pub struct ClassPlan {
     pub goals: Goals,
     /// The place of each branch goal, in goal order.
     pub places: Vec<(GoalId, BranchPlace)>,
+    /// Per probed branch goal, the probes whose hit makes JaCoCo count it covered (its
+    /// JaCoCo points; see `rivet_instrument::ClassProbes::confirmers`).
+    pub confirmers: BTreeMap<GoalId, Vec<ProbeId>>,
 }
 
 /// The classes whose branches are goals: the class under test and, unless one method is
@@ -76,6 +79,7 @@ impl ClassPlan {
         let class = ClassName::from_internal(&model.class);
         let mut goals: Vec<Goal> = Vec::new();
         let mut places = Vec::new();
+        let mut confirmers = BTreeMap::new();
         for c in goal_classes(classpath, &class, method)? {
             let cf =
                 classpath
@@ -101,6 +105,9 @@ impl ClassPlan {
                 let Some(&id) = local.get(&b.id.0) else {
                     continue;
                 };
+                if let Some(c) = probes.confirmers_of(&place) {
+                    confirmers.insert(id, c);
+                }
                 let objective: Arc<dyn Objective> = match probes.probe_of(&place) {
                     Some(p) => Arc::new(BranchObjective::new(p)),
                     None => Arc::new(UnprobedBranch),
@@ -140,11 +147,21 @@ impl ClassPlan {
             model,
             goals: Goals::new(goals),
             places,
+            confirmers,
         })
     }
 
     /// The probe of a branch goal's place (None for unprobed branches).
     pub fn probe(&self, goal: GoalId) -> Option<ProbeId> {
         self.goals.get(goal).and_then(|g| g.objective.probe())
+    }
+
+    /// Whether JaCoCo counts a branch goal covered by an execution that hit `covered`
+    /// (ascending probe ids): one of its confirming points was hit. An execution that took
+    /// the branch and then threw before JaCoCo's next probe does not count.
+    pub fn jacoco_covered(&self, goal: GoalId, covered: &[ProbeId]) -> bool {
+        self.confirmers
+            .get(&goal)
+            .is_some_and(|c| c.iter().any(|p| covered.binary_search(p).is_ok()))
     }
 }

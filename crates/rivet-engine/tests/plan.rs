@@ -154,7 +154,16 @@ fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each
     // test run, testApi, takes the branch.
     assert!(emitted.tests[1].name < emitted.tests[0].name);
     let probe = plan.probe(branch).expect("a probed branch");
-    let mut rerun = Rerun(vec![vec![probe], vec![]]);
+    let point = plan.confirmers[&branch][0];
+    assert!(
+        !plan.confirmers[&branch].contains(&probe),
+        "JaCoCo's points confirm a branch, not its own probe"
+    );
+    // Taking the branch is not enough: JaCoCo counts it once one of its points ran.
+    let mut taken_only = Rerun(vec![vec![probe], vec![probe]]);
+    let (covering, _) = final_coverage(&plan, &class, &emitted, &mut taken_only);
+    assert!(covering.is_empty(), "{covering:?}");
+    let mut rerun = Rerun(vec![vec![probe, point], vec![]]);
     let (covering, executions) = final_coverage(&plan, &class, &emitted, &mut rerun);
     assert_eq!(executions, 2);
     assert_eq!(covering.get(&branch), Some(&emitted.tests[1].name));

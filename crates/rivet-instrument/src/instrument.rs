@@ -18,6 +18,11 @@
 //!                   invokestatic Probes.jumpCmp(III)V; ifXX L       (same for fcmp*, dcmp*)
 //! xswitch       ->  dup; ldc switch; invokestatic Probes.switchKey(II)V; xswitch
 //! ```
+//!
+//! JaCoCo's probes ("points", placed as [`rivet_analysis::MethodProbes`] emulates them) call
+//! `Probes.point(id)` before returns, throws and gotos and on fall-through into labels;
+//! `Probes.pointIf`/`pointIfRef` before conditional jumps (recording when the jump is taken)
+//! and `Probes.switchPoint` before switches (a table per switch, in `switches.bin` too).
 
 use rivet_classfile::{
     ClassFile, CodeEditor, Constant, ConstantPool, CpIndex, Instruction, Item, Opcode, Operand,
@@ -27,6 +32,7 @@ use crate::error::InstrumentError;
 use crate::plan::{ClassPlan, MethodPlan, SiteKind};
 use crate::probes::ProbeRange;
 use crate::runtime::{EXITS_CLASS, PROBES_CLASS};
+use rivet_analysis::ProbePoint;
 
 /// What instrumenting a class did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -99,13 +105,16 @@ fn insert_all_probes(
     }
     let refs = ProbeRefs::intern(&mut cf.constant_pool);
     for m in &plan.methods {
-        if m.sites.is_empty() {
+        if m.sites.is_empty() && m.points.is_empty() {
             continue;
         }
         replace_compares(cf, m, &refs, class)?;
         let mut result = Ok(());
         cf.edit_code(m.index, |ed, cp| {
-            result = insert_probes(ed, cp, m, range, &refs);
+            result = insert_probes(ed, cp, m, range, &refs).and_then(|()| {
+                let first_point = range.base + plan.branch_count;
+                insert_points(ed, cp, m, first_point, range.switch_base, &refs)
+            });
             ed.add_max_stack(4);
             Ok(())
         })
@@ -142,6 +151,17 @@ pub fn switch_tables(plan: &ClassPlan, range: ProbeRange) -> Vec<SwitchTable> {
             }
         }
     }
+    // Point tables: u32::MAX (-1 for the runtime) where a target has no point.
+    let point = |p: Option<u32>| p.map_or(u32::MAX, |p| range.base + plan.branch_count + p);
+    for m in &plan.methods {
+        for s in &m.point_switches {
+            out.push(SwitchTable {
+                id: range.switch_base + s.switch,
+                default_probe: point(s.default),
+                keys: s.keys.iter().map(|(k, p)| (*k, point(*p))).collect(),
+            });
+        }
+    }
     out
 }
 
@@ -169,6 +189,10 @@ struct ProbeRefs {
     jump_ref: CpIndex,
     jump_cmp: CpIndex,
     switch_key: CpIndex,
+    point: CpIndex,
+    point_if: CpIndex,
+    point_if_ref: CpIndex,
+    switch_point: CpIndex,
     /// lcmp, fcmpl, fcmpg, dcmpl, dcmpg (in opcode order).
     compares: [CpIndex; 5],
 }
@@ -181,6 +205,10 @@ impl ProbeRefs {
             jump_ref: m("jumpRef", "(Ljava/lang/Object;Ljava/lang/Object;II)V"),
             jump_cmp: m("jumpCmp", "(III)V"),
             switch_key: m("switchKey", "(II)V"),
+            point: m("point", "(I)V"),
+            point_if: m("pointIf", "(IIII)V"),
+            point_if_ref: m("pointIfRef", "(Ljava/lang/Object;Ljava/lang/Object;II)V"),
+            switch_point: m("switchPoint", "(II)V"),
             compares: [
                 m("lcmp", "(JJ)I"),
                 m("fcmpl", "(FF)I"),
@@ -306,6 +334,69 @@ fn insert_probes(
                 ]
             }
         };
+        ed.insert_before(s.offset, items);
+    }
+    Ok(())
+}
+
+/// Inserts the method's JaCoCo points; `first_point` is the probe id of class-local point 0.
+fn insert_points(
+    ed: &mut CodeEditor,
+    cp: &mut ConstantPool,
+    m: &MethodPlan,
+    first_point: u32,
+    switch_base: u32,
+    refs: &ProbeRefs,
+) -> Result<(), String> {
+    let id =
+        |p: u32| i32::try_from(first_point + m.point_base + p).map_err(|_| "point id overflow");
+    let plain = |o: Opcode| insn(o, Operand::None);
+    for (p, point) in m.points.iter().enumerate() {
+        let pid = push_int(cp, id(p as u32)?);
+        match point {
+            ProbePoint::Before { offset } => {
+                ed.insert_before(*offset, [pid, invoke_static(refs.point)]);
+            }
+            ProbePoint::Fallthrough { offset } => {
+                ed.insert_on_fallthrough(*offset, [pid, invoke_static(refs.point)]);
+            }
+            ProbePoint::Taken { offset } => {
+                let op = ed
+                    .original()
+                    .index_of(*offset)
+                    .map(|i| ed.original().instructions[i].opcode)
+                    .ok_or_else(|| format!("no instruction at point offset {offset}"))?;
+                let opc = insn(Opcode::SIPUSH, Operand::Short(op.0 as i16));
+                let items = if (Opcode::IFEQ.0..=Opcode::IFLE.0).contains(&op.0) {
+                    vec![plain(Opcode::DUP), plain(Opcode::ICONST_0), opc, pid]
+                } else if (Opcode::IF_ICMPEQ.0..=Opcode::IF_ACMPNE.0).contains(&op.0) {
+                    vec![plain(Opcode::DUP2), opc, pid]
+                } else if op == Opcode::IFNULL || op == Opcode::IFNONNULL {
+                    vec![plain(Opcode::DUP), plain(Opcode::ACONST_NULL), opc, pid]
+                } else {
+                    return Err(format!("{op} at offset {offset} is not a conditional jump"));
+                };
+                let call = if op == Opcode::IF_ACMPEQ
+                    || op == Opcode::IF_ACMPNE
+                    || op == Opcode::IFNULL
+                    || op == Opcode::IFNONNULL
+                {
+                    refs.point_if_ref
+                } else {
+                    refs.point_if
+                };
+                ed.insert_before(*offset, items.into_iter().chain([invoke_static(call)]));
+            }
+            ProbePoint::SwitchTarget { .. } => {} // by table, below
+        }
+    }
+    for s in &m.point_switches {
+        let table = i32::try_from(switch_base + s.switch).map_err(|_| "switch id overflow")?;
+        let items = [
+            plain(Opcode::DUP),
+            push_int(cp, table),
+            invoke_static(refs.switch_point),
+        ];
         ed.insert_before(s.offset, items);
     }
     Ok(())

@@ -40,8 +40,10 @@ pub use instrument::{
 pub use job::{
     instrument_classpath, InstrumentConfig, InstrumentReport, ProbeScope, Skipped, PROBES_TSV,
 };
-pub use plan::{plan_class, ClassPlan, MethodPlan, Site, SiteKind};
+pub use plan::{plan_class, ClassPlan, MethodPlan, PointSwitch, Site, SiteKind};
 pub use probes::{BranchInfo, ClassProbes, ProbeMap, ProbeRange, PROBES_TSV_HEADER};
+/// Branch ids, as [`ClassProbes`] takes them.
+pub use rivet_analysis::BranchId;
 pub use runtime::{
     runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SANDBOX_CLASS, STATICS_CLASS,
     SWITCHES_RESOURCE,

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use rivet_analysis::{analyze_class, Branch, BranchId, BranchKind};
+use rivet_analysis::{analyze_class, Branch, BranchId, BranchKind, ProbePoint};
 use rivet_classfile::{ClassFile, Code, Opcode, Operand};
 
 use crate::error::InstrumentError;
@@ -18,8 +18,12 @@ pub struct ClassPlan {
     pub methods: Vec<MethodPlan>,
     /// Number of branches (class-local ids `0..branch_count`).
     pub branch_count: u32,
-    /// Number of switch sites (class-local switch indexes `0..switch_count`).
+    /// Number of switch tables (class-local switch indexes `0..switch_count`): the branch
+    /// switch sites, then the switches with JaCoCo points.
     pub switch_count: u32,
+    /// Number of JaCoCo points (class-local point indexes `0..point_count`; their probe ids
+    /// follow the class's branch probes).
+    pub point_count: u32,
 }
 
 /// The branches and probe sites of one method.
@@ -33,6 +37,25 @@ pub struct MethodPlan {
     pub branches: Vec<Branch>,
     /// Instructions that get a probe, in bytecode order.
     pub sites: Vec<Site>,
+    /// JaCoCo's probes of the method (see [`rivet_analysis::MethodProbes`]); the i-th has the
+    /// class-local point index `point_base + i`. Empty when not emulated.
+    pub points: Vec<ProbePoint>,
+    pub point_base: u32,
+    /// The switches whose targets have points, with their tables.
+    pub point_switches: Vec<PointSwitch>,
+}
+
+/// A switch with JaCoCo points on some of its targets: before it, the runtime records the
+/// point of the target its key selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointSwitch {
+    pub offset: u32,
+    /// Class-local switch index.
+    pub switch: u32,
+    /// Class-local point of the default target, if it has one.
+    pub default: Option<u32>,
+    /// Every key that does not go to the default target, ascending, with its target's point.
+    pub keys: Vec<(i32, Option<u32>)>,
 }
 
 /// An instruction that gets a probe call inserted before it.
@@ -88,6 +111,7 @@ pub fn plan_class(cf: &ClassFile) -> Result<ClassPlan, InstrumentError> {
     let branch_count = u32::try_from(analysis.branch_count()).unwrap_or(u32::MAX);
     let mut methods = Vec::new();
     let mut switches = 0u32;
+    let mut points = 0u32;
     for m in analysis.methods {
         if m.branches.is_empty() {
             continue;
@@ -96,19 +120,32 @@ pub fn plan_class(cf: &ClassFile) -> Result<ClassPlan, InstrumentError> {
             continue;
         };
         let sites = method_sites(code, &m.branches, &mut switches);
+        let method_points = m.probes.map(|p| p.points).unwrap_or_default();
+        let point_base = points;
+        points += method_points.len() as u32;
         methods.push(MethodPlan {
             index: m.index,
             name: m.name,
             descriptor: m.descriptor,
             branches: m.branches,
             sites,
+            points: method_points,
+            point_base,
+            point_switches: Vec::new(),
         });
+    }
+    for m in &mut methods {
+        let Some(code) = cf.methods.get(m.index).and_then(|mm| mm.code()) else {
+            continue;
+        };
+        m.point_switches = point_switches(code, &m.points, m.point_base, &mut switches);
     }
     Ok(ClassPlan {
         class,
         methods,
         branch_count,
         switch_count: switches,
+        point_count: points,
     })
 }
 
@@ -223,4 +260,47 @@ fn switch_keys(operand: &Operand, group: &[Branch]) -> Option<Vec<(i32, BranchId
     }
     keys.sort_unstable();
     Some(keys)
+}
+
+/// The tables of the switches among `points`' switch targets, numbered from `*switches` on.
+fn point_switches(
+    code: &Code,
+    points: &[ProbePoint],
+    point_base: u32,
+    switches: &mut u32,
+) -> Vec<PointSwitch> {
+    let mut by_switch: Vec<(u32, Vec<(u32, u32)>)> = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        if let ProbePoint::SwitchTarget { offset, target } = p {
+            let point = point_base + i as u32;
+            match by_switch.iter_mut().find(|(o, _)| o == offset) {
+                Some((_, list)) => list.push((*target, point)),
+                None => by_switch.push((*offset, vec![(*target, point)])),
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(by_switch.len());
+    for (offset, targets) in by_switch {
+        let Some(x) = code.index_of(offset).map(|i| &code.instructions[i]) else {
+            continue;
+        };
+        let Some((default, cases)) = rivet_analysis::cfg::switch_cases(&x.operand) else {
+            continue;
+        };
+        let point_of = |t: u32| targets.iter().find(|(tt, _)| *tt == t).map(|(_, p)| *p);
+        let mut keys: Vec<(i32, Option<u32>)> = cases
+            .into_iter()
+            .filter(|(_, t)| *t != default)
+            .map(|(k, t)| (k, point_of(t)))
+            .collect();
+        keys.sort_unstable();
+        out.push(PointSwitch {
+            offset,
+            switch: *switches,
+            default: point_of(default),
+            keys,
+        });
+        *switches += 1;
+    }
+    out
 }

@@ -1,6 +1,7 @@
 //! Global probe ids. Every instrumented class owns the contiguous range
-//! `[base, base + branch_count)`: the probe of branch `b` of the class is `base + b` (the ids
-//! `rivet branches` prints). Classes are numbered in order of internal name, so the ids are
+//! `[base, base + branch_count + point_count)`: the probe of branch `b` of the class is
+//! `base + b` (the ids `rivet branches` prints), and its JaCoCo points follow (see
+//! [`rivet_analysis::MethodProbes`]); each branch lists the points that confirm it. Classes are numbered in order of internal name, so the ids are
 //! the same for the same classes. The map translates probe ids reported by a worker back to
 //! (class, branch) and is written as `rivet-probes.tsv`.
 
@@ -16,7 +17,8 @@ use crate::error::InstrumentError;
 use crate::plan::ClassPlan;
 
 /// Header of `rivet-probes.tsv`.
-pub const PROBES_TSV_HEADER: &str = "class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind";
+pub const PROBES_TSV_HEADER: &str =
+    "class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind\tconfirmed_by";
 
 /// Probe ids of all instrumented classes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,6 +40,8 @@ pub struct ClassProbes {
     pub methods: Vec<(String, String)>,
     /// Branch `b` of the class is `branches[b]`.
     pub branches: Vec<BranchInfo>,
+    /// Number of JaCoCo points; their ids follow the branch probes.
+    pub points: u32,
 }
 
 /// What a probe stands for.
@@ -49,6 +53,9 @@ pub struct BranchInfo {
     pub offset: u32,
     pub line: Option<u16>,
     pub kind: BranchKind,
+    /// Global ids of the points whose hit makes JaCoCo count the branch covered (None: not
+    /// emulated, the branch's own probe decides).
+    pub confirmed_by: Option<Vec<u32>>,
 }
 
 /// Where a class's probe ids and switch ids start.
@@ -74,8 +81,22 @@ impl ClassProbes {
             .map(|(n, d)| (n.as_str(), d.as_str()))
     }
 
-    fn end(&self) -> u32 {
+    /// The probes whose hit makes JaCoCo count `branch` covered: its points, or the branch's
+    /// own probe when its method's points are not emulated.
+    pub fn confirmers(&self, branch: BranchId) -> Option<Vec<ProbeId>> {
+        let info = self.branches.get(branch.0 as usize)?;
+        Some(match &info.confirmed_by {
+            Some(points) => points.iter().map(|&p| ProbeId(p)).collect(),
+            None => vec![ProbeId(self.base + branch.0)],
+        })
+    }
+
+    fn branch_end(&self) -> u32 {
         self.base + self.branches.len() as u32
+    }
+
+    fn end(&self) -> u32 {
+        self.branch_end() + self.points
     }
 }
 
@@ -101,7 +122,7 @@ impl ProbeMap {
                 base: probe as u32,
                 switch_base: switch as u32,
             };
-            probe += plan.branch_count as u64;
+            probe += plan.branch_count as u64 + plan.point_count as u64;
             switch += plan.switch_count as u64;
             for (what, count) in [("probes", probe), ("switches", switch)] {
                 if count > i32::MAX as u64 {
@@ -150,12 +171,17 @@ impl ProbeMap {
         self.class(place.class.internal())?.probe(place.branch)
     }
 
+    /// The probes that make JaCoCo count a branch covered (see [`ClassProbes::confirmers`]).
+    pub fn confirmers_of(&self, place: &BranchPlace) -> Option<Vec<ProbeId>> {
+        self.class(place.class.internal())?.confirmers(place.branch)
+    }
+
     /// The class and branch a probe id stands for.
     pub fn resolve(&self, probe: ProbeId) -> Option<(&ClassProbes, BranchId)> {
         let probe = probe.0;
         let i = self.classes.partition_point(|c| c.base <= probe);
         let c = self.classes.get(i.checked_sub(1)?)?;
-        (probe < c.end()).then(|| (c, BranchId(probe - c.base)))
+        (probe < c.branch_end()).then(|| (c, BranchId(probe - c.base)))
     }
 
     /// Drops a class (whose probes could not be inserted); other ids do not change.
@@ -185,9 +211,18 @@ impl ProbeMap {
                     .get(info.method)
                     .map_or(("?", "?"), |(m, d)| (m.as_str(), d.as_str()));
                 let line = info.line.map_or_else(|| "-".to_string(), |l| l.to_string());
+                let confirmed = info.confirmed_by.as_ref().map_or_else(
+                    || "-".to_string(),
+                    |v| {
+                        v.iter()
+                            .map(|p| p.to_string())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    },
+                );
                 let _ = writeln!(
                     out,
-                    "{}\t{b}\t{}\t{m}\t{d}\t{}\t{line}\t{}",
+                    "{}\t{b}\t{}\t{m}\t{d}\t{}\t{line}\t{}\t{confirmed}",
                     c.class,
                     c.base as usize + b,
                     info.offset,
@@ -215,8 +250,10 @@ impl ProbeMap {
         for (n, line) in lines {
             let n = n + 1;
             let cols: Vec<&str> = line.split('\t').collect();
-            let [class, branch, probe, method, descriptor, offset, line_no, kind] = cols[..] else {
-                return Err(bad(n, format!("expected 8 columns, found {}", cols.len())));
+            let [class, branch, probe, method, descriptor, offset, line_no, kind, confirmed] =
+                cols[..]
+            else {
+                return Err(bad(n, format!("expected 9 columns, found {}", cols.len())));
             };
             let num = |s: &str, what: &str| {
                 s.parse::<u32>()
@@ -235,6 +272,15 @@ impl ProbeMap {
                 ),
             };
             let kind = parse_kind(kind).ok_or_else(|| bad(n, format!("unknown kind {kind:?}")))?;
+            let confirmed_by = match confirmed {
+                "-" => None,
+                "" => Some(Vec::new()),
+                list => Some(
+                    list.split(',')
+                        .map(|p| num(p, "point"))
+                        .collect::<Result<Vec<u32>, _>>()?,
+                ),
+            };
             if cur.as_ref().is_some_and(|c| c.class != class) {
                 if let Some(done) = cur.take() {
                     map.push(done);
@@ -245,6 +291,7 @@ impl ProbeMap {
                 base: probe.wrapping_sub(branch),
                 methods: Vec::new(),
                 branches: Vec::new(),
+                points: 0,
             });
             if branch as usize != c.branches.len() || probe != c.base.wrapping_add(branch) {
                 return Err(bad(
@@ -263,11 +310,17 @@ impl ProbeMap {
                     c.methods.len() - 1
                 }
             };
+            let after = c.base.wrapping_add(branch).wrapping_add(1);
+            if let Some(max) = confirmed_by.iter().flatten().max() {
+                // Points follow the branches; the class ends after the last one named.
+                c.points = c.points.max((max + 1).saturating_sub(after));
+            }
             c.branches.push(BranchInfo {
                 method,
                 offset,
                 line: line_no,
                 kind,
+                confirmed_by,
             });
         }
         if let Some(done) = cur {
@@ -283,6 +336,7 @@ impl ProbeMap {
 fn class_probes(plan: &ClassPlan, base: u32) -> ClassProbes {
     let mut methods = Vec::with_capacity(plan.methods.len());
     let mut branches = Vec::with_capacity(plan.branch_count as usize);
+    let first_point = base + plan.branch_count;
     for (mi, m) in plan.methods.iter().enumerate() {
         methods.push((m.name.clone(), m.descriptor.clone()));
         for b in &m.branches {
@@ -291,6 +345,10 @@ fn class_probes(plan: &ClassPlan, base: u32) -> ClassProbes {
                 offset: b.offset,
                 line: b.line,
                 kind: b.kind.clone(),
+                confirmed_by: b
+                    .confirmed_by
+                    .as_ref()
+                    .map(|v| v.iter().map(|p| first_point + m.point_base + p).collect()),
             });
         }
     }
@@ -299,6 +357,7 @@ fn class_probes(plan: &ClassPlan, base: u32) -> ClassProbes {
         base,
         methods,
         branches,
+        points: plan.point_count,
     }
 }
 

@@ -215,6 +215,60 @@ pub fn jacoco_branch_counts(inputs: &[&Path]) -> BranchCounts {
     parse_counts(&String::from_utf8_lossy(&out.stdout), 3)
 }
 
+/// What each of JaCoCo's probes covers in the named classes of `classes_dir`, as
+/// tools/jacoco-branches/JacocoProbes.java prints it (`total` and `hit` rows).
+pub fn jacoco_probe_hits(classes_dir: &Path, classes: &[&str]) -> String {
+    let jacoco = ["org.jacoco.core", "asm", "asm-commons", "asm-tree"]
+        .iter()
+        .map(|j| debian_jar(j).display().to_string())
+        .collect::<Vec<_>>()
+        .join(":");
+    let tool = build_once(&cache_dir().join("jacoco-probes"), |d| {
+        let src = repo_root().join("tools/jacoco-branches/JacocoProbes.java");
+        let _ = std::fs::remove_dir_all(d);
+        std::fs::create_dir_all(d).expect("create tool dir");
+        let status = Command::new(Jdk::Jdk17.home().join("bin/javac"))
+            .args(["-nowarn", "-cp"])
+            .arg(&jacoco)
+            .arg("-d")
+            .arg(d)
+            .arg(src)
+            .status()
+            .expect("javac for JacocoProbes");
+        assert!(status.success(), "compiling JacocoProbes failed");
+    });
+    let out = Command::new(Jdk::Jdk17.home().join("bin/java"))
+        .arg("-cp")
+        .arg(format!("{jacoco}:{}", tool.display()))
+        .arg("JacocoProbes")
+        .arg(classes_dir)
+        .args(classes)
+        .output()
+        .expect("running JacocoProbes");
+    assert!(
+        out.status.success(),
+        "JacocoProbes failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Unpacks a jar into a fresh directory under the test cache (once per jar and process run).
+pub fn unpacked_jar(name: &str) -> PathBuf {
+    let jar = debian_jar(name);
+    build_once(&cache_dir().join(format!("unpacked-{name}")), |d| {
+        let _ = std::fs::remove_dir_all(d);
+        std::fs::create_dir_all(d).expect("create unpack dir");
+        let status = Command::new(Jdk::Jdk17.home().join("bin/jar"))
+            .arg("xf")
+            .arg(&jar)
+            .current_dir(d)
+            .status()
+            .expect("jar xf");
+        assert!(status.success(), "unpacking {} failed", jar.display());
+    })
+}
+
 /// Sums a TSV with header whose first three columns are class, method, descriptor: with
 /// `count_column` Some(i), adds column i; the branch TSV of `rivet branches` counts rows instead.
 fn parse_counts(tsv: &str, count_column: usize) -> BranchCounts {

@@ -10,8 +10,9 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use rivet_instrument::BranchId;
 use rivet_instrument::{instrument_cached, InstrumentConfig, InstrumentedClasspath, ProbeScope};
-use rivet_testcase::{Execution, ExecutionStatus};
+use rivet_testcase::{Execution, ExecutionStatus, ProbeId};
 use rivet_testcase::{PrimitiveValue as P, StatementOutcome, ValueSummary as V};
 use rivet_worker::{WorkerConfig, WorkerPool};
 use support::{hostile, Builder};
@@ -44,16 +45,27 @@ fn pool() -> WorkerPool {
     .expect("pool starts")
 }
 
-/// (class, method, branch kind) of every covered probe.
+/// (class, method, branch kind) of every covered branch probe (JaCoCo's points, which follow
+/// a class's branch probes, resolve to no branch).
 fn covered(e: &Execution) -> BTreeSet<(String, String, u32)> {
     let probes = &instrumented().probes;
     e.covered
         .iter()
-        .map(|p| {
-            let (class, branch) = probes.resolve(*p).expect("probe of an instrumented class");
+        .filter_map(|p| probes.resolve(*p))
+        .map(|(class, branch)| {
             let (method, _) = class.method_of(branch).expect("branch has a method");
             (class.class.clone(), method.to_string(), branch.0)
         })
+        .collect()
+}
+
+/// The ids among an execution's hits that are JaCoCo points, not branch probes.
+fn points(e: &Execution) -> Vec<ProbeId> {
+    let probes = &instrumented().probes;
+    e.covered
+        .iter()
+        .copied()
+        .filter(|p| probes.resolve(*p).is_none())
         .collect()
 }
 
@@ -114,6 +126,17 @@ fn probes_map_back_to_branches_of_jumps_and_switches() {
         "{avl:?}"
     );
     assert!(avl.iter().any(|(_, m, _)| m == "insert"), "{avl:?}");
+    // Every branch the run covered as JaCoCo counts it had one of its points hit.
+    let avl_probes = instrumented().probes.class("structures.AvlTree").unwrap();
+    let hit_points = points(&results[0]);
+    assert!(!hit_points.is_empty());
+    for (_, _, b) in &avl {
+        let confirmers = avl_probes.confirmers(BranchId(*b)).unwrap();
+        assert!(
+            confirmers.iter().any(|p| hit_points.contains(p)),
+            "branch {b}: none of {confirmers:?} in {hit_points:?}"
+        );
+    }
     // Branches not taken still carry a distance.
     assert!(results[0].distances.iter().any(|(_, d)| *d > 0.0));
     // parse() validates the day through daysIn's switch: case 4,6,9,11 is a switch branch.

@@ -115,6 +115,11 @@ impl<'a> RawCode<'a> {
         self.pseudo.contains(&self.offset(i))
     }
 
+    /// The offsets with an ASM label.
+    pub fn labels(&self) -> &HashSet<u32> {
+        &self.labels
+    }
+
     /// Is there a label at this offset?
     pub fn has_label(&self, offset: u32) -> bool {
         self.labels.contains(&offset)

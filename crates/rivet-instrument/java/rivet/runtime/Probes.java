@@ -170,6 +170,46 @@ public final class Probes {
         record(probe + 1, taken ? 1 : 0);
     }
 
+    // ---- JaCoCo's probes ("points"): ids after the branch probes of their class; a point is
+    // recorded as a hit probe, so that the report can count what JaCoCo would count ----
+
+    /** A point reached (before a return, a throw or a goto; on fall-through into a label). */
+    public static void point(int id) {
+        if (id < hit.length && hit[id]) {
+            return;
+        }
+        record(id, 0);
+    }
+
+    /** Before ifeq..if_icmple: the point runs when the jump is taken. */
+    public static void pointIf(int a, int b, int opcode, int id) {
+        int r = a < b ? -1 : a == b ? 0 : 1;
+        if (holds(r, comparison(opcode))) {
+            point(id);
+        }
+    }
+
+    /** Before if_acmpeq/if_acmpne and ifnull/ifnonnull (b = null): runs when the jump is taken. */
+    public static void pointIfRef(Object a, Object b, int opcode, int id) {
+        boolean same = a == b;
+        if ((opcode == 165 || opcode == 198) ? same : !same) {
+            point(id);
+        }
+    }
+
+    /** Before a switch whose targets have points: the point of the target the key selects. */
+    public static void switchPoint(int key, int switchId) {
+        if (switchId < 0 || switchId >= switchKeys.length || switchKeys[switchId] == null) {
+            return;
+        }
+        int[] keys = switchKeys[switchId];
+        int i = Arrays.binarySearch(keys, key);
+        int id = i >= 0 ? switchProbes[switchId][i] : switchDefault[switchId];
+        if (id >= 0) {
+            point(id);
+        }
+    }
+
     /** Replaces lcmp. */
     public static int lcmp(long a, long b) {
         lastA = a;
