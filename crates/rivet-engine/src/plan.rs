@@ -105,11 +105,15 @@ impl ClassPlan {
                 let Some(&id) = local.get(&b.id.0) else {
                     continue;
                 };
-                if let Some(c) = probes.confirmers_of(&place) {
-                    confirmers.insert(id, c);
+                let confirming = probes.confirmers_of(&place);
+                if let Some(c) = &confirming {
+                    confirmers.insert(id, c.clone());
                 }
                 let objective: Arc<dyn Objective> = match probes.probe_of(&place) {
-                    Some(p) => Arc::new(BranchObjective::new(p)),
+                    Some(p) => Arc::new(BranchObjective::confirmed_by(
+                        p,
+                        confirming.unwrap_or_default(),
+                    )),
                     None => Arc::new(UnprobedBranch),
                 };
                 goals.push(Goal {

@@ -54,16 +54,29 @@ pub trait Objective: fmt::Debug + Send + Sync {
     fn observation(&self) -> Option<Observation> {
         None
     }
+
+    /// For a branch counted as JaCoCo counts it: the probes (JaCoCo's points) one of which
+    /// must be hit for the branch to count as covered. Empty: its own probe decides.
+    fn confirmers(&self) -> &[ProbeId] {
+        &[]
+    }
 }
 
-/// A branch: covered when its probe fires; else the approach level (how many control-dependence
-/// levels above it the nearest evaluated branch is) plus ν of that branch's distance.
+/// The fitness of a branch that was taken while none of its confirming points ran (its code
+/// threw before JaCoCo's next probe): better than any branch not taken, still not covered.
+pub const UNCONFIRMED: f64 = f64::MIN_POSITIVE;
+
+/// A branch: covered when its probe fires (and, with confirmers, one of them too); else the
+/// approach level (how many control-dependence levels above it the nearest evaluated branch
+/// is) plus ν of that branch's distance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BranchObjective {
     pub probe: ProbeId,
     /// The probes of the branches it is control dependent on, level by level upwards
     /// (`levels[0]` are the direct parents); filled in by [`Goals::new`].
     levels: Vec<Vec<ProbeId>>,
+    /// See [`Objective::confirmers`].
+    confirmers: Vec<ProbeId>,
 }
 
 impl BranchObjective {
@@ -71,17 +84,36 @@ impl BranchObjective {
         BranchObjective {
             probe,
             levels: Vec::new(),
+            confirmers: Vec::new(),
         }
+    }
+
+    /// A branch that counts as covered only when one of `confirmers` was hit too.
+    pub fn confirmed_by(probe: ProbeId, confirmers: Vec<ProbeId>) -> BranchObjective {
+        BranchObjective {
+            confirmers,
+            ..BranchObjective::new(probe)
+        }
+    }
+
+    fn confirmed(&self, e: &Execution) -> bool {
+        self.confirmers.is_empty()
+            || self
+                .confirmers
+                .iter()
+                .any(|p| e.covered.binary_search(p).is_ok())
     }
 }
 
 impl Objective for BranchObjective {
     fn fitness(&self, _test: &TestCase, e: &Execution) -> f64 {
         if let Some(d) = e.distance(self.probe) {
-            return if e.covered.binary_search(&self.probe).is_ok() {
+            return if e.covered.binary_search(&self.probe).is_err() {
+                normalize(d)
+            } else if self.confirmed(e) {
                 0.0
             } else {
-                normalize(d)
+                UNCONFIRMED
             };
         }
         for (level, probes) in self.levels.iter().enumerate() {
@@ -105,7 +137,12 @@ impl Objective for BranchObjective {
         Some(Arc::new(BranchObjective {
             probe: self.probe,
             levels,
+            confirmers: self.confirmers.clone(),
         }))
+    }
+
+    fn confirmers(&self) -> &[ProbeId] {
+        &self.confirmers
     }
 }
 
@@ -345,6 +382,12 @@ impl Goals {
             .covered
             .iter()
             .filter_map(|p| self.by_probe.get(p).copied())
+            .filter(|g| {
+                self.get(*g).is_none_or(|g| {
+                    let c = g.objective.confirmers();
+                    c.is_empty() || c.iter().any(|p| e.covered.binary_search(p).is_ok())
+                })
+            })
             .collect();
         let mut fitness = Vec::new();
         for g in &self.goals {
@@ -440,6 +483,32 @@ mod tests {
         assert_eq!(goals.fitness(GoalId(0), &t, &e), 0.0);
         assert_eq!(goals.fitness(GoalId(1), &t, &e), 0.75);
         assert_eq!(normalize(f64::NAN), 1.0);
+    }
+
+    #[test]
+    fn a_branch_with_confirmers_counts_only_when_one_of_them_ran() {
+        let goal = |id: u32| Goal {
+            id: GoalId(id),
+            objective: Arc::new(BranchObjective::confirmed_by(
+                ProbeId(id),
+                vec![ProbeId(10), ProbeId(11)],
+            )),
+            controlling: vec![],
+            method: "C.m".into(),
+            line: Some(3),
+            what: "true".into(),
+        };
+        let goals = Goals::new(vec![goal(0)]);
+        let t = TestCase::new();
+        // Taken, then threw before JaCoCo's next probe: not covered, but better than any
+        // distance of a branch not taken.
+        let threw = run(&[0], &[(0, 0.0)], vec![]);
+        assert_eq!(goals.fitness(GoalId(0), &t, &threw), UNCONFIRMED);
+        assert!(UNCONFIRMED > 0.0 && UNCONFIRMED < normalize(1e-300));
+        assert!(goals.covered(&t, &threw).is_empty());
+        let went_on = run(&[0, 11], &[(0, 0.0)], vec![]);
+        assert_eq!(goals.fitness(GoalId(0), &t, &went_on), 0.0);
+        assert!(goals.covered(&t, &went_on).contains(&GoalId(0)));
     }
 
     #[test]
