@@ -332,6 +332,7 @@ impl Goals {
                     o
                 })
                 .collect(),
+            trace: false,
         };
     }
 

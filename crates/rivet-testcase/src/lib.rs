@@ -21,7 +21,7 @@ pub use execution::{
 };
 pub use observe::{
     CallObservation, Observation, ObservationSpec, ObservedPath, ObservedRoot, ObservedStep,
-    ObservedValue,
+    ObservedValue, MAX_TRACE,
 };
 pub use outcome::{StatementOutcome, ValueSummary};
 pub use suite::{Assertion, GeneratedTest, GoalId};

@@ -45,13 +45,19 @@ pub struct Observation {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ObservationSpec {
     pub targets: Vec<Observation>,
+    /// Also record, during each call of a target, the branch probes taken, in order (the
+    /// concolic strategy's traces).
+    pub trace: bool,
 }
 
 impl ObservationSpec {
     pub fn is_empty(&self) -> bool {
-        self.targets.iter().all(|t| t.paths.is_empty())
+        !(self.trace && !self.targets.is_empty()) && self.targets.iter().all(|t| t.paths.is_empty())
     }
 }
+
+/// Most branch outcomes one traced call records; a longer trace is cut and marked truncated.
+pub const MAX_TRACE: usize = 100_000;
 
 /// A value read along a path.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +82,11 @@ pub struct CallObservation {
     /// The statement that made the call.
     pub statement: u32,
     pub values: BTreeMap<ObservedPath, ObservedValue>,
+    /// With [`ObservationSpec::trace`]: the branch probes taken during the call, in order
+    /// (for a jump its True or False probe, for a switch the probe of the chosen target).
+    pub trace: Vec<crate::ProbeId>,
+    /// The trace reached [`MAX_TRACE`] and was cut there.
+    pub trace_truncated: bool,
 }
 
 impl CallObservation {

@@ -4,9 +4,11 @@
 //!
 //! Batch section: `u32` t, t × (`u32` member index, `u32` p, p × path); a path is `u8` root
 //! (0 receiver, 1 argument), `u8` argument index, `u32` s, s × step; a step is `u8` kind and
-//! 0 field `str` name, 1 index `u32`, 2 length. Result section: `u32` c, c × (`u32` statement,
-//! `u32` target, `u32` v, v × value); a value is `u8` tag: 0 undefined, 1 null, 2 int `i64`,
-//! 3 object `u32` identity (per test, from 1) and `str` class (binary name).
+//! 0 field `str` name, 1 index `u32`, 2 length; then `u8` flags (bit 0: trace the calls).
+//! Result section: `u32` c, c × (`u32` statement, `u32` target, `u32` v, v × value, `u8`
+//! truncated, `u32` n, n × `u32` probe); a value is `u8` tag: 0 undefined, 1 null, 2 int
+//! `i64`, 3 object `u32` identity (per test, from 1) and `str` class (binary name); the probes
+//! are the call's trace (empty unless the batch asked for traces).
 
 use std::collections::BTreeMap;
 
@@ -36,7 +38,12 @@ pub struct RawCall {
     pub statement: u32,
     pub target: u32,
     pub values: Vec<ObservedValue>,
+    pub trace: Vec<u32>,
+    pub truncated: bool,
 }
+
+/// Bit of the spec's flags byte: trace the calls of targets.
+pub const FLAG_TRACE: u8 = 1;
 
 pub(super) fn encode_spec<'a>(
     e: &mut Enc,
@@ -74,6 +81,7 @@ pub(super) fn encode_spec<'a>(
             }
         }
     }
+    e.u8(if spec.trace { FLAG_TRACE } else { 0 });
 }
 
 pub(super) fn decode_spec(
@@ -112,7 +120,8 @@ pub(super) fn decode_spec(
             paths,
         });
     }
-    Ok(ObservationSpec { targets })
+    let trace = d.u8()? & FLAG_TRACE != 0;
+    Ok(ObservationSpec { targets, trace })
 }
 
 pub(super) fn encode_calls(e: &mut Enc, calls: &[RawCall]) {
@@ -135,6 +144,11 @@ pub(super) fn encode_calls(e: &mut Enc, calls: &[RawCall]) {
                     e.str(class);
                 }
             }
+        }
+        e.u8(u8::from(c.truncated));
+        e.len(c.trace.len());
+        for p in &c.trace {
+            e.u32(*p);
         }
     }
 }
@@ -159,10 +173,18 @@ pub(super) fn decode_calls(d: &mut Dec<'_>) -> Result<Vec<RawCall>, ProtocolErro
                 t => return d.err(format!("unknown observed value tag {t}")),
             });
         }
+        let truncated = d.u8()? != 0;
+        let t = d.count(4)?;
+        let mut trace = Vec::with_capacity(t);
+        for _ in 0..t {
+            trace.push(d.u32()?);
+        }
         calls.push(RawCall {
             statement,
             target,
             values,
+            trace,
+            truncated,
         });
     }
     Ok(calls)
@@ -183,6 +205,8 @@ pub fn observations(raw: Vec<RawCall>, spec: &ObservationSpec) -> Vec<CallObserv
                 member: target.member.clone(),
                 statement: c.statement,
                 values,
+                trace: c.trace.into_iter().map(rivet_testcase::ProbeId).collect(),
+                trace_truncated: c.truncated,
             })
         })
         .collect()

@@ -39,6 +39,7 @@ fn spec() -> ObservationSpec {
                 },
             ],
         }],
+        trace: true,
     }
 }
 
@@ -76,6 +77,20 @@ fn a_batch_carries_its_observation_spec_and_none_when_empty() {
         plain
     );
     assert!(frame.len() > plain.len());
+    // Traces alone (targets without paths) are a section of their own.
+    let traces_only = ObservationSpec {
+        targets: vec![Observation {
+            member: member(),
+            paths: Vec::new(),
+        }],
+        trace: true,
+    };
+    assert!(!traces_only.is_empty());
+    let frame = encode_batch_observing(BatchId(4), [&t], &traces_only).unwrap_or_default();
+    let Ok(Request::Batch { observation, .. }) = decode_request(&frame[4..]) else {
+        panic!("decodes");
+    };
+    assert_eq!(observation, traces_only);
 }
 
 #[test]
@@ -84,6 +99,8 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
         RawCall {
             statement: 1,
             target: 0,
+            trace: vec![7, 8, 12, 7],
+            truncated: true,
             values: vec![
                 ObservedValue::Int(-15),
                 ObservedValue::Object {
@@ -96,17 +113,23 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
             statement: 4,
             target: 0,
             values: vec![ObservedValue::Null, ObservedValue::Undefined],
+            trace: Vec::new(),
+            truncated: false,
         },
         // Unknown target and a wrong number of values: dropped.
         RawCall {
             statement: 5,
             target: 9,
             values: Vec::new(),
+            trace: Vec::new(),
+            truncated: false,
         },
         RawCall {
             statement: 6,
             target: 0,
             values: vec![ObservedValue::Null],
+            trace: Vec::new(),
+            truncated: false,
         },
     ];
     let r = Response::Result(TestResult {
@@ -126,6 +149,12 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
     let named: Vec<CallObservation> = observations(back.observed, &spec());
     assert_eq!(named.len(), 2);
     assert_eq!(named[0].statement, 1);
+    assert_eq!(
+        named[0].trace,
+        [7, 8, 12, 7].map(rivet_testcase::ProbeId).to_vec()
+    );
+    assert!(named[0].trace_truncated && !named[1].trace_truncated);
+    assert!(named[1].trace.is_empty());
     assert_eq!(
         named[0].value(&spec().targets[0].paths[0]),
         &ObservedValue::Int(-15)

@@ -205,6 +205,7 @@ pub fn encode_batch<'a>(
 ) -> Result<Vec<u8>, ProtocolError> {
     static NOTHING: ObservationSpec = ObservationSpec {
         targets: Vec::new(),
+        trace: false,
     };
     encode_batch_observing(id, tests, &NOTHING)
 }

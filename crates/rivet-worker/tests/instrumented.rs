@@ -148,3 +148,56 @@ fn probes_map_back_to_branches_of_jumps_and_switches() {
         "switch probes of daysIn missing: {dates:?}"
     );
 }
+
+#[test]
+fn a_traced_call_reports_the_branch_outcomes_it_took_in_order() {
+    use rivet_testcase::{Executor, MemberRef, Observation, ObservationSpec};
+    let mut pool = pool();
+    let figure15 = MemberRef::new("lct/Examples", "figure15", "(II)I");
+    pool.set_observation(&ObservationSpec {
+        targets: vec![Observation {
+            member: figure15.clone(),
+            paths: Vec::new(),
+        }],
+        trace: true,
+    });
+    let mut t = Builder::new();
+    let e = t.new_object("lct/Examples", "()V", &[]);
+    let (x, y) = (t.int(1), t.int(5));
+    t.call("lct/Examples", "figure15", "(II)I", Some(e), &[x, y]);
+    // A second call with y <= x: one branch only.
+    t.call("lct/Examples", "figure15", "(II)I", Some(e), &[y, x]);
+    let runs = pool.execute(&[t.build()]);
+    let calls = &runs[0].observations;
+    assert_eq!(calls.len(), 2, "{runs:?}");
+    let probes = &instrumented().probes;
+    let kinds = |trace: &[ProbeId]| -> Vec<(String, String)> {
+        trace
+            .iter()
+            .map(|p| {
+                let (c, b) = probes.resolve(*p).expect("a branch probe");
+                let (m, _) = c.method_of(b).unwrap();
+                (m.to_string(), c.branches[b.0 as usize].kind.to_string())
+            })
+            .collect()
+    };
+    // y > x is `if_icmple` (jump when y <= x): it falls through; then x > blackBox(y) is
+    // `if_icmple` too, and 1 <= 5 jumps.
+    let f = |k: &str| ("figure15".to_string(), k.to_string());
+    assert_eq!(kinds(&calls[0].trace), vec![f("false"), f("true")]);
+    assert_eq!(kinds(&calls[1].trace), vec![f("true")]);
+    assert!(!calls[0].trace_truncated);
+    // Without the trace flag, no trace.
+    pool.set_observation(&ObservationSpec {
+        targets: vec![Observation {
+            member: figure15,
+            paths: Vec::new(),
+        }],
+        trace: false,
+    });
+    let mut t = Builder::new();
+    let e = t.new_object("lct/Examples", "()V", &[]);
+    let (x, y) = (t.int(1), t.int(5));
+    t.call("lct/Examples", "figure15", "(II)I", Some(e), &[x, y]);
+    assert!(pool.execute(&[t.build()])[0].observations.is_empty());
+}

@@ -116,6 +116,9 @@ public final class Probes {
 
     private static void both(double a, double b, int cmp, int probe) {
         // probe: the jump-taken branch; probe + 1: the fall-through branch.
+        if (tracing) {
+            traced(distance(a, b, cmp) == 0 ? probe : probe + 1);
+        }
         record(probe, distance(a, b, cmp));
         record(probe + 1, distance(a, b, negate(cmp)));
     }
@@ -129,6 +132,9 @@ public final class Probes {
     public static void jumpCmp(int result, int opcode, int probe) {
         int cmp = comparison(opcode);
         boolean taken = holds(result, cmp);
+        if (tracing) {
+            traced(taken ? probe : probe + 1);
+        }
         if (Double.isNaN(lastA) || Double.isNaN(lastB)) {
             record(probe, taken ? 0 : 1);
             record(probe + 1, taken ? 1 : 0);
@@ -166,8 +172,49 @@ public final class Probes {
     public static void jumpRef(Object a, Object b, int opcode, int probe) {
         boolean same = a == b;
         boolean taken = (opcode == 165 || opcode == 198) ? same : !same;
+        if (tracing) {
+            traced(taken ? probe : probe + 1);
+        }
         record(probe, taken ? 0 : 1);
         record(probe + 1, taken ? 1 : 0);
+    }
+
+    // ---- traces (the concolic strategy): the branch probes taken while tracing, in order ----
+
+    private static boolean tracing = false;
+    private static int[] trace = new int[1024];
+    private static int traceLength = 0;
+    private static boolean traceTruncated = false;
+    /** Most outcomes one trace records (rivet_testcase::MAX_TRACE). */
+    private static final int MAX_TRACE = 100_000;
+
+    private static void traced(int probe) {
+        if (traceLength >= MAX_TRACE) {
+            traceTruncated = true;
+            return;
+        }
+        if (traceLength == trace.length) {
+            trace = Arrays.copyOf(trace, trace.length * 2);
+        }
+        trace[traceLength++] = probe;
+    }
+
+    /** Starts recording a trace (forgetting the last one). */
+    public static void startTrace() {
+        traceLength = 0;
+        traceTruncated = false;
+        tracing = true;
+    }
+
+    /** Stops recording and returns the trace. */
+    public static int[] stopTrace() {
+        tracing = false;
+        return Arrays.copyOf(trace, traceLength);
+    }
+
+    /** Did the last trace reach its bound? */
+    public static boolean traceTruncated() {
+        return traceTruncated;
     }
 
     // ---- JaCoCo's probes ("points"): ids after the branch probes of their class; a point is
@@ -258,8 +305,14 @@ public final class Probes {
             double d = Math.abs((double) key - (double) keys[i]);
             if (d == 0) {
                 matched = true;
+                if (tracing) {
+                    traced(probes[i]);
+                }
             }
             record(probes[i], d);
+        }
+        if (tracing && !matched) {
+            traced(switchDefault[switchId]);
         }
         record(switchDefault[switchId], matched ? 1 : 0);
     }

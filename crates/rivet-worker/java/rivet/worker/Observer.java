@@ -37,6 +37,14 @@ final class Observer {
     /** Per target: the member index in the batch and its paths. */
     final int[] members;
     final Path[][] paths;
+    /** Record the branch probes taken during each observed call (concolic traces). */
+    final boolean trace;
+    /** Per observed call of the current test: its trace and whether it was cut. */
+    private final List<int[]> traces = new ArrayList<int[]>();
+    private final List<Boolean> truncated = new ArrayList<Boolean>();
+    /** Index of the call being traced, or -1. */
+    private int tracingCall = -1;
+    private static final int[] NO_TRACE = new int[0];
 
     private static final Object UNDEFINED = new Object();
     private static final Map<Class<?>, Map<String, Field>> FIELDS = new HashMap<Class<?>, Map<String, Field>>();
@@ -46,9 +54,10 @@ final class Observer {
     private final List<Object[]> values = new ArrayList<Object[]>();
     private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<Object, Integer>();
 
-    private Observer(int[] members, Path[][] paths) {
+    private Observer(int[] members, Path[][] paths, boolean trace) {
         this.members = members;
         this.paths = paths;
+        this.trace = trace;
     }
 
     /** Decodes the observation section of a batch (after the tests). */
@@ -84,13 +93,33 @@ final class Observer {
                 paths[t][i] = path;
             }
         }
-        return new Observer(members, paths);
+        boolean trace = (b.get() & FLAG_TRACE) != 0;
+        return new Observer(members, paths, trace);
     }
+
+    static final int FLAG_TRACE = 1;
 
     void startTest() {
         calls.clear();
         values.clear();
         ids.clear();
+        traces.clear();
+        truncated.clear();
+        tracingCall = -1;
+    }
+
+    /** After a statement's call returned or threw: ends its trace, if it was traced. */
+    void afterCall() {
+        if (tracingCall < 0) {
+            return;
+        }
+        try {
+            traces.set(tracingCall, rivet.runtime.Probes.stopTrace());
+            truncated.set(tracingCall, rivet.runtime.Probes.traceTruncated());
+        } catch (LinkageError e) {
+            // Not instrumented: no trace.
+        }
+        tracingCall = -1;
     }
 
     /** Observes a call of `member` by statement `at`, if it is a target. */
@@ -110,6 +139,16 @@ final class Observer {
             }
             calls.add(new int[] {at, t});
             values.add(read);
+            traces.add(NO_TRACE);
+            truncated.add(Boolean.FALSE);
+            if (trace && tracingCall < 0) {
+                try {
+                    rivet.runtime.Probes.startTrace();
+                    tracingCall = calls.size() - 1;
+                } catch (LinkageError e) {
+                    // Not instrumented: no trace.
+                }
+            }
         }
     }
 
@@ -195,6 +234,12 @@ final class Observer {
             out.u32(read.length);
             for (Object v : read) {
                 value(out, v);
+            }
+            out.u8(truncated.get(c) ? 1 : 0);
+            int[] t = traces.get(c);
+            out.u32(t.length);
+            for (int p : t) {
+                out.u32(p);
             }
         }
     }

@@ -205,6 +205,10 @@ final class Runner {
                     throw new Unrunnable(k + ": " + e.getMessage());
                 } catch (InstantiationException e) {
                     throw new Unrunnable(k + ": " + e.getMessage());
+                } finally {
+                    if (batch.observer != null) {
+                        batch.observer.afterCall();
+                    }
                 }
             }
             case Wire.ST_CALL: {
@@ -232,6 +236,10 @@ final class Runner {
                     throw new Unrunnable(m + ": " + e.getMessage());
                 } catch (IllegalAccessException e) {
                     throw new Unrunnable(m + ": " + e.getMessage());
+                } finally {
+                    if (batch.observer != null) {
+                        batch.observer.afterCall();
+                    }
                 }
             }
             case Wire.ST_FIELD_WRITE: {
