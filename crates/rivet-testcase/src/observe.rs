@@ -52,7 +52,8 @@ pub struct ObservationSpec {
 
 impl ObservationSpec {
     pub fn is_empty(&self) -> bool {
-        !(self.trace && !self.targets.is_empty()) && self.targets.iter().all(|t| t.paths.is_empty())
+        let traced = self.trace && !self.targets.is_empty();
+        !traced && self.targets.iter().all(|t| t.paths.is_empty())
     }
 }
 
