@@ -34,6 +34,8 @@ fn call(values: Vec<(ObservedPath, ObservedValue)>) -> CallObservation {
         member: member(),
         statement: 0,
         values: values.into_iter().collect(),
+        trace: Vec::new(),
+        trace_truncated: false,
     }
 }
 

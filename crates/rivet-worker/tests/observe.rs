@@ -67,6 +67,7 @@ fn calls_of_the_target_report_the_values_along_each_path() {
                 length.clone(),
             ],
         }],
+        trace: false,
     };
     pool.set_observation(&spec);
     let runs = pool.execute(std::slice::from_ref(&test));
