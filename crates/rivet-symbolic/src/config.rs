@@ -55,6 +55,9 @@ pub struct ExploreConfig {
     /// Trace-guided mode: the branch ids of the target class, in the order a concrete run
     /// took them; paths that take another branch are dropped.
     pub trace: Option<Vec<u32>>,
+    /// With `trace`: the trace is a prefix, paths that followed all of it go on freely (the
+    /// concolic strategy's negated branch is the prefix's last element).
+    pub trace_prefix: bool,
     /// Wall-clock budget of the whole exploration.
     pub time_budget: Option<Duration>,
 }
@@ -73,6 +76,7 @@ impl Default for ExploreConfig {
             seed: 0,
             solver_timeout: Duration::from_secs(5),
             trace: None,
+            trace_prefix: false,
             time_budget: None,
         }
     }

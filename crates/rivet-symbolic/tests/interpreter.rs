@@ -212,4 +212,24 @@ fn searchers_find_the_same_paths_and_trace_mode_follows_one() {
     );
     assert_eq!(traced.len(), 1);
     assert_eq!(traced[0].pc_texts(), two.pc_texts());
+    // As a prefix, a trace keeps the paths that start with it and lets them go on.
+    let prefix = |trace: Vec<u32>| {
+        run(
+            &cp,
+            "sw(I)I",
+            ExploreConfig {
+                trace: Some(trace),
+                trace_prefix: true,
+                ..ExploreConfig::default()
+            },
+        )
+    };
+    assert_eq!(prefix(Vec::new()).len(), sw.len());
+    let first = two.record.trace[..1].to_vec();
+    let starting = sw
+        .iter()
+        .filter(|p| p.record.trace.starts_with(&first))
+        .count();
+    assert_eq!(prefix(first).len(), starting);
+    assert!(starting >= 1 && starting < sw.len() || sw.len() == 1);
 }

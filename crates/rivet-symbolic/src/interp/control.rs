@@ -37,10 +37,11 @@ pub fn record_branch(
     }
     state.branches.push(id);
     if let Some(trace) = &ctx.config.trace {
-        if trace.get(state.trace_pos) != Some(&id) {
-            return false;
+        match trace.get(state.trace_pos) {
+            Some(t) if *t == id => state.trace_pos += 1,
+            None if ctx.config.trace_prefix => {}
+            _ => return false,
         }
-        state.trace_pos += 1;
     }
     true
 }
