@@ -58,6 +58,16 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             y.paths, y.methods_explored, y.explore_s, y.select_s, y.goals_reached, y.goals
         );
     }
+    if let Some(c) = r.concolic.as_ref().filter(|c| c.traced_runs > 0) {
+        let _ = writeln!(
+            s,
+            "  concolic    {} traced runs; {} of {} unvisited outcomes solved in {:.1} s; {} new tests, {} heap goals ({} reached); {} runs diverged",
+            c.traced_runs, c.solved, c.nodes, c.explore_s, c.tests, c.goals, c.goals_reached, c.divergences
+        );
+        for (at, n) in &c.diverged_at {
+            let _ = writeln!(s, "    diverged at {at}: {n}");
+        }
+    }
     let events = r.events.phrases();
     if !events.is_empty() {
         let _ = writeln!(s, "  events      {}", events.join("; "));

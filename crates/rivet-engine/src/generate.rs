@@ -18,9 +18,10 @@ use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
 use rivet_worker::WorkerPool;
 
+use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{seconds, Report, RunEvents, SymbolicReport};
+use crate::report::{seconds, ConcolicReport, Report, RunEvents, SymbolicReport};
 use crate::session::{check_static_initializer, Session};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
@@ -115,7 +116,23 @@ pub fn generate(
                 .map(|d| Artifacts::new(d.join("symbolic"))),
         )
     });
-    if config.strategy == StrategyChoice::Symbolic {
+    let concolic_on = matches!(
+        config.strategy,
+        StrategyChoice::Concolic | StrategyChoice::All
+    );
+    let mut concolic = concolic_on.then(|| {
+        ConcolicStrategy::new(
+            &plan,
+            workers.probes.class(class.internal()),
+            &generator,
+            Explorer::new(session.classpath.clone(), ExploreConfig::default()),
+            ConcolicConfig::for_budget(budget, config.seed),
+        )
+    });
+    if matches!(
+        config.strategy,
+        StrategyChoice::Symbolic | StrategyChoice::Concolic
+    ) {
         // The search works for the path-condition goals alone; branches still count.
         let ids: Vec<GoalId> = goals.iter().map(|g| g.id).collect();
         for g in ids {
@@ -129,6 +146,9 @@ pub fn generate(
     let mut strategies: Vec<&mut dyn Strategy> = vec![&mut search];
     if let Some(s) = symbolic.as_mut() {
         strategies.push(s);
+    }
+    if let Some(c) = concolic.as_mut() {
+        strategies.push(c);
     }
     let driven = drive(
         &mut strategies,
@@ -272,6 +292,7 @@ pub fn generate(
             .map(|v| v.reasons.clone())
             .unwrap_or_default(),
         symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
+        concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
         branches,
     };
     let report_file = config.out.join("rivet-report.json");
@@ -292,6 +313,24 @@ fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {
         std::fs::create_dir_all(parent).map_err(err)?;
     }
     std::fs::write(path, text).map_err(err)
+}
+
+fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
+    let mut diverged_at = std::collections::BTreeMap::new();
+    for d in &stats.divergences {
+        *diverged_at.entry(d.at.clone()).or_insert(0) += 1;
+    }
+    ConcolicReport {
+        traced_runs: stats.traced_runs,
+        nodes: stats.nodes,
+        solved: stats.solved,
+        tests: stats.tests,
+        goals: stats.goals,
+        goals_reached: stats.goals_reached,
+        explore_s: seconds(stats.explore_time),
+        divergences: stats.divergences.len(),
+        diverged_at,
+    }
 }
 
 fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicReport {

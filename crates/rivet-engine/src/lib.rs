@@ -6,13 +6,15 @@
 //! * a [`ClassPlan`] holds one class's API model, its goals and the place of every branch goal;
 //! * [`Strategy`] is what finds tests: the many-objective search ([`SearchStrategy`]) and
 //!   SUSHI ([`SymbolicStrategy`]: exploration, path selection, path-condition goals for the
-//!   search); [`drive`] gives strategies turns on the shared goals and one archive within a
+//!   search) and LCT's concolic loop ([`ConcolicStrategy`]: traced runs, an execution tree,
+//!   negated outcomes solved into tests or goals, divergences); [`drive`] gives strategies turns on the shared goals and one archive within a
 //!   budget;
 //! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the
 //!   [`Report`] is the typed `rivet-report.json`;
 //! * [`generate`] does all of it for one class from a [`GenerateConfig`].
 
 mod artifacts;
+mod concolic;
 mod config;
 mod error;
 pub mod finish;
@@ -24,11 +26,14 @@ mod session;
 mod strategy;
 mod symbolic;
 
+pub use concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy, Divergence, NodeOrder};
 pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
 pub use plan::{goal_classes, ClassPlan};
-pub use report::{seconds, BranchRow, ClassCoverage, DroppedTestRow, Report, RunEvents};
+pub use report::{
+    seconds, BranchRow, ClassCoverage, ConcolicReport, DroppedTestRow, Report, RunEvents,
+};
 pub use select::{select, Candidate, Selection, SelectionMethod};
 pub use session::{check_static_initializer, Session, Workers};
 pub use strategy::{

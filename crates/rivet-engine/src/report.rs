@@ -74,6 +74,9 @@ pub struct Report {
     /// What the symbolic strategy did (absent when it did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbolic: Option<SymbolicReport>,
+    /// What the concolic strategy did (absent when it did not run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concolic: Option<ConcolicReport>,
     pub branches: Vec<BranchRow>,
 }
 
@@ -120,6 +123,27 @@ impl RunEvents {
             .map(|(n, what)| format!("{n} {what}"))
             .collect()
     }
+}
+
+/// The concolic strategy's share of a run: traced runs, the nodes of the execution tree it
+/// solved for, and the runs that left their predicted path (where, by branch).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConcolicReport {
+    pub traced_runs: u64,
+    /// Unvisited outcomes the symbolic executor was asked about, and those it found inputs for.
+    pub nodes: usize,
+    pub solved: usize,
+    /// New tests built from solutions (argument values) and run.
+    pub tests: usize,
+    /// Heap shapes handed to the search as path-condition goals, and those reached.
+    pub goals: usize,
+    pub goals_reached: usize,
+    /// Seconds in the symbolic executor and the solver.
+    pub explore_s: f64,
+    /// Runs whose branch outcomes differed from the predicted ones.
+    pub divergences: usize,
+    /// Per branch whose predicted outcome a run did not take: how many times.
+    pub diverged_at: BTreeMap<String, usize>,
 }
 
 /// The symbolic strategy's share of a run: the time split and what became of its goals.
@@ -292,6 +316,7 @@ mod tests {
                 reason: "fails: boom".into(),
             }],
             symbolic: None,
+            concolic: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };
         assert_eq!(report.elapsed_s, 1.235);

@@ -58,6 +58,10 @@ pub struct ExploreConfig {
     /// With `trace`: the trace is a prefix, paths that followed all of it go on freely (the
     /// concolic strategy's negated branch is the prefix's last element).
     pub trace_prefix: bool,
+    /// Static JDK methods without a model are black boxes: their results are fresh symbols
+    /// and the path imprecise (LCT's view of code it does not trace; the concolic strategy's
+    /// runs on the JVM tell whether a prediction through them held).
+    pub black_box_jdk: bool,
     /// Wall-clock budget of the whole exploration.
     pub time_budget: Option<Duration>,
 }
@@ -77,6 +81,7 @@ impl Default for ExploreConfig {
             solver_timeout: Duration::from_secs(5),
             trace: None,
             trace_prefix: false,
+            black_box_jdk: false,
             time_budget: None,
         }
     }

@@ -191,6 +191,15 @@ pub fn invoke(
     if let Some(model) = target.model {
         return natives::run(model, state, ctx, &target, args);
     }
+    if ctx.config.black_box_jdk && target.is_static() && is_jdk_class(&target.class_name) {
+        return not_followed(
+            state,
+            ctx,
+            &target.class_name,
+            &target.name,
+            &target.descriptor,
+        );
+    }
     if target.access.is_native() || target.access.is_abstract() || target.insns.is_empty() {
         return not_followed(
             state,
@@ -505,4 +514,11 @@ pub fn invokedynamic(
     Ops::push(state, Value::Ref(Reference::Object(id)))?;
     advance(state);
     Ok(Step::Continue)
+}
+
+/// A class of the JDK (whose static methods black-box mode does not follow).
+fn is_jdk_class(internal: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| internal.starts_with(p))
 }

@@ -1,0 +1,709 @@
+//! The concolic strategy (LCT, brief §4.2): tests run on the JVM with branch traces; the
+//! outcomes seen, method by method, form an execution tree; an outcome not yet seen next to
+//! a seen one is an unvisited node, picked depth-first (or breadth-first, or at random); the
+//! symbolic executor follows the traced prefix with that outcome in place of the one taken
+//! and the solver answers for the path. New argument values become a new test, run and
+//! checked against the predicted outcomes (a mismatch is a divergence, marked and reported
+//! with where it happened); a path that needs a heap shape becomes a path-condition goal for
+//! the search, as in SUSHI.
+
+use std::collections::{BTreeMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rivet_api::{Callable, CallableKind, Generator, Rng};
+use rivet_classfile::{FieldType, MethodDescriptor};
+use rivet_instrument::ClassProbes;
+use rivet_pc::{PathCondition, SymbolSort};
+use rivet_search::{observed_path, Arena, Goals, PathConditionObjective};
+use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
+use rivet_testcase::{
+    Execution, GoalId, JType, Observation, ObservationSpec, PrimitiveValue, ProbeId, Statement,
+    StatementId, TypedTest,
+};
+use tracing::debug;
+
+use crate::plan::ClassPlan;
+use crate::strategy::{StepOutcome, Strategy};
+
+/// How the next unvisited node is picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeOrder {
+    /// The deepest first (LCT's default).
+    DepthFirst,
+    /// The shallowest first.
+    BreadthFirst,
+    /// Uniformly at random, seeded.
+    Random,
+}
+
+/// Settings of the concolic strategy.
+#[derive(Debug, Clone, Copy)]
+pub struct ConcolicConfig {
+    pub order: NodeOrder,
+    /// Time the symbolic executor gets per node.
+    pub node_time: Duration,
+    /// Time a path-condition goal gets before it counts as likely infeasible.
+    pub slice: Duration,
+    /// Decisions of a trace considered (deeper ones are left to the search).
+    pub max_depth: usize,
+    pub seed: u64,
+}
+
+impl ConcolicConfig {
+    pub fn for_budget(budget: Duration, seed: u64) -> ConcolicConfig {
+        ConcolicConfig {
+            order: NodeOrder::DepthFirst,
+            node_time: Duration::from_millis(300),
+            slice: (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15)),
+            max_depth: 200,
+            seed,
+        }
+    }
+}
+
+/// A run whose outcomes left the predicted path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// `Class.method line N (outcome)` of the outcome that was predicted and not taken.
+    pub at: String,
+    /// The decision (0-based) along the method's trace.
+    pub depth: usize,
+}
+
+/// Totals for the report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConcolicStats {
+    /// Test runs with traces.
+    pub traced_runs: u64,
+    /// Unvisited nodes the executor was asked about.
+    pub nodes: usize,
+    /// Nodes the solver found inputs for.
+    pub solved: usize,
+    /// New tests built from solutions and run.
+    pub tests: usize,
+    /// Path-condition goals handed to the search (heap shapes).
+    pub goals: usize,
+    pub goals_reached: usize,
+    pub divergences: Vec<Divergence>,
+    pub explore_time: Duration,
+}
+
+/// A method of the class under test whose calls are traced.
+struct Target {
+    callable: Callable,
+    spec: MethodSpec,
+}
+
+/// An unvisited node: the outcome `prefix.last()` in place of the one a run took, after the
+/// outcomes before it, in a call of `target` made by `statement` of `test`.
+struct Node {
+    target: usize,
+    test: TypedTest,
+    statement: usize,
+    prefix: Vec<u32>,
+}
+
+/// A test built for a node, with the outcomes it should take.
+struct Prediction {
+    target: usize,
+    statement: usize,
+    prefix: Vec<u32>,
+}
+
+/// The concolic strategy of the driver.
+pub struct ConcolicStrategy<'g, 'm> {
+    generator: &'g Generator<'m>,
+    rng: Rng,
+    explorer: Explorer,
+    config: ConcolicConfig,
+    targets: Vec<Target>,
+    /// The class under test's probes: branch `b` is probe `base + b`.
+    base: u32,
+    branch_count: u32,
+    /// Branch → the other outcomes of its instruction.
+    siblings: BTreeMap<u32, Vec<u32>>,
+    /// Branch → its goal, and its label for the report.
+    branch_goals: BTreeMap<u32, GoalId>,
+    labels: BTreeMap<u32, String>,
+    /// Hashes of (target, trace prefix) seen in runs, and of nodes already tried.
+    seen: HashSet<u64>,
+    tried: HashSet<u64>,
+    traced_tests: HashSet<u64>,
+    pending: Vec<Node>,
+    /// Path conditions waiting to become goals (goals are added between steps).
+    new_goals: Vec<(usize, Arc<PathCondition>)>,
+    active: Vec<(GoalId, Instant)>,
+    seeded: bool,
+    uncovered_left: bool,
+    stats: ConcolicStats,
+}
+
+impl<'g, 'm> ConcolicStrategy<'g, 'm> {
+    pub fn new(
+        plan: &ClassPlan,
+        probes: Option<&ClassProbes>,
+        generator: &'g Generator<'m>,
+        explorer: Explorer,
+        config: ConcolicConfig,
+    ) -> ConcolicStrategy<'g, 'm> {
+        let class = &plan.class;
+        let targets = plan
+            .model
+            .targets
+            .iter()
+            .filter(|t| {
+                matches!(t.kind, CallableKind::Method | CallableKind::Constructor)
+                    && t.member.owner == *class
+            })
+            .map(|t| Target {
+                callable: t.clone(),
+                spec: MethodSpec {
+                    class: class.clone(),
+                    name: t.member.name.clone(),
+                    descriptor: t.member.descriptor.clone(),
+                },
+            })
+            .collect();
+        let mut siblings: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+        let (mut base, mut branch_count) = (0, 0);
+        if let Some(p) = probes {
+            base = p.base;
+            branch_count = p.branches.len() as u32;
+            let mut by_insn: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
+            for (b, info) in p.branches.iter().enumerate() {
+                by_insn
+                    .entry((info.method, info.offset))
+                    .or_default()
+                    .push(b as u32);
+            }
+            for group in by_insn.values() {
+                for &b in group {
+                    siblings.insert(b, group.iter().copied().filter(|x| *x != b).collect());
+                }
+            }
+        }
+        let mut branch_goals = BTreeMap::new();
+        let mut labels = BTreeMap::new();
+        for (g, place) in &plan.places {
+            if place.class == *class {
+                branch_goals.insert(place.branch.0, *g);
+                if let Some(goal) = plan.goals.get(*g) {
+                    labels.insert(place.branch.0, goal.label());
+                }
+            }
+        }
+        ConcolicStrategy {
+            generator,
+            rng: Rng::new(config.seed ^ 0xC0C0_11C0),
+            explorer,
+            config,
+            targets,
+            base,
+            branch_count,
+            siblings,
+            branch_goals,
+            labels,
+            seen: HashSet::new(),
+            tried: HashSet::new(),
+            traced_tests: HashSet::new(),
+            pending: Vec::new(),
+            new_goals: Vec::new(),
+            active: Vec::new(),
+            seeded: false,
+            uncovered_left: true,
+            stats: ConcolicStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> &ConcolicStats {
+        &self.stats
+    }
+
+    /// The class-local branch ids among a trace's probes (other classes' are left out).
+    fn branches_of(&self, trace: &[ProbeId]) -> Vec<u32> {
+        trace
+            .iter()
+            .filter(|p| p.0 >= self.base && p.0 < self.base + self.branch_count)
+            .map(|p| p.0 - self.base)
+            .collect()
+    }
+
+    /// Runs tests with traces, credits what they cover, and returns the runs.
+    fn run_traced(&mut self, arena: &mut Arena<'_>, tests: &[TypedTest]) -> Vec<Execution> {
+        let spec = ObservationSpec {
+            targets: self
+                .targets
+                .iter()
+                .map(|t| Observation {
+                    member: t.callable.member.clone(),
+                    paths: Vec::new(),
+                })
+                .collect(),
+            trace: true,
+        };
+        arena.executor.set_observation(&spec);
+        let cases: Vec<_> = tests.iter().map(|t| t.test.clone()).collect();
+        let runs = arena.executor.execute(&cases);
+        arena.archive.executions += runs.len() as u64;
+        self.stats.traced_runs += runs.len() as u64;
+        for (t, e) in tests.iter().zip(&runs) {
+            if e.is_completed() {
+                let (covered, _) = arena.goals.outcome(&t.test, e);
+                arena.archive.update(t, &covered);
+            }
+        }
+        runs
+    }
+
+    /// Adds the unvisited nodes along the traces of a run to the tree.
+    fn grow(&mut self, arena: &Arena<'_>, test: &TypedTest, run: &Execution) {
+        for call in &run.observations {
+            let Some(target) = self
+                .targets
+                .iter()
+                .position(|t| t.callable.member == call.member)
+            else {
+                continue;
+            };
+            let trace = self.branches_of(&call.trace);
+            let depth = trace.len().min(self.config.max_depth);
+            for j in 0..=depth {
+                self.seen.insert(key(target, &trace[..j]));
+            }
+            for j in 0..depth {
+                let alternatives = self.siblings.get(&trace[j]).cloned().unwrap_or_default();
+                for alt in alternatives {
+                    let uncovered = self
+                        .branch_goals
+                        .get(&alt)
+                        .is_some_and(|g| !arena.archive.is_covered(*g));
+                    let mut prefix = trace[..j].to_vec();
+                    prefix.push(alt);
+                    let k = key(target, &prefix);
+                    if uncovered && !self.seen.contains(&k) && self.tried.insert(k) {
+                        self.pending.push(Node {
+                            target,
+                            test: test.clone(),
+                            statement: call.statement as usize,
+                            prefix,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next node, by the configured order; nodes whose outcome got covered meanwhile are
+    /// skipped.
+    fn next_node(&mut self, arena: &Arena<'_>) -> Option<Node> {
+        loop {
+            if self.pending.is_empty() {
+                return None;
+            }
+            let i = match self.config.order {
+                NodeOrder::DepthFirst => self.pending.len() - 1,
+                NodeOrder::BreadthFirst => 0,
+                NodeOrder::Random => self.rng.below(self.pending.len()),
+            };
+            let node = self.pending.remove(i);
+            let alt = node.prefix.last().copied().unwrap_or(u32::MAX);
+            let open = self
+                .branch_goals
+                .get(&alt)
+                .is_some_and(|g| !arena.archive.is_covered(*g));
+            if open {
+                return Some(node);
+            }
+        }
+    }
+
+    /// Asks the executor about a node; returns a new test with the index of its call, or
+    /// queues a goal.
+    fn solve(&mut self, node: &Node) -> Option<(TypedTest, usize)> {
+        self.stats.nodes += 1;
+        let target = &self.targets[node.target];
+        let explorer = self.explorer.with_config(ExploreConfig {
+            depth: (node.prefix.len() as u32 + 40).min(400),
+            searcher: SearcherKind::DepthFirst,
+            max_paths: 8,
+            time_budget: Some(self.config.node_time),
+            solver_timeout: Duration::from_millis(250),
+            trace: Some(node.prefix.clone()),
+            trace_prefix: true,
+            black_box_jdk: true,
+            seed: self.config.seed,
+            ..ExploreConfig::default()
+        });
+        let started = Instant::now();
+        let mut found: Option<(PathCondition, rivet_pc::Model, bool)> = None;
+        let _ = explorer.explore(&target.spec, &mut |path, symbols| {
+            let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
+            let reaches = path.trace.starts_with(&node.prefix);
+            if found.is_none() && ended && reaches {
+                let pc = PathCondition::new(path.pc.clone(), symbols);
+                found = Some((pc, path.model.clone(), path.imprecise));
+            }
+        });
+        self.stats.explore_time += started.elapsed();
+        let (pc, model, imprecise) = found?;
+        self.stats.solved += 1;
+        debug!(method = %target.spec.name, pc = ?pc.texts(), ?model, imprecise, prefix = ?node.prefix, "concolic node solved");
+        match arguments_only(&pc) {
+            Some(args) => with_arguments(&node.test, node.statement, &args, &model),
+            None => {
+                let observable = pc
+                    .symbols
+                    .values()
+                    .all(|s| observed_path(&s.path).is_some());
+                if !imprecise && observable {
+                    self.new_goals.push((node.target, Arc::new(pc)));
+                }
+                None
+            }
+        }
+    }
+
+    /// Compares a run of a predicted test with its prediction; a mismatch is a divergence.
+    fn check(&mut self, p: &Prediction, run: &Execution) {
+        let member = &self.targets[p.target].callable.member;
+        let Some(call) = run
+            .observations
+            .iter()
+            .find(|c| c.statement as usize == p.statement && c.member == *member)
+        else {
+            return;
+        };
+        let actual = self.branches_of(&call.trace);
+        if let Some(depth) = (0..p.prefix.len()).find(|&j| actual.get(j) != p.prefix.get(j)) {
+            let predicted = p.prefix[depth];
+            let at = self
+                .labels
+                .get(&predicted)
+                .cloned()
+                .unwrap_or_else(|| format!("branch {predicted}"));
+            debug!(%at, depth, ?actual, predicted = ?p.prefix, "concolic run diverged");
+            self.stats.divergences.push(Divergence { at, depth });
+        }
+    }
+
+    /// Seed tests: one call of each target, built by the generator.
+    fn seeds(&mut self) -> Vec<TypedTest> {
+        let mut out = Vec::new();
+        for i in 0..self.targets.len() {
+            let mut t = TypedTest::new();
+            let callable = self.targets[i].callable.clone();
+            if self
+                .generator
+                .call(&mut self.rng, &mut t, &callable, 0)
+                .is_some()
+            {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// Archive tests not traced yet (each once).
+    fn fresh_archive_tests(&mut self, arena: &Arena<'_>, most: usize) -> Vec<TypedTest> {
+        let mut out = Vec::new();
+        for t in arena.archive.entries.values() {
+            if out.len() >= most {
+                break;
+            }
+            let h = fingerprint(t);
+            if self.traced_tests.insert(h) {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+}
+
+/// Tests traced per step while harvesting the archive.
+const HARVEST: usize = 16;
+
+impl Strategy for ConcolicStrategy<'_, '_> {
+    fn name(&self) -> &'static str {
+        "concolic"
+    }
+
+    fn pending(&self) -> bool {
+        self.uncovered_left && !self.targets.is_empty()
+    }
+
+    fn phase(&self) -> Option<String> {
+        (!self.pending.is_empty()).then(|| format!("concolic nodes {}", self.pending.len()))
+    }
+
+    fn update_goals(&mut self, goals: &mut Goals, archive: &rivet_search::Archive) {
+        self.uncovered_left = self.branch_goals.values().any(|g| !archive.is_covered(*g));
+        let slice = self.config.slice;
+        let mut still = Vec::new();
+        for (g, since) in std::mem::take(&mut self.active) {
+            if archive.is_covered(g) {
+                self.stats.goals_reached += 1;
+                goals.retire(g);
+            } else if since.elapsed() >= slice {
+                goals.retire(g);
+            } else {
+                still.push((g, since));
+            }
+        }
+        self.active = still;
+        for (target, pc) in std::mem::take(&mut self.new_goals) {
+            let t = &self.targets[target];
+            let objective = PathConditionObjective::new(t.callable.member.clone(), pc);
+            let label = format!("{}.{}", t.spec.class.simple(), t.spec.name);
+            let g = goals.add(Arc::new(objective), label, None, "concolic path".into());
+            self.active.push((g, Instant::now()));
+            self.stats.goals += 1;
+        }
+    }
+
+    fn close(&mut self, goals: &mut Goals, _archive: &rivet_search::Archive) {
+        for (g, _) in std::mem::take(&mut self.active) {
+            goals.retire(g);
+        }
+    }
+
+    fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
+        if self.targets.is_empty() {
+            return StepOutcome::Done;
+        }
+        if !self.seeded {
+            self.seeded = true;
+            let seeds = self.seeds();
+            let runs = self.run_traced(arena, &seeds);
+            for (t, r) in seeds.iter().zip(&runs) {
+                self.traced_tests.insert(fingerprint(t));
+                self.grow(arena, t, r);
+            }
+            return StepOutcome::Worked;
+        }
+        let fresh = self.fresh_archive_tests(arena, HARVEST);
+        if !fresh.is_empty() {
+            let runs = self.run_traced(arena, &fresh);
+            for (t, r) in fresh.iter().zip(&runs) {
+                self.grow(arena, t, r);
+            }
+        }
+        let Some(node) = self.next_node(arena) else {
+            return StepOutcome::Worked;
+        };
+        if let Some((test, statement)) = self.solve(&node) {
+            self.stats.tests += 1;
+            let prediction = Prediction {
+                target: node.target,
+                statement,
+                prefix: node.prefix.clone(),
+            };
+            let runs = self.run_traced(arena, std::slice::from_ref(&test));
+            if let Some(run) = runs.first() {
+                self.traced_tests.insert(fingerprint(&test));
+                self.check(&prediction, run);
+                self.grow(arena, &test, run);
+            }
+        }
+        StepOutcome::Worked
+    }
+}
+
+/// A node's key in the tree: its method and outcome prefix.
+fn key(target: usize, prefix: &[u32]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    target.hash(&mut h);
+    prefix.hash(&mut h);
+    h.finish()
+}
+
+fn fingerprint(t: &TypedTest) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{:?}", t.test).hash(&mut h);
+    h.finish()
+}
+
+/// The argument positions (0-based) of a path condition whose inputs are all primitive
+/// arguments of the call (values of calls the executor did not follow may appear too: they
+/// are not inputs); None if it needs anything else (the receiver, fields, references).
+fn arguments_only(pc: &PathCondition) -> Option<BTreeMap<usize, rivet_pc::SymbolId>> {
+    let mut args = BTreeMap::new();
+    for (id, info) in &pc.symbols {
+        let root = info.path.root_name();
+        let direct = info.path.parent().is_none();
+        if root == "this" {
+            return None;
+        }
+        if let Some(n) = root
+            .strip_prefix("arg")
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            if !direct || info.sort == SymbolSort::Ref || n == 0 {
+                return None;
+            }
+            args.insert(n - 1, *id);
+        }
+    }
+    Some(args)
+}
+
+/// `test` with the arguments of its call at `statement` set from `model`, and the call's new
+/// index; None when the call is not there or an argument is not primitive.
+fn with_arguments(
+    test: &TypedTest,
+    statement: usize,
+    args: &BTreeMap<usize, rivet_pc::SymbolId>,
+    model: &rivet_pc::Model,
+) -> Option<(TypedTest, usize)> {
+    let (member, uses) = match test.statements().get(statement)? {
+        Statement::Call { method, args, .. } => (method, args.clone()),
+        Statement::Construct { constructor, args } => (constructor, args.clone()),
+        _ => return None,
+    };
+    let params = MethodDescriptor::parse(&member.descriptor).ok()?.params;
+    let mut out = test.clone();
+    // New values go right before the call (whose earlier arguments keep their ids).
+    let mut fixed = uses;
+    let mut call = statement;
+    for (&i, &symbol) in args {
+        // A symbol of the condition without a value reads as 0 (the solver's completion);
+        // arguments the condition does not mention keep their values.
+        let value = primitive(params.get(i)?, model.get(symbol).unwrap_or(0))?;
+        let ty = JType::from_descriptor(value.descriptor());
+        out.insert_at(call, |t| {
+            t.push(Statement::Primitive(value), ty);
+        });
+        *fixed.get_mut(i)? = StatementId(call as u32);
+        call += 1;
+    }
+    let replaced = match out.statements().get(call)? {
+        Statement::Call {
+            method, receiver, ..
+        } => Statement::Call {
+            method: method.clone(),
+            receiver: *receiver,
+            args: fixed,
+        },
+        Statement::Construct { constructor, .. } => Statement::Construct {
+            constructor: constructor.clone(),
+            args: fixed,
+        },
+        _ => return None,
+    };
+    out.test.statements[call] = replaced;
+    Some((out, call))
+}
+
+/// A model value as a value of a parameter type.
+fn primitive(t: &FieldType, v: i64) -> Option<PrimitiveValue> {
+    Some(match t {
+        FieldType::Int => PrimitiveValue::Int(v as i32),
+        FieldType::Long => PrimitiveValue::Long(v),
+        FieldType::Short => PrimitiveValue::Short(v as i16),
+        FieldType::Byte => PrimitiveValue::Byte(v as i8),
+        FieldType::Char => PrimitiveValue::Char(v as u16),
+        FieldType::Boolean => PrimitiveValue::Boolean(v != 0),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use rivet_pc::{AccessPath, Clause, CmpOp, Model, SymbolTable, Term};
+    use rivet_testcase::MemberRef;
+
+    use super::*;
+
+    /// `{arg2} > {arg1}`, plus `{x} > 0` over a symbol rooted at `extra` when given.
+    fn condition(extra: Option<AccessPath>, extra_sort: SymbolSort) -> (PathCondition, Model) {
+        let mut table = SymbolTable::default();
+        let _this = table.fresh(AccessPath::root("this"), SymbolSort::Ref);
+        let a1 = table.fresh(AccessPath::root("arg1"), SymbolSort::Int);
+        let a2 = table.fresh(AccessPath::root("arg2"), SymbolSort::Int);
+        let mut clauses = vec![Clause::Numeric(
+            Term::compare(
+                CmpOp::Gt,
+                Term::var(a2, SymbolSort::Int),
+                Term::var(a1, SymbolSort::Int),
+            )
+            .unwrap(),
+        )];
+        if let Some(path) = extra {
+            let x = table.fresh(path, extra_sort);
+            clauses.push(Clause::Numeric(
+                Term::compare(CmpOp::Gt, Term::var(x, extra_sort), Term::int(0)).unwrap(),
+            ));
+        }
+        let mut model = Model::new();
+        model.set(a2, 7); // {arg1} has no value: it reads as 0
+        (PathCondition::new(clauses, &table), model)
+    }
+
+    #[test]
+    fn argument_conditions_become_new_argument_values_before_the_call() {
+        let (pc, model) = condition(
+            Some(AccessPath::root("Integer.parseInt#1")),
+            SymbolSort::Int,
+        );
+        let args = arguments_only(&pc).expect("arguments and black-box results only");
+        assert_eq!(args.keys().copied().collect::<Vec<_>>(), vec![0, 1]);
+        // new Examples(); e.figure15(100, 5); then a use of the result.
+        let figure15 = MemberRef::new("lct/Examples", "figure15", "(II)I");
+        let mut t = TypedTest::new();
+        let e = t.push(
+            Statement::Construct {
+                constructor: MemberRef::new("lct/Examples", "<init>", "()V"),
+                args: vec![],
+            },
+            None,
+        );
+        let x = t.push(Statement::Primitive(PrimitiveValue::Int(100)), None);
+        let y = t.push(Statement::Primitive(PrimitiveValue::Int(5)), None);
+        let call = t.push(
+            Statement::Call {
+                method: figure15.clone(),
+                receiver: Some(e),
+                args: vec![x, y],
+            },
+            None,
+        );
+        t.push(
+            Statement::Call {
+                method: figure15,
+                receiver: Some(e),
+                args: vec![call, y],
+            },
+            None,
+        );
+        let (out, at) = with_arguments(&t, call.0 as usize, &args, &model).unwrap();
+        assert_eq!(at, 5);
+        let Statement::Call { args: used, .. } = &out.statements()[at] else {
+            panic!("the call moved to {at}");
+        };
+        let value = |id: StatementId| match &out.statements()[id.0 as usize] {
+            Statement::Primitive(v) => *v,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(value(used[0]), PrimitiveValue::Int(0));
+        assert_eq!(value(used[1]), PrimitiveValue::Int(7));
+        // The later call still uses the first call's result, now at its new place.
+        let Statement::Call { args: later, .. } = &out.statements()[6] else {
+            panic!("{out:?}");
+        };
+        assert_eq!(later[0], StatementId(5));
+        assert_eq!(value(later[1]), PrimitiveValue::Int(5));
+    }
+
+    #[test]
+    fn conditions_on_the_receiver_fields_or_references_are_heap_goals() {
+        for (path, sort) in [
+            (AccessPath::root("this").field("size"), SymbolSort::Int),
+            (AccessPath::root("arg1").field("next"), SymbolSort::Ref),
+            (AccessPath::root("arg3"), SymbolSort::Ref),
+        ] {
+            let (pc, _) = condition(Some(path.clone()), sort);
+            assert!(arguments_only(&pc).is_none(), "{path}");
+        }
+    }
+}
