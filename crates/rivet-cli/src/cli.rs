@@ -139,4 +139,7 @@ pub struct ExploreArgs {
     /// order a concrete run took them); paths that take others are dropped
     #[arg(long, value_name = "IDS")]
     pub trace: Option<String>,
+    /// Input strings as symbols (length and characters) instead of opaque values
+    #[arg(long = "symbolic-strings")]
+    pub symbolic_strings: bool,
 }

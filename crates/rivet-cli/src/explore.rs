@@ -49,6 +49,7 @@ fn config(args: &ExploreArgs) -> Result<ExploreConfig> {
         })?;
     }
     config.seed = args.seed;
+    config.symbolic_strings = args.symbolic_strings;
     if let Some(path) = &args.invariants {
         let text = std::fs::read_to_string(path)
             .map_err(|e| bad_input(format!("--invariants {}: {e}", path.display())))?;

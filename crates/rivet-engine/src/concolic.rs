@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rivet_api::{Callable, CallableKind, Generator, Rng};
 use rivet_classfile::{FieldType, MethodDescriptor};
 use rivet_instrument::ClassProbes;
-use rivet_pc::{PathCondition, SymbolSort};
+use rivet_pc::PathCondition;
 use rivet_search::{observed_path, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
 use rivet_testcase::{
@@ -131,7 +131,10 @@ pub struct ConcolicStrategy<'g, 'm> {
     seen: HashSet<u64>,
     tried: HashSet<u64>,
     traced_tests: HashSet<u64>,
+    /// Unvisited nodes whose outcome no test covers yet (tried first), and the others (each
+    /// a stepping stone deeper into the method, as a loop's next iteration).
     pending: Vec<Node>,
+    stepping: Vec<Node>,
     /// Path conditions waiting to become goals (goals are added between steps).
     new_goals: Vec<(usize, Arc<PathCondition>)>,
     active: Vec<(GoalId, Instant)>,
@@ -209,6 +212,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             tried: HashSet::new(),
             traced_tests: HashSet::new(),
             pending: Vec::new(),
+            stepping: Vec::new(),
             new_goals: Vec::new(),
             active: Vec::new(),
             seeded: false,
@@ -282,31 +286,30 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
                     let mut prefix = trace[..j].to_vec();
                     prefix.push(alt);
                     let k = key(target, &prefix);
-                    if uncovered && !self.seen.contains(&k) && self.tried.insert(k) {
-                        self.pending.push(Node {
-                            target,
-                            test: test.clone(),
-                            statement: call.statement as usize,
-                            prefix,
-                        });
+                    if self.seen.contains(&k) || !self.tried.insert(k) {
+                        continue;
+                    }
+                    let node = Node {
+                        target,
+                        test: test.clone(),
+                        statement: call.statement as usize,
+                        prefix,
+                    };
+                    if uncovered {
+                        self.pending.push(node);
+                    } else {
+                        self.stepping.push(node);
                     }
                 }
             }
         }
     }
 
-    /// The next node, by the configured order; nodes whose outcome got covered meanwhile are
-    /// skipped.
+    /// The next node, by the configured order: nodes whose outcome is still uncovered first
+    /// (one covered meanwhile becomes a stepping stone), then the stepping stones.
     fn next_node(&mut self, arena: &Arena<'_>) -> Option<Node> {
-        loop {
-            if self.pending.is_empty() {
-                return None;
-            }
-            let i = match self.config.order {
-                NodeOrder::DepthFirst => self.pending.len() - 1,
-                NodeOrder::BreadthFirst => 0,
-                NodeOrder::Random => self.rng.below(self.pending.len()),
-            };
+        while !self.pending.is_empty() {
+            let i = self.pick(self.pending.len());
             let node = self.pending.remove(i);
             let alt = node.prefix.last().copied().unwrap_or(u32::MAX);
             let open = self
@@ -316,6 +319,20 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             if open {
                 return Some(node);
             }
+            self.stepping.push(node);
+        }
+        if self.stepping.is_empty() {
+            return None;
+        }
+        let i = self.pick(self.stepping.len());
+        Some(self.stepping.remove(i))
+    }
+
+    fn pick(&mut self, n: usize) -> usize {
+        match self.config.order {
+            NodeOrder::DepthFirst => n - 1,
+            NodeOrder::BreadthFirst => 0,
+            NodeOrder::Random => self.rng.below(n),
         }
     }
 
@@ -333,6 +350,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             trace: Some(node.prefix.clone()),
             trace_prefix: true,
             black_box_jdk: true,
+            symbolic_strings: true,
             seed: self.config.seed,
             ..ExploreConfig::default()
         });
@@ -347,22 +365,26 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             }
         });
         self.stats.explore_time += started.elapsed();
+        if found.is_none() {
+            debug!(method = %target.spec.name, prefix = ?node.prefix, "concolic node: no path");
+        }
         let (pc, model, imprecise) = found?;
         self.stats.solved += 1;
         debug!(method = %target.spec.name, pc = ?pc.texts(), ?model, imprecise, prefix = ?node.prefix, "concolic node solved");
-        match arguments_only(&pc) {
-            Some(args) => with_arguments(&node.test, node.statement, &args, &model),
-            None => {
-                let observable = pc
-                    .symbols
-                    .values()
-                    .all(|s| observed_path(&s.path).is_some());
-                if !imprecise && observable {
-                    self.new_goals.push((node.target, Arc::new(pc)));
-                }
-                None
+        if let Some(args) = arguments_only(&pc) {
+            if let Some(built) = with_arguments(&node.test, node.statement, &args, &model) {
+                debug!(test = ?built.0.test, "concolic test");
+                return Some(built);
             }
         }
+        let observable = pc
+            .symbols
+            .values()
+            .all(|s| observed_path(&s.path).is_some());
+        if !imprecise && observable {
+            self.new_goals.push((node.target, Arc::new(pc)));
+        }
+        None
     }
 
     /// Compares a run of a predicted test with its prediction; a mismatch is a divergence.
@@ -434,7 +456,8 @@ impl Strategy for ConcolicStrategy<'_, '_> {
     }
 
     fn phase(&self) -> Option<String> {
-        (!self.pending.is_empty()).then(|| format!("concolic nodes {}", self.pending.len()))
+        let n = self.pending.len() + self.stepping.len();
+        (n > 0).then(|| format!("concolic nodes {n}"))
     }
 
     fn update_goals(&mut self, goals: &mut Goals, archive: &rivet_search::Archive) {
@@ -524,36 +547,68 @@ fn fingerprint(t: &TypedTest) -> u64 {
     h.finish()
 }
 
-/// The argument positions (0-based) of a path condition whose inputs are all primitive
-/// arguments of the call (values of calls the executor did not follow may appear too: they
-/// are not inputs); None if it needs anything else (the receiver, fields, references).
-fn arguments_only(pc: &PathCondition) -> Option<BTreeMap<usize, rivet_pc::SymbolId>> {
-    let mut args = BTreeMap::new();
+/// The symbols of one argument a path condition mentions.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct ArgSymbols {
+    /// The argument itself: a primitive value, or a reference (0 is null).
+    value: Option<rivet_pc::SymbolId>,
+    /// A string argument's length and characters.
+    length: Option<rivet_pc::SymbolId>,
+    chars: BTreeMap<u32, rivet_pc::SymbolId>,
+    /// The condition says the argument is null.
+    null: bool,
+}
+
+/// The symbols per argument position (0-based) of a path condition whose inputs are all
+/// arguments of the call, primitive or string (values of calls the executor did not follow
+/// may appear too: they are not inputs); None if it needs anything else (the receiver,
+/// fields, array elements).
+fn arguments_only(pc: &PathCondition) -> Option<BTreeMap<usize, ArgSymbols>> {
+    let mut args: BTreeMap<usize, ArgSymbols> = BTreeMap::new();
     for (id, info) in &pc.symbols {
         let root = info.path.root_name();
-        let direct = info.path.parent().is_none();
         if root == "this" {
             return None;
         }
-        if let Some(n) = root
+        let Some(n) = root
             .strip_prefix("arg")
             .and_then(|n| n.parse::<usize>().ok())
-        {
-            if !direct || info.sort == SymbolSort::Ref || n == 0 {
-                return None;
+        else {
+            continue;
+        };
+        if n == 0 {
+            return None;
+        }
+        let entry = args.entry(n - 1).or_default();
+        match info.path.steps().as_slice() {
+            [_] => entry.value = Some(*id),
+            [_, rivet_pc::Step::Length] => entry.length = Some(*id),
+            [_, rivet_pc::Step::Index(i)] => {
+                entry.chars.insert(i.parse().ok()?, *id);
             }
-            args.insert(n - 1, *id);
+            _ => return None,
+        }
+    }
+    for c in &pc.clauses {
+        if let rivet_pc::Clause::Null { path, .. } = c {
+            let n = path
+                .root_name()
+                .strip_prefix("arg")
+                .and_then(|n| n.parse::<usize>().ok());
+            if let (Some(n), None) = (n, path.parent()) {
+                args.entry(n.checked_sub(1)?).or_default().null = true;
+            }
         }
     }
     Some(args)
 }
 
 /// `test` with the arguments of its call at `statement` set from `model`, and the call's new
-/// index; None when the call is not there or an argument is not primitive.
+/// index; None when the call is not there or an argument's type does not fit its symbols.
 fn with_arguments(
     test: &TypedTest,
     statement: usize,
-    args: &BTreeMap<usize, rivet_pc::SymbolId>,
+    args: &BTreeMap<usize, ArgSymbols>,
     model: &rivet_pc::Model,
 ) -> Option<(TypedTest, usize)> {
     let (member, uses) = match test.statements().get(statement)? {
@@ -563,16 +618,51 @@ fn with_arguments(
     };
     let params = MethodDescriptor::parse(&member.descriptor).ok()?.params;
     let mut out = test.clone();
-    // New values go right before the call (whose earlier arguments keep their ids).
-    let mut fixed = uses;
+    // New values go right before the call (whose earlier arguments keep their ids). A symbol
+    // of the condition without a value reads as 0 (the solver's completion); what the
+    // condition does not mention keeps its value.
+    let value = |s: rivet_pc::SymbolId| model.get(s).unwrap_or(0);
+    let mut fixed = uses.clone();
     let mut call = statement;
-    for (&i, &symbol) in args {
-        // A symbol of the condition without a value reads as 0 (the solver's completion);
-        // arguments the condition does not mention keep their values.
-        let value = primitive(params.get(i)?, model.get(symbol).unwrap_or(0))?;
-        let ty = JType::from_descriptor(value.descriptor());
+    for (&i, symbols) in args {
+        let param = params.get(i)?;
+        let (new, ty) = match param {
+            FieldType::Object(c) if c == "java/lang/String" => {
+                if symbols.null {
+                    let d = "Ljava/lang/String;".to_string();
+                    (
+                        Statement::Null { descriptor: d },
+                        JType::from_descriptor("Ljava/lang/String;"),
+                    )
+                } else {
+                    let old = match uses
+                        .get(i)
+                        .and_then(|u| test.statements().get(u.0 as usize))
+                    {
+                        Some(Statement::String(s)) => s.encode_utf16().collect(),
+                        _ => Vec::new(),
+                    };
+                    let text = string_value(&old, symbols, &value)?;
+                    (
+                        Statement::String(text),
+                        JType::from_descriptor("Ljava/lang/String;"),
+                    )
+                }
+            }
+            _ => {
+                if symbols.length.is_some() || !symbols.chars.is_empty() {
+                    return None;
+                }
+                let Some(v) = symbols.value else { continue };
+                let p = primitive(param, value(v))?;
+                (
+                    Statement::Primitive(p),
+                    JType::from_descriptor(p.descriptor()),
+                )
+            }
+        };
         out.insert_at(call, |t| {
-            t.push(Statement::Primitive(value), ty);
+            t.push(new, ty);
         });
         *fixed.get_mut(i)? = StatementId(call as u32);
         call += 1;
@@ -595,6 +685,27 @@ fn with_arguments(
     Some((out, call))
 }
 
+/// A string from a model: its length from the length symbol (else the old length), each
+/// character from its symbol, else the old string's, else `a`. None past the longest string
+/// the executor considers.
+fn string_value(
+    old: &[u16],
+    symbols: &ArgSymbols,
+    value: &dyn Fn(rivet_pc::SymbolId) -> i64,
+) -> Option<String> {
+    let len = symbols.length.map_or(old.len() as i64, value);
+    if !(0..=i64::from(rivet_symbolic::lazy::MAX_SYMBOLIC_STRING)).contains(&len) {
+        return None;
+    }
+    let units: Vec<u16> = (0..len as u32)
+        .map(|i| match symbols.chars.get(&i) {
+            Some(s) => value(*s) as u16,
+            None => old.get(i as usize).copied().unwrap_or(u16::from(b'a')),
+        })
+        .collect();
+    Some(String::from_utf16_lossy(&units))
+}
+
 /// A model value as a value of a parameter type.
 fn primitive(t: &FieldType, v: i64) -> Option<PrimitiveValue> {
     Some(match t {
@@ -610,7 +721,7 @@ fn primitive(t: &FieldType, v: i64) -> Option<PrimitiveValue> {
 
 #[cfg(test)]
 mod tests {
-    use rivet_pc::{AccessPath, Clause, CmpOp, Model, SymbolTable, Term};
+    use rivet_pc::{AccessPath, Clause, CmpOp, Model, SymbolSort, SymbolTable, Term};
     use rivet_testcase::MemberRef;
 
     use super::*;
@@ -700,10 +811,70 @@ mod tests {
         for (path, sort) in [
             (AccessPath::root("this").field("size"), SymbolSort::Int),
             (AccessPath::root("arg1").field("next"), SymbolSort::Ref),
-            (AccessPath::root("arg3"), SymbolSort::Ref),
         ] {
             let (pc, _) = condition(Some(path.clone()), sort);
             assert!(arguments_only(&pc).is_none(), "{path}");
         }
+        // A reference argument that is not a string: no test from the model.
+        let (pc, model) = condition(Some(AccessPath::root("arg3")), SymbolSort::Ref);
+        let args = arguments_only(&pc).unwrap();
+        let mut t = TypedTest::new();
+        let r = t.push(
+            Statement::Null {
+                descriptor: "Ljava/util/List;".into(),
+            },
+            None,
+        );
+        let call = t.push(
+            Statement::Call {
+                method: MemberRef::new("a/C", "m", "(IILjava/util/List;)V"),
+                receiver: None,
+                args: vec![r, r, r],
+            },
+            None,
+        );
+        assert!(with_arguments(&t, call.0 as usize, &args, &model).is_none());
+    }
+
+    #[test]
+    fn string_arguments_take_their_length_and_characters_from_the_model() {
+        let mut table = SymbolTable::default();
+        let s = AccessPath::root("arg1");
+        let len = table.fresh(s.length(), SymbolSort::Int);
+        let c4 = table.fresh(s.index("4"), SymbolSort::Char);
+        let c0 = table.fresh(s.index("0"), SymbolSort::Char);
+        let clauses = [(len, 6), (c4, 45), (c0, 0)]
+            .iter()
+            .map(|(x, v)| {
+                let sort = table.info(*x).unwrap().sort;
+                Clause::Numeric(
+                    Term::compare(CmpOp::Eq, Term::var(*x, sort), Term::int(*v)).unwrap(),
+                )
+            })
+            .collect();
+        let pc = PathCondition::new(clauses, &table);
+        let mut model = Model::new();
+        model.set(len, 6);
+        model.set(c4, 45); // '-'; {arg1}[0] has no value: 0
+        let args = arguments_only(&pc).unwrap();
+        let mut t = TypedTest::new();
+        let old = t.push(Statement::String("xyz".into()), None);
+        let call = t.push(
+            Statement::Call {
+                method: MemberRef::new("strings/DateParser", "parse", "(Ljava/lang/String;)[I"),
+                receiver: None,
+                args: vec![old],
+            },
+            None,
+        );
+        let (out, at) = with_arguments(&t, call.0 as usize, &args, &model).unwrap();
+        let Statement::Call { args: used, .. } = &out.statements()[at] else {
+            panic!("{out:?}");
+        };
+        // Old characters where the model says nothing, `a` past the old string.
+        assert_eq!(
+            out.statements()[used[0].0 as usize],
+            Statement::String("\0yza-a".into())
+        );
     }
 }

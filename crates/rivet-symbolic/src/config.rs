@@ -62,6 +62,9 @@ pub struct ExploreConfig {
     /// and the path imprecise (LCT's view of code it does not trace; the concolic strategy's
     /// runs on the JVM tell whether a prediction through them held).
     pub black_box_jdk: bool,
+    /// Input strings are symbols (their length and characters) instead of opaque: `length`,
+    /// `isEmpty`, `charAt`, and `equals`/`startsWith` with a known string become clauses.
+    pub symbolic_strings: bool,
     /// Wall-clock budget of the whole exploration.
     pub time_budget: Option<Duration>,
 }
@@ -82,6 +85,7 @@ impl Default for ExploreConfig {
             trace: None,
             trace_prefix: false,
             black_box_jdk: false,
+            symbolic_strings: false,
             time_budget: None,
         }
     }

@@ -15,6 +15,17 @@ pub enum StrValue {
     Concrete(Arc<str>),
     /// Depends on symbols, or an input string: its operations return fresh symbols.
     Opaque,
+    /// An input string as symbols (with `ExploreConfig::symbolic_strings`): its length and
+    /// the characters read so far.
+    Symbolic(Arc<SymbolicString>),
+}
+
+/// An input string's symbols: `{path}.length` and `{path}[i]` per character read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolicString {
+    pub path: AccessPath,
+    pub length: Term,
+    pub chars: std::collections::BTreeMap<u32, Term>,
 }
 
 /// The elements of an array.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rivet_pc::{CmpOp, SymbolSort, Term};
 
 use crate::error::SymbolicError;
-use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue};
+use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue, SymbolicString};
 use crate::interp::{Ctx, PathEnd, Step};
 use crate::invariants::AliasStep;
 use crate::state::SymbolicState;
@@ -287,6 +287,9 @@ fn apply(
 }
 
 /// Creates the input object of `class` first reached at `path`, its fields new inputs.
+/// The longest input string considered (symbolic strings).
+pub const MAX_SYMBOLIC_STRING: i32 = 256;
+
 pub fn fresh_object(
     state: &mut SymbolicState,
     ctx: &mut Ctx<'_>,
@@ -315,10 +318,26 @@ pub fn fresh_object(
     }
     let info = ctx.program.require(class)?;
     if crate::interp::is_string_class(class) {
+        let value = if ctx.config.symbolic_strings && &**class == "java/lang/String" {
+            let len = ctx.symbols.fresh(path.length(), SymbolSort::Int);
+            let length = Term::var(len, SymbolSort::Int);
+            for (op, bound) in [(CmpOp::Ge, 0), (CmpOp::Le, MAX_SYMBOLIC_STRING)] {
+                if let Ok(c) = Term::compare(op, length.clone(), Term::int(bound)) {
+                    state.assume(Clause::Numeric(c));
+                }
+            }
+            StrValue::Symbolic(Arc::new(SymbolicString {
+                path: path.clone(),
+                length,
+                chars: Default::default(),
+            }))
+        } else {
+            StrValue::Opaque
+        };
         return Ok(state.alloc(HeapObject {
             type_name: class.clone(),
             class: Some(info.id),
-            kind: ObjKind::Str(StrValue::Opaque),
+            kind: ObjKind::Str(value),
             origin,
         }));
     }

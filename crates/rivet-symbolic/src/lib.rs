@@ -36,6 +36,7 @@ pub mod program;
 pub mod searcher;
 pub mod state;
 pub mod strings;
+pub mod strings_symbolic;
 pub mod value;
 
 pub use config::{ExploreConfig, SearcherKind};

@@ -136,7 +136,7 @@ pub fn display_value(state: &SymbolicState, v: &Value, desc: &str) -> Option<Str
             Reference::Null => Some("null".into()),
             Reference::Object(id) => match state.string_of(id)? {
                 StrValue::Concrete(s) => Some(s.to_string()),
-                StrValue::Opaque => None,
+                StrValue::Opaque | StrValue::Symbolic(_) => None,
             },
             Reference::Symbolic(_) => None,
         },
@@ -422,7 +422,7 @@ fn class_method(
         let name = object_arg(state, args.first())
             .and_then(|id| match state.string_of(id)? {
                 StrValue::Concrete(s) => Some(s.to_string()),
-                StrValue::Opaque => None,
+                StrValue::Opaque | StrValue::Symbolic(_) => None,
             })
             .filter(|n| {
                 matches!(

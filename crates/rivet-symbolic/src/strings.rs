@@ -26,7 +26,7 @@ pub fn java_hash(s: &str) -> i32 {
 fn text_of(state: &SymbolicState, v: Option<&Value>) -> Option<Arc<str>> {
     match state.string_of(object_arg(state, v)?)? {
         StrValue::Concrete(s) => Some(s.clone()),
-        StrValue::Opaque => None,
+        StrValue::Opaque | StrValue::Symbolic(_) => None,
     }
 }
 
@@ -82,6 +82,11 @@ pub fn string_method(
     target: &Arc<MethodBody>,
     args: Vec<Value>,
 ) -> Result<Step, SymbolicError> {
+    if ctx.config.symbolic_strings {
+        if let Some(step) = crate::strings_symbolic::string_method(state, ctx, target, &args)? {
+            return Ok(step);
+        }
+    }
     let name = &*target.name;
     let desc = &*target.descriptor;
     let this = text_of(state, args.first());
