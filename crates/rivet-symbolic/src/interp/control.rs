@@ -137,6 +137,26 @@ fn single(
     })
 }
 
+/// In trace-guided mode, the side of a branch of the target class the trace takes next
+/// (true: the jump); None off the trace's end or outside the target class.
+fn traced_side(
+    state: &SymbolicState,
+    ctx: &Ctx<'_>,
+    method: &MethodBody,
+    offset: u32,
+    dest_true: u32,
+    dest_false: u32,
+) -> Option<bool> {
+    let next = ctx.config.trace.as_ref()?.get(state.trace_pos)?;
+    if method.branches.get(&(offset, dest_true)) == Some(next) {
+        Some(true)
+    } else if method.branches.get(&(offset, dest_false)) == Some(next) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// `if*`, `if_icmp*`, `if_acmp*`, `ifnull`, `ifnonnull`.
 pub fn conditional(
     state: &mut SymbolicState,
@@ -215,6 +235,14 @@ pub fn conditional(
             };
             let cond =
                 Term::compare(cmp, a, b).map_err(|e| super::method_error(method, e.to_string()))?;
+            if let Some(want) = traced_side(state, ctx, method, offset, dest_true, dest_false) {
+                return Ok(if ctx.follow(state, cond, want) {
+                    let dest = if want { dest_true } else { dest_false };
+                    single(state, ctx, method, offset, dest)?
+                } else {
+                    Step::End(PathEnd::Dropped)
+                });
+            }
             let split = ctx.split(state, cond);
             return two_way(state, ctx, method, offset, dest_true, dest_false, split);
         }

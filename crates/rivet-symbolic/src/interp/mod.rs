@@ -197,6 +197,36 @@ impl Ctx<'_> {
         }
     }
 
+    /// Assumes `cond` (`want`) or its negation (not `want`) without considering the other
+    /// side (trace-guided replay: the run already decided); false when that side is
+    /// infeasible. One solver call at most, only when the model does not satisfy it.
+    pub fn follow(&mut self, state: &mut SymbolicState, cond: Term, want: bool) -> bool {
+        let side = if want {
+            cond
+        } else {
+            match Term::negation(cond) {
+                Ok(n) => n,
+                Err(_) => return false,
+            }
+        };
+        if let Some(b) = side.as_bool() {
+            return b;
+        }
+        if state.model.eval(&side) != rivet_pc::Concrete::Bool(true) {
+            match self.feasible(&state.numeric, &side, &state.model) {
+                Some(m) => state.model.merge(&m),
+                None => {
+                    self.counters.pruned += 1;
+                    return false;
+                }
+            }
+        }
+        if !state.numeric.contains(&side) {
+            state.assume(Clause::Numeric(side));
+        }
+        true
+    }
+
     /// As `concretize`, but when the model's value is large, first tries a few small values
     /// the path allows (sizes and positions of arrays).
     pub fn concretize_small(&mut self, state: &mut SymbolicState, term: &Term) -> i64 {
