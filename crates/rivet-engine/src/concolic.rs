@@ -48,16 +48,25 @@ pub struct ConcolicConfig {
     pub slice: Duration,
     /// Decisions of a trace considered (deeper ones are left to the search).
     pub max_depth: usize,
+    /// Most time in the symbolic executor over the run (the rest of the strategy's turns
+    /// only trace and run tests).
+    pub explore_share: Duration,
+    /// Most path-condition goals searched at once.
+    pub max_active_goals: usize,
     pub seed: u64,
 }
 
 impl ConcolicConfig {
-    pub fn for_budget(budget: Duration, seed: u64) -> ConcolicConfig {
+    /// The settings for `budget`: alone, the strategy may explore all of it; beside the
+    /// other strategies, a quarter.
+    pub fn for_budget(budget: Duration, alone: bool, seed: u64) -> ConcolicConfig {
         ConcolicConfig {
             order: NodeOrder::DepthFirst,
             node_time: Duration::from_millis(300),
             slice: (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15)),
             max_depth: 200,
+            explore_share: if alone { budget } else { budget / 4 },
+            max_active_goals: 4,
             seed,
         }
     }
@@ -103,6 +112,8 @@ struct Node {
     test: TypedTest,
     statement: usize,
     prefix: Vec<u32>,
+    /// No test covered the outcome when the node was picked.
+    uncovered: bool,
 }
 
 /// A test built for a node, with the outcomes it should take.
@@ -294,6 +305,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
                         test: test.clone(),
                         statement: call.statement as usize,
                         prefix,
+                        uncovered,
                     };
                     if uncovered {
                         self.pending.push(node);
@@ -310,7 +322,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     fn next_node(&mut self, arena: &Arena<'_>) -> Option<Node> {
         while !self.pending.is_empty() {
             let i = self.pick(self.pending.len());
-            let node = self.pending.remove(i);
+            let mut node = self.pending.remove(i);
             let alt = node.prefix.last().copied().unwrap_or(u32::MAX);
             let open = self
                 .branch_goals
@@ -319,6 +331,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             if open {
                 return Some(node);
             }
+            node.uncovered = false;
             self.stepping.push(node);
         }
         if self.stepping.is_empty() {
@@ -511,6 +524,9 @@ impl Strategy for ConcolicStrategy<'_, '_> {
             for (t, r) in fresh.iter().zip(&runs) {
                 self.grow(arena, t, r);
             }
+        }
+        if self.stats.explore_time >= self.config.explore_share {
+            return StepOutcome::Worked;
         }
         let Some(node) = self.next_node(arena) else {
             return StepOutcome::Worked;

@@ -126,7 +126,11 @@ pub fn generate(
             workers.probes.class(class.internal()),
             &generator,
             Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-            ConcolicConfig::for_budget(budget, config.seed),
+            ConcolicConfig::for_budget(
+                budget,
+                config.strategy == StrategyChoice::Concolic,
+                config.seed,
+            ),
         )
     });
     if matches!(
