@@ -188,6 +188,9 @@ pub fn generate(
     let checked = loop {
         let (generated, spent) = suite(&plan, &archive, &mut workers.pool);
         n += spent;
+        // Threads the code under test left spinning in the workers must not slow javac and
+        // JUnit down.
+        workers.pool.recycle_stray();
         let checked = check(
             test_class(&plan, &generated, config.junit),
             verifier.as_ref(),

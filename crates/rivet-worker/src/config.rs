@@ -49,7 +49,7 @@ impl Default for WorkerConfig {
             time_limit: Duration::from_secs(1),
             startup_timeout: Duration::from_secs(60),
             max_batch: 1000,
-            max_stray_threads: 16,
+            max_stray_threads: 4,
             temp_root: None,
         }
     }

@@ -137,6 +137,16 @@ impl WorkerPool {
         }
     }
 
+    /// Ends the JVMs in which tests left threads running (a spinning thread keeps a core busy
+    /// until its JVM ends); their slots start fresh JVMs on demand. Returns how many ended.
+    pub fn recycle_stray(&mut self) -> usize {
+        self.workers
+            .iter_mut()
+            .map(Worker::recycle_if_stray)
+            .filter(|r| *r)
+            .count()
+    }
+
     /// Pings every worker; round-trip time per worker.
     pub fn ping(&mut self) -> Result<Vec<Duration>, WorkerError> {
         self.workers

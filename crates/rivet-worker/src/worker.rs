@@ -274,6 +274,8 @@ pub(crate) struct Worker {
     spawns: u32,
     /// What the batches sent from now on ask the harness to observe.
     observation: Arc<ObservationSpec>,
+    /// Threads the code under test left running in the current JVM, at its last result.
+    stray: u32,
 }
 
 /// A worker as seen from outside.
@@ -296,7 +298,17 @@ impl Worker {
             next_batch: 0,
             spawns: 0,
             observation: Arc::new(ObservationSpec::default()),
+            stray: 0,
         }
+    }
+
+    /// Ends the JVM if tests left threads running in it (a new one starts on demand).
+    pub(crate) fn recycle_if_stray(&mut self) -> bool {
+        let stray = std::mem::take(&mut self.stray) > 0 && self.process.is_some();
+        if stray {
+            self.process = None;
+        }
+        stray
     }
 
     /// What later batches ask the harness to observe.
@@ -454,6 +466,7 @@ impl Worker {
                 {
                     started = Instant::now();
                     let stray = r.stray_threads;
+                    self.stray = stray;
                     out.push(completed(r, id, &spec));
                     if stray > max_stray {
                         info!(

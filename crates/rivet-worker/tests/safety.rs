@@ -185,6 +185,17 @@ fn stray_threads_do_not_block_the_worker_and_too_many_replace_it() {
         2,
         "replaced after the third spinning thread"
     );
+    // Recycling ends a JVM only if its tests left threads running.
+    assert_eq!(pool.recycle_stray(), 0, "the new JVM ran nothing yet");
+    pool.run(&[harmless()]);
+    assert_eq!(pool.recycle_stray(), 0);
+    pool.run(&[spawn()]);
+    assert_eq!(pool.recycle_stray(), 1);
+    assert_eq!(pool.workers()[0].pid, None, "ended");
+    let after = pool.run(&[harmless()]);
+    assert!(after[0].is_completed());
+    assert_eq!(after[0].stray_threads, 0, "a fresh JVM");
+    assert_eq!(pool.workers()[0].spawns, 3);
 }
 
 #[test]
