@@ -34,6 +34,18 @@ fn candidates(clauses: &[Term], base: &Model) -> Vec<i64> {
                     }
                 }
             }
+            // Float constants' neighbours: the bits of the value and of the floats next to it
+            // (model values of float symbols are their bits).
+            TermKind::Float(bits) => {
+                for d in [-1i64, 0, 1] {
+                    out.insert(i64::from(*bits).wrapping_add(d));
+                }
+            }
+            TermKind::Double(bits) => {
+                for d in [-1i64, 0, 1] {
+                    out.insert((*bits as i64).wrapping_add(d));
+                }
+            }
             TermKind::Bool(_) => {}
             TermKind::Unary(_, a) => walk(a, base, out),
             TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
