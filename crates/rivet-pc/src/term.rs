@@ -516,7 +516,11 @@ impl Term {
             return Ok(Term::constant(sort, crate::eval::unary_value(op, v)));
         }
         match (op, a.kind()) {
-            (UnaryOp::Not, TermKind::Compare(c, x, y)) if !x.sort().is_fp() => {
+            // On floats only `==` and `!=` negate each other (ordered comparisons are false
+            // on NaN both ways).
+            (UnaryOp::Not, TermKind::Compare(c, x, y))
+                if !x.sort().is_fp() || matches!(c, CmpOp::Eq | CmpOp::Ne) =>
+            {
                 return Ok(Term::make(
                     TermKind::Compare(c.negate(), x.clone(), y.clone()),
                     Sort::Bool,

@@ -256,13 +256,22 @@ impl Solver for Z3Solver {
         } else {
             None
         };
+        // Floating-point queries get a fresh solver, used once: after a push Z3 answers with
+        // its incremental core, whose floating-point theory is far slower (minutes instead of
+        // a second for `Math.sqrt(x + 1.0) > 10.0`) than the bit-blasting tactic it picks for
+        // a solver that was never pushed.
+        let fp = clauses.iter().any(crate::z3_float::mentions_fp);
+        let mut fresh = None;
         let solver = match &linear {
             Some(_) => self.lia.get_or_insert_with(|| configure(z3::Solver::new())),
+            None if fp => fresh.insert(configure(z3::Solver::new())),
             None => self
                 .solver
                 .get_or_insert_with(|| configure(z3::Solver::new())),
         };
-        solver.push();
+        if !fp {
+            solver.push();
+        }
         match &linear {
             Some(q) => {
                 self.stats.linear_calls += 1;
@@ -315,7 +324,9 @@ impl Solver for Z3Solver {
                 None => SolveResult::Unknown("no model".to_string()),
             },
         };
-        solver.pop(1);
+        if !fp {
+            solver.pop(1);
+        }
         tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
         self.stats.backend_time += started.elapsed();
         result

@@ -22,6 +22,19 @@ pub fn handles(t: &Term) -> bool {
         }
 }
 
+/// True if the term has a float or double subterm.
+pub fn mentions_fp(t: &Term) -> bool {
+    handles(t)
+        || match t.kind() {
+            TermKind::Unary(_, a) => mentions_fp(a),
+            TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
+                mentions_fp(a) || mentions_fp(b)
+            }
+            TermKind::Ite(c, a, b) => mentions_fp(c) || mentions_fp(a) || mentions_fp(b),
+            _ => false,
+        }
+}
+
 fn z3_sort(sort: Sort) -> z3::Sort {
     if sort == Sort::Float {
         z3::Sort::float32()
