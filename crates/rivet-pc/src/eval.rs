@@ -1,5 +1,6 @@
 //! Models (values of symbols) and the evaluation of terms under a model with Java's exact
-//! integer semantics; the reference the Z3 translation is tested against.
+//! integer and floating-point semantics (the latter in `fp`); the reference the Z3
+//! translation is tested against.
 
 use std::collections::HashMap;
 
@@ -13,15 +14,68 @@ pub enum Concrete {
     Bool(bool),
     Int(i32),
     Long(i64),
+    /// A float by its IEEE bits.
+    Float(u32),
+    /// A double by its IEEE bits.
+    Double(u64),
 }
 
 impl Concrete {
-    /// The value widened to 64 bits (booleans as 0/1).
+    pub fn float(v: f32) -> Concrete {
+        Concrete::Float(v.to_bits())
+    }
+
+    pub fn double(v: f64) -> Concrete {
+        Concrete::Double(v.to_bits())
+    }
+
+    /// The value as a model holds it: integers widened to 64 bits (booleans as 0/1), floats
+    /// and doubles by their bits (see `SymbolSort`).
     pub fn as_i64(self) -> i64 {
         match self {
             Concrete::Bool(b) => i64::from(b),
             Concrete::Int(v) => i64::from(v),
             Concrete::Long(v) => v,
+            Concrete::Float(bits) => i64::from(bits),
+            Concrete::Double(bits) => bits as i64,
+        }
+    }
+
+    /// A float's value.
+    pub fn as_f32(self) -> Option<f32> {
+        match self {
+            Concrete::Float(bits) => Some(f32::from_bits(bits)),
+            _ => None,
+        }
+    }
+
+    /// A float's or double's value (a float widened, exactly).
+    pub fn as_f64(self) -> Option<f64> {
+        match self {
+            Concrete::Float(bits) => Some(f64::from(f32::from_bits(bits))),
+            Concrete::Double(bits) => Some(f64::from_bits(bits)),
+            _ => None,
+        }
+    }
+
+    /// The value as a number: integers, floats and doubles as `f64` (longs rounded),
+    /// booleans as 0/1.
+    pub fn as_number(self) -> f64 {
+        match self {
+            Concrete::Bool(b) => f64::from(u8::from(b)),
+            Concrete::Int(v) => f64::from(v),
+            Concrete::Long(v) => v as f64,
+            Concrete::Float(_) | Concrete::Double(_) => self.as_f64().unwrap_or(f64::NAN),
+        }
+    }
+
+    /// Equality as a test compares values: bitwise, except that every NaN equals every NaN.
+    pub fn same(self, other: Concrete) -> bool {
+        match (self.as_f64(), other.as_f64()) {
+            (Some(x), Some(y)) if x.is_nan() && y.is_nan() => {
+                std::mem::discriminant(&self) == std::mem::discriminant(&other)
+            }
+            _ => self == other,
         }
     }
 }
@@ -70,15 +124,22 @@ impl Model {
             TermKind::Bool(b) => Concrete::Bool(*b),
             TermKind::Int(v) => Concrete::Int(*v),
             TermKind::Long(v) => Concrete::Long(*v),
+            TermKind::Float(bits) => Concrete::Float(*bits),
+            TermKind::Double(bits) => Concrete::Double(*bits),
             TermKind::Var(s, sort) => {
                 let v = sort.normalize(self.get(*s).unwrap_or(0));
                 match sort.term_sort() {
                     crate::term::Sort::Long => Concrete::Long(v),
+                    crate::term::Sort::Float => Concrete::Float(v as u32),
+                    crate::term::Sort::Double => Concrete::Double(v as u64),
                     _ => Concrete::Int(v as i32),
                 }
             }
             TermKind::Unary(op, a) => {
                 let a = self.eval(a);
+                if op.is_fp() || matches!(a, Concrete::Float(_) | Concrete::Double(_)) {
+                    return crate::fp::unary(*op, a);
+                }
                 match (op, a) {
                     (UnaryOp::Not, Concrete::Bool(b)) => Concrete::Bool(!b),
                     (UnaryOp::I2L, v) => Concrete::Long(unary_value(*op, v.as_i64())),
@@ -89,6 +150,7 @@ impl Model {
                 }
             }
             TermKind::Binary(op, a, b) => match (self.eval(a), self.eval(b)) {
+                (x @ (Concrete::Float(_) | Concrete::Double(_)), y) => crate::fp::binary(*op, x, y),
                 (Concrete::Bool(x), Concrete::Bool(y)) => Concrete::Bool(match op {
                     BinaryOp::And => x & y,
                     BinaryOp::Or => x | y,
@@ -98,7 +160,11 @@ impl Model {
                 (x, y) => Concrete::Int(binary_value(*op, false, x.as_i64(), y.as_i64()) as i32),
             },
             TermKind::Compare(op, a, b) => {
-                Concrete::Bool(op.holds(self.eval(a).as_i64(), self.eval(b).as_i64()))
+                let (x, y) = (self.eval(a), self.eval(b));
+                if matches!(x, Concrete::Float(_) | Concrete::Double(_)) {
+                    return Concrete::Bool(crate::fp::compare(*op, x, y));
+                }
+                Concrete::Bool(op.holds(x.as_i64(), y.as_i64()))
             }
             TermKind::Ite(c, a, b) => {
                 if self.eval(c) == Concrete::Bool(true) {
@@ -127,6 +193,8 @@ pub fn unary_value(op: UnaryOp, v: i64) -> i64 {
         UnaryOp::I2B => i64::from(v as i8),
         UnaryOp::I2C => i64::from(v as u16),
         UnaryOp::I2S => i64::from(v as i16),
+        // Float operations go through `fp::unary`; on integers they leave the value.
+        _ => v,
     }
 }
 
@@ -146,6 +214,8 @@ pub fn binary_value(op: BinaryOp, long: bool, x: i64, y: i64) -> i64 {
             BinaryOp::And => x & y,
             BinaryOp::Or => x | y,
             BinaryOp::Xor => x ^ y,
+            BinaryOp::Min => x.min(y),
+            BinaryOp::Max => x.max(y),
         }
     } else {
         let (x, y) = (x as i32, y as i32);
@@ -161,6 +231,8 @@ pub fn binary_value(op: BinaryOp, long: bool, x: i64, y: i64) -> i64 {
             BinaryOp::And => x & y,
             BinaryOp::Or => x | y,
             BinaryOp::Xor => x ^ y,
+            BinaryOp::Min => x.min(y),
+            BinaryOp::Max => x.max(y),
         };
         i64::from(r)
     }

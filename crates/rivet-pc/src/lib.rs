@@ -1,6 +1,7 @@
 //! Rivet's path-condition language, free of any solver: access paths from the inputs'
 //! roots, clauses (numeric, null, alias, fresh) in order of assumption, terms with Java's
-//! exact integer semantics built by folding constructors, models and the evaluator, and a
+//! exact integer semantics and symbolic floats and doubles with Java's IEEE 754 semantics
+//! (`fp`, `term_float`), built by folding constructors, models and the evaluator, and a
 //! standalone `PathCondition`. Everything serialises with serde, so the search, the worker
 //! side of the distance and the artifacts can use it; only `rivet-solver` links Z3.
 //!
@@ -16,9 +17,12 @@
 //! ```
 
 pub mod condition;
+mod display;
 pub mod eval;
+pub mod fp;
 pub mod path;
 pub mod term;
+pub mod term_float;
 
 pub use condition::PathCondition;
 pub use eval::{binary_value, unary_value, Concrete, Model};

@@ -1,6 +1,8 @@
-//! Terms of path-condition clauses: 32- and 64-bit two's-complement integers and booleans
-//! with Java's exact semantics (wrapping overflow, truncating division, masked shifts),
-//! built by smart constructors that fold constants.
+//! Terms of path-condition clauses: 32- and 64-bit two's-complement integers, booleans, and
+//! IEEE 754 floats and doubles, with Java's exact semantics (wrapping overflow, truncating
+//! division, masked shifts; round-to-nearest-even float arithmetic, NaN-aware comparisons,
+//! saturating float-to-integer conversions), built by smart constructors that fold constants.
+//! The float operations' constructors and folding live in `term_float`.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -8,14 +10,17 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::display::TermDisplay;
+
 /// A symbol of a path condition: an input value (`{arg1}`, `{this}.size`) or a reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct SymbolId(pub u32);
 
-/// The Java type of a symbol. Every sort but `Long` is an `int`-valued term (the JVM widens
-/// booleans, bytes, chars and shorts to `int`); a symbol's values stay in its type's range.
-/// `Ref` symbols stand for references by logical address: 0 is `null`, equal numbers are the
-/// same object.
+/// The Java type of a symbol. Every sort but `Long`, `Float` and `Double` is an `int`-valued
+/// term (the JVM widens booleans, bytes, chars and shorts to `int`); a symbol's values stay in
+/// its type's range. `Ref` symbols stand for references by logical address: 0 is `null`, equal
+/// numbers are the same object. A model holds a `Float` symbol's value as its IEEE bits
+/// (zero-extended `u32`) and a `Double` symbol's as its bits (`u64` read as `i64`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum SymbolSort {
     Boolean,
@@ -25,6 +30,8 @@ pub enum SymbolSort {
     Int,
     Long,
     Ref,
+    Float,
+    Double,
 }
 
 impl SymbolSort {
@@ -34,8 +41,8 @@ impl SymbolSort {
             SymbolSort::Boolean => 1,
             SymbolSort::Byte => 8,
             SymbolSort::Char | SymbolSort::Short => 16,
-            SymbolSort::Int | SymbolSort::Ref => 32,
-            SymbolSort::Long => 64,
+            SymbolSort::Int | SymbolSort::Ref | SymbolSort::Float => 32,
+            SymbolSort::Long | SymbolSort::Double => 64,
         }
     }
 
@@ -51,11 +58,14 @@ impl SymbolSort {
     pub fn term_sort(self) -> Sort {
         match self {
             SymbolSort::Long => Sort::Long,
+            SymbolSort::Float => Sort::Float,
+            SymbolSort::Double => Sort::Double,
             _ => Sort::Int,
         }
     }
 
-    /// Brings an arbitrary 64-bit value into this sort's range (truncate, then widen).
+    /// Brings an arbitrary 64-bit value into this sort's range (truncate, then widen; float
+    /// bits are truncated to 32 and zero-extended).
     pub fn normalize(self, v: i64) -> i64 {
         match self {
             SymbolSort::Boolean => v & 1,
@@ -63,7 +73,8 @@ impl SymbolSort {
             SymbolSort::Char => i64::from(v as u16),
             SymbolSort::Short => i64::from(v as i16),
             SymbolSort::Int | SymbolSort::Ref => i64::from(v as i32),
-            SymbolSort::Long => v,
+            SymbolSort::Long | SymbolSort::Double => v,
+            SymbolSort::Float => i64::from(v as u32),
         }
     }
 }
@@ -76,6 +87,17 @@ pub enum Sort {
     Int,
     /// Java `long` (64 bits).
     Long,
+    /// Java `float` (IEEE 754 binary32).
+    Float,
+    /// Java `double` (IEEE 754 binary64).
+    Double,
+}
+
+impl Sort {
+    /// True for `Float` and `Double`.
+    pub fn is_fp(self) -> bool {
+        matches!(self, Sort::Float | Sort::Double)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -89,6 +111,42 @@ pub enum UnaryOp {
     I2B,
     I2C,
     I2S,
+    /// Java's widening and narrowing conversions with floats and doubles (round to nearest
+    /// even; `f2i`, `f2l`, `d2i`, `d2l` saturate and map NaN to 0).
+    I2F,
+    I2D,
+    L2F,
+    L2D,
+    F2D,
+    D2F,
+    F2I,
+    F2L,
+    D2I,
+    D2L,
+    /// `Math.sqrt` (doubles only), correctly rounded.
+    Sqrt,
+    /// `Math.abs` of a float or double: the sign bit cleared.
+    Abs,
+    /// `Float.floatToIntBits` / `Double.doubleToLongBits`: the IEEE bits, every NaN as the
+    /// canonical one. Equal bits mean the same value, so it concretizes exactly.
+    F2Bits,
+    D2Bits,
+}
+
+impl UnaryOp {
+    /// True for the operations that take or make a float or double.
+    pub fn is_fp(self) -> bool {
+        !matches!(
+            self,
+            UnaryOp::Neg
+                | UnaryOp::Not
+                | UnaryOp::I2L
+                | UnaryOp::L2I
+                | UnaryOp::I2B
+                | UnaryOp::I2C
+                | UnaryOp::I2S
+        )
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -108,9 +166,14 @@ pub enum BinaryOp {
     And,
     Or,
     Xor,
+    /// `Math.min` / `Math.max` of floats or doubles: NaN if either is NaN, -0.0 below 0.0.
+    Min,
+    Max,
 }
 
-/// Signed comparisons (`Eq`/`Ne` also compare booleans).
+/// Signed comparisons (`Eq`/`Ne` also compare booleans). On floats and doubles they are
+/// IEEE's: every comparison with NaN is false except `Ne`, and `-0.0 == 0.0`; so on them
+/// `negate` is not the negation (a negated float comparison stays a `Not`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CmpOp {
     Eq,
@@ -174,6 +237,10 @@ pub enum TermKind {
     Bool(bool),
     Int(i32),
     Long(i64),
+    /// A float constant by its IEEE bits (every NaN, -0.0 and the infinities kept exactly).
+    Float(u32),
+    /// A double constant by its IEEE bits.
+    Double(u64),
     Var(SymbolId, SymbolSort),
     Unary(UnaryOp, Term),
     Binary(BinaryOp, Term, Term),
@@ -247,6 +314,8 @@ fn hash_kind(kind: &TermKind) -> u64 {
         TermKind::Int(v) => (1u8, *v).hash(&mut h),
         TermKind::Long(v) => (2u8, *v).hash(&mut h),
         TermKind::Var(s, sort) => (3u8, *s, *sort).hash(&mut h),
+        TermKind::Float(v) => (8u8, *v).hash(&mut h),
+        TermKind::Double(v) => (9u8, *v).hash(&mut h),
         TermKind::Unary(op, a) => {
             (4u8, *op).hash(&mut h);
             return mix(h.finish(), a.0.hash);
@@ -268,7 +337,7 @@ fn hash_kind(kind: &TermKind) -> u64 {
 }
 
 impl Term {
-    fn make(kind: TermKind, sort: Sort) -> Term {
+    pub(crate) fn make(kind: TermKind, sort: Sort) -> Term {
         let hash = hash_kind(&kind);
         Term(Arc::new(Node {
             kind,
@@ -286,6 +355,8 @@ impl Term {
             TermKind::Bool(_) => Sort::Bool,
             TermKind::Int(_) => Sort::Int,
             TermKind::Long(_) => Sort::Long,
+            TermKind::Float(_) => Sort::Float,
+            TermKind::Double(_) => Sort::Double,
             TermKind::Var(_, s) => s.term_sort(),
             TermKind::Unary(op, a) => {
                 unary_sort(*op, a.sort()).ok_or_else(|| err("unary", a.sort(), a.sort()))?
@@ -371,7 +442,11 @@ impl Term {
     pub fn is_const(&self) -> bool {
         matches!(
             self.0.kind,
-            TermKind::Int(_) | TermKind::Long(_) | TermKind::Bool(_)
+            TermKind::Int(_)
+                | TermKind::Long(_)
+                | TermKind::Bool(_)
+                | TermKind::Float(_)
+                | TermKind::Double(_)
         )
     }
 
@@ -392,7 +467,11 @@ impl Term {
             return;
         }
         match &self.0.kind {
-            TermKind::Bool(_) | TermKind::Int(_) | TermKind::Long(_) => {}
+            TermKind::Bool(_)
+            | TermKind::Int(_)
+            | TermKind::Long(_)
+            | TermKind::Float(_)
+            | TermKind::Double(_) => {}
             TermKind::Var(s, _) => out.push(*s),
             TermKind::Unary(_, a) => a.collect_symbols(out),
             TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
@@ -412,6 +491,8 @@ impl Term {
             Sort::Long => Term::long(v),
             Sort::Bool => Term::bool(v != 0),
             Sort::Int => Term::int(v as i32),
+            Sort::Float => Term::make(TermKind::Float(v as u32), Sort::Float),
+            Sort::Double => Term::make(TermKind::Double(v as u64), Sort::Double),
         }
     }
 
@@ -425,6 +506,9 @@ impl Term {
         let Some(sort) = unary_sort(op, a.sort()) else {
             return Err(bad("unary"));
         };
+        if op.is_fp() || a.sort().is_fp() {
+            return Ok(crate::term_float::fp_unary(op, a, sort));
+        }
         if let Some(b) = a.as_bool() {
             return Ok(Term::bool(!b));
         }
@@ -432,7 +516,11 @@ impl Term {
             return Ok(Term::constant(sort, crate::eval::unary_value(op, v)));
         }
         match (op, a.kind()) {
-            (UnaryOp::Not, TermKind::Compare(c, x, y)) => {
+            // On floats only `==` and `!=` negate each other (ordered comparisons are false
+            // on NaN both ways).
+            (UnaryOp::Not, TermKind::Compare(c, x, y))
+                if !x.sort().is_fp() || matches!(c, CmpOp::Eq | CmpOp::Ne) =>
+            {
                 return Ok(Term::make(
                     TermKind::Compare(c.negate(), x.clone(), y.clone()),
                     Sort::Bool,
@@ -460,6 +548,9 @@ impl Term {
             });
         }
         let sort = a.sort();
+        if sort.is_fp() {
+            return Ok(crate::term_float::fp_binary(op, a, b));
+        }
         // `true && x` is x, `false || x` is x, and the like.
         for (k, other) in [(&a, &b), (&b, &a)] {
             match (op, k.as_bool()) {
@@ -512,6 +603,9 @@ impl Term {
                 right: b.sort(),
             });
         }
+        if a.sort().is_fp() {
+            return Ok(crate::term_float::fp_compare(op, a, b));
+        }
         if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
             return Ok(Term::bool(op.holds(x, y)));
         }
@@ -546,7 +640,11 @@ impl Term {
     /// The term with every symbol replaced as `map` says (symbols it leaves out stay).
     pub fn rename(&self, map: &dyn Fn(SymbolId) -> Option<SymbolId>) -> Term {
         match self.kind() {
-            TermKind::Bool(_) | TermKind::Int(_) | TermKind::Long(_) => self.clone(),
+            TermKind::Bool(_)
+            | TermKind::Int(_)
+            | TermKind::Long(_)
+            | TermKind::Float(_)
+            | TermKind::Double(_) => self.clone(),
             TermKind::Var(s, sort) => match map(*s) {
                 Some(n) => Term::var(n, *sort),
                 None => self.clone(),
@@ -569,18 +667,28 @@ impl Term {
 
     /// Renders the term in Java-like infix form, naming symbols with `name`.
     pub fn display<'a>(&'a self, name: &'a dyn Fn(SymbolId) -> String) -> TermDisplay<'a> {
-        TermDisplay { term: self, name }
+        TermDisplay::new(self, name)
     }
 }
 
 /// The sort of a unary operation on an operand of `sort`, if it applies to it.
-fn unary_sort(op: UnaryOp, sort: Sort) -> Option<Sort> {
+pub(crate) fn unary_sort(op: UnaryOp, sort: Sort) -> Option<Sort> {
     Some(match (op, sort) {
         (UnaryOp::Neg, s @ (Sort::Int | Sort::Long)) => s,
         (UnaryOp::Not, Sort::Bool) => Sort::Bool,
         (UnaryOp::I2L, Sort::Int) => Sort::Long,
         (UnaryOp::L2I, Sort::Long) => Sort::Int,
         (UnaryOp::I2B | UnaryOp::I2C | UnaryOp::I2S, Sort::Int) => Sort::Int,
+        (UnaryOp::Neg | UnaryOp::Abs, s @ (Sort::Float | Sort::Double)) => s,
+        (UnaryOp::I2F, Sort::Int) | (UnaryOp::L2F, Sort::Long) | (UnaryOp::D2F, Sort::Double) => {
+            Sort::Float
+        }
+        (UnaryOp::I2D, Sort::Int)
+        | (UnaryOp::L2D, Sort::Long)
+        | (UnaryOp::F2D, Sort::Float)
+        | (UnaryOp::Sqrt, Sort::Double) => Sort::Double,
+        (UnaryOp::F2I | UnaryOp::F2Bits, Sort::Float) | (UnaryOp::D2I, Sort::Double) => Sort::Int,
+        (UnaryOp::F2L, Sort::Float) | (UnaryOp::D2L | UnaryOp::D2Bits, Sort::Double) => Sort::Long,
         _ => return None,
     })
 }
@@ -590,7 +698,12 @@ fn unary_sort(op: UnaryOp, sort: Sort) -> Option<Sort> {
 fn binary_fits(op: BinaryOp, a: Sort, b: Sort) -> bool {
     let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
     let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
-    if shift {
+    let minmax = matches!(op, BinaryOp::Min | BinaryOp::Max);
+    if a.is_fp() {
+        !shift && !logic && a == b
+    } else if minmax {
+        false
+    } else if shift {
         matches!(a, Sort::Int | Sort::Long) && b == Sort::Int
     } else if a == Sort::Bool {
         logic && b == Sort::Bool
@@ -668,102 +781,6 @@ fn simplify_binary(op: BinaryOp, a: &Term, b: &Term) -> Option<Term> {
         }
     }
     None
-}
-
-/// A term rendered with symbol names; see [`Term::display`].
-pub struct TermDisplay<'a> {
-    term: &'a Term,
-    name: &'a dyn Fn(SymbolId) -> String,
-}
-
-fn precedence(t: &Term) -> u8 {
-    match t.kind() {
-        TermKind::Ite(..) => 1,
-        TermKind::Binary(BinaryOp::Or, ..) => 3,
-        TermKind::Binary(BinaryOp::Xor, ..) => 4,
-        TermKind::Binary(BinaryOp::And, ..) => 5,
-        TermKind::Compare(CmpOp::Eq | CmpOp::Ne, ..) => 6,
-        TermKind::Compare(..) => 7,
-        TermKind::Binary(BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr, ..) => 8,
-        TermKind::Binary(BinaryOp::Add | BinaryOp::Sub, ..) => 9,
-        TermKind::Binary(..) => 10,
-        TermKind::Unary(..) => 11,
-        _ => 12,
-    }
-}
-
-impl TermDisplay<'_> {
-    fn write(&self, t: &Term, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sub = |child: &Term, min: u8, f: &mut fmt::Formatter<'_>| -> fmt::Result {
-            if precedence(child) < min {
-                f.write_str("(")?;
-                self.write(child, f)?;
-                f.write_str(")")
-            } else {
-                self.write(child, f)
-            }
-        };
-        let p = precedence(t);
-        match t.kind() {
-            TermKind::Bool(b) => write!(f, "{b}"),
-            TermKind::Int(v) => write!(f, "{v}"),
-            TermKind::Long(v) => write!(f, "{v}L"),
-            TermKind::Var(s, _) => f.write_str(&(self.name)(*s)),
-            TermKind::Unary(op, a) => {
-                let prefix = match op {
-                    UnaryOp::Neg => "-",
-                    UnaryOp::Not => "!",
-                    UnaryOp::I2L => "(long) ",
-                    UnaryOp::L2I => "(int) ",
-                    UnaryOp::I2B => "(byte) ",
-                    UnaryOp::I2C => "(char) ",
-                    UnaryOp::I2S => "(short) ",
-                };
-                f.write_str(prefix)?;
-                sub(a, p, f)
-            }
-            TermKind::Binary(op, a, b) => {
-                let sym = match op {
-                    BinaryOp::Add => "+",
-                    BinaryOp::Sub => "-",
-                    BinaryOp::Mul => "*",
-                    BinaryOp::Div => "/",
-                    BinaryOp::Rem => "%",
-                    BinaryOp::Shl => "<<",
-                    BinaryOp::Shr => ">>",
-                    BinaryOp::Ushr => ">>>",
-                    BinaryOp::And if a.sort() == Sort::Bool => "&&",
-                    BinaryOp::Or if a.sort() == Sort::Bool => "||",
-                    BinaryOp::And => "&",
-                    BinaryOp::Or => "|",
-                    BinaryOp::Xor => "^",
-                };
-                // Shift operands are parenthesized unless atomic, for readability.
-                let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
-                sub(a, if shift { 11 } else { p }, f)?;
-                write!(f, " {sym} ")?;
-                sub(b, if shift { 11 } else { p + 1 }, f)
-            }
-            TermKind::Compare(op, a, b) => {
-                sub(a, p + 1, f)?;
-                write!(f, " {} ", op.symbol())?;
-                sub(b, p + 1, f)
-            }
-            TermKind::Ite(c, a, b) => {
-                sub(c, 2, f)?;
-                f.write_str(" ? ")?;
-                sub(a, 2, f)?;
-                f.write_str(" : ")?;
-                sub(b, 1, f)
-            }
-        }
-    }
-}
-
-impl fmt::Display for TermDisplay<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(self.term, f)
-    }
 }
 
 #[cfg(test)]

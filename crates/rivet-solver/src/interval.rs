@@ -54,7 +54,10 @@ fn parse(clause: &Term) -> Option<Atom> {
         }
         _ => return None,
     };
-    if sort == SymbolSort::Ref {
+    if matches!(
+        sort,
+        SymbolSort::Ref | SymbolSort::Float | SymbolSort::Double
+    ) {
         return None;
     }
     Some(Atom {
@@ -82,6 +85,9 @@ fn domain(sort: SymbolSort) -> Set {
         SymbolSort::Short => (i128::from(i16::MIN), i128::from(i16::MAX)),
         SymbolSort::Int | SymbolSort::Ref => (i128::from(i32::MIN), i128::from(i32::MAX)),
         SymbolSort::Long => (i128::from(i64::MIN), i128::from(i64::MAX)),
+        // `parse` never makes atoms of float symbols; their bits, were it to.
+        SymbolSort::Float => (0, i128::from(u32::MAX)),
+        SymbolSort::Double => (i128::from(i64::MIN), i128::from(i64::MAX)),
     };
     vec![(lo, hi)]
 }

@@ -1,5 +1,6 @@
 //! Rivet's solver layer over the path-condition language of `rivet-pc`: the `Solver` trait (`Sat(Model)`,
-//! `Unsat`, `Unknown` as values), a Z3 backend, and decorators for the fast
+//! `Unsat`, `Unknown` as values), a Z3 backend (bit-vectors, linear integer arithmetic, and
+//! IEEE floating point for floats and doubles), and decorators for the fast
 //! unsatisfiability check, constraint independence and caching.
 //!
 //! ```
@@ -18,6 +19,7 @@ pub mod interval;
 pub mod search;
 pub mod solver;
 pub mod z3_backend;
+pub mod z3_float;
 pub mod z3_linear;
 
 use std::time::Duration;

@@ -1,7 +1,10 @@
 //! A cheap model search before the backend: starting from a model of the earlier clauses,
 //! try values for the newest clause's symbols (constants of the clauses, their neighbours,
-//! the values of other symbols) and check them with the Rust evaluator. It only ever
-//! answers `Sat` with a model it has checked; otherwise the backend decides.
+//! the values of other symbols; for float and double symbols, values derived from the
+//! constants: their squares, square roots, halves, doubles, neighbours, and the special
+//! values) and check them with the Rust evaluator. It only ever answers `Sat` with a model
+//! it has checked; otherwise the backend decides (Z3's floating-point procedure can take
+//! long where a derived value is a model at once, e.g. `Math.sqrt(x) > 10.0`).
 
 use std::collections::BTreeSet;
 
@@ -34,6 +37,18 @@ fn candidates(clauses: &[Term], base: &Model) -> Vec<i64> {
                     }
                 }
             }
+            // Float constants' neighbours: the bits of the value and of the floats next to it
+            // (model values of float symbols are their bits).
+            TermKind::Float(bits) => {
+                for d in [-1i64, 0, 1] {
+                    out.insert(i64::from(*bits).wrapping_add(d));
+                }
+            }
+            TermKind::Double(bits) => {
+                for d in [-1i64, 0, 1] {
+                    out.insert((*bits as i64).wrapping_add(d));
+                }
+            }
             TermKind::Bool(_) => {}
             TermKind::Unary(_, a) => walk(a, base, out),
             TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
@@ -56,6 +71,95 @@ fn candidates(clauses: &[Term], base: &Model) -> Vec<i64> {
     out.into_iter().collect()
 }
 
+/// Candidate values of float and double symbols: the special values, and for each constant
+/// of the clauses (floats, doubles and integers) and each value of a symbol in `base`, the
+/// value, its negation, square, square root, half, double, ±1 and its neighbours.
+fn fp_candidates(clauses: &[Term], base: &Model) -> Vec<f64> {
+    let mut seeds: Vec<f64> = Vec::new();
+    fn walk(t: &Term, base: &Model, seeds: &mut Vec<f64>) {
+        match t.kind() {
+            TermKind::Int(v) => seeds.push(f64::from(*v)),
+            TermKind::Long(v) => seeds.push(*v as f64),
+            TermKind::Float(_) | TermKind::Double(_) => {
+                seeds.extend(t.as_concrete().and_then(|c| c.as_f64()))
+            }
+            TermKind::Var(s, sort) => {
+                if let Some(v) = base.get(*s) {
+                    let mut m = Model::new();
+                    m.set(*s, v);
+                    seeds.extend(m.eval(&Term::var(*s, *sort)).as_f64());
+                }
+            }
+            TermKind::Bool(_) => {}
+            TermKind::Unary(_, a) => walk(a, base, seeds),
+            TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
+                walk(a, base, seeds);
+                walk(b, base, seeds);
+            }
+            TermKind::Ite(c, a, b) => {
+                walk(c, base, seeds);
+                walk(a, base, seeds);
+                walk(b, base, seeds);
+            }
+        }
+    }
+    for c in clauses {
+        walk(c, base, &mut seeds);
+        if seeds.len() > 12 {
+            break;
+        }
+    }
+    let mut out: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+    ];
+    for &c in &seeds {
+        if !c.is_finite() {
+            continue;
+        }
+        let up = f64::from_bits(c.to_bits().wrapping_add(1));
+        let down = f64::from_bits(c.to_bits().wrapping_sub(1));
+        for v in [
+            c,
+            -c,
+            c * c,
+            c.abs().sqrt(),
+            c / 2.0,
+            c * 2.0,
+            c + 1.0,
+            c - 1.0,
+            up,
+            down,
+            c * c + 1.0,
+            -(c * c),
+        ] {
+            if !out.iter().any(|o| o.to_bits() == v.to_bits()) {
+                out.push(v);
+            }
+        }
+    }
+    out.truncate(96);
+    out
+}
+
+/// A candidate value as a symbol of `sort` holds it in a model: float and double symbols
+/// take `fp` values as their bits (a float rounded), the others `int` values.
+fn candidate_bits(sort: rivet_pc::SymbolSort, int: i64, fp: f64) -> i64 {
+    match sort {
+        rivet_pc::SymbolSort::Float => i64::from((fp as f32).to_bits()),
+        rivet_pc::SymbolSort::Double => fp.to_bits() as i64,
+        _ => sort.normalize(int),
+    }
+}
+
 /// Looks for values of the newest clause's symbols that, with `base` for the rest,
 /// satisfy every clause sharing symbols with it. Returns the changed values only.
 pub fn search_model(base: &Model, clauses: &[Term]) -> Option<Model> {
@@ -66,6 +170,24 @@ pub fn search_model(base: &Model, clauses: &[Term]) -> Option<Model> {
         return None;
     }
     let values = candidates(&slice, base);
+    let fp_values = fp_candidates(&slice, base);
+    // The candidates for one symbol, as its model values.
+    let for_sort = |sort: rivet_pc::SymbolSort| -> Vec<i64> {
+        if matches!(
+            sort,
+            rivet_pc::SymbolSort::Float | rivet_pc::SymbolSort::Double
+        ) {
+            fp_values
+                .iter()
+                .map(|v| candidate_bits(sort, 0, *v))
+                .collect()
+        } else {
+            values
+                .iter()
+                .map(|v| candidate_bits(sort, *v, 0.0))
+                .collect()
+        }
+    };
     let sort_of = |s: SymbolId| -> Option<rivet_pc::SymbolSort> {
         fn find(t: &Term, s: SymbolId) -> Option<rivet_pc::SymbolSort> {
             match t.kind() {
@@ -104,8 +226,7 @@ pub fn search_model(base: &Model, clauses: &[Term]) -> Option<Model> {
     for &s in &symbols {
         let sort = sort_of(s)?;
         let original = base.get(s);
-        for &v in &values {
-            let v = sort.normalize(v);
+        for v in for_sort(sort) {
             trial.set(s, v);
             if trial.satisfies(&slice) {
                 let mut changed = Model::new();
@@ -119,17 +240,20 @@ pub fn search_model(base: &Model, clauses: &[Term]) -> Option<Model> {
         }
     }
     // Two symbols together.
-    if symbols.len() == 2 && values.len() <= 40 {
+    if symbols.len() == 2 {
         let (a, b) = (symbols[0], symbols[1]);
-        let (sa, sb) = (sort_of(a)?, sort_of(b)?);
-        for &x in &values {
-            trial.set(a, sa.normalize(x));
-            for &y in &values {
-                trial.set(b, sb.normalize(y));
+        let (xs, ys) = (for_sort(sort_of(a)?), for_sort(sort_of(b)?));
+        if xs.len() * ys.len() > 1600 {
+            return None;
+        }
+        for &x in &xs {
+            trial.set(a, x);
+            for &y in &ys {
+                trial.set(b, y);
                 if trial.satisfies(&slice) {
                     let mut changed = Model::new();
-                    changed.set(a, sa.normalize(x));
-                    changed.set(b, sb.normalize(y));
+                    changed.set(a, x);
+                    changed.set(b, y);
                     return Some(changed);
                 }
             }
@@ -159,6 +283,26 @@ mod tests {
         let mut m = base.clone();
         m.merge(&found);
         assert!(m.satisfies(&[c1, c2]));
+    }
+
+    #[test]
+    fn finds_float_models_from_derived_values() {
+        // sqrt(x + 1.0) > 10.0 needs x > 99: the square of 10 is a candidate.
+        let x = Term::var(SymbolId(0), SymbolSort::Double);
+        let sum =
+            Term::binary(BinaryOp::Add, x, Term::double(1.0)).unwrap_or_else(|e| panic!("{e}"));
+        let root = Term::unary(rivet_pc::UnaryOp::Sqrt, sum).unwrap_or_else(|e| panic!("{e}"));
+        let c =
+            Term::compare(CmpOp::Gt, root, Term::double(10.0)).unwrap_or_else(|e| panic!("{e}"));
+        let found = search_model(&Model::new(), std::slice::from_ref(&c))
+            .unwrap_or_else(|| panic!("no model"));
+        assert!(found.satisfies(&[c]));
+        // A float symbol that must be NaN.
+        let f = Term::var(SymbolId(1), SymbolSort::Float);
+        let nan = Term::compare(CmpOp::Ne, f.clone(), f).unwrap_or_else(|e| panic!("{e}"));
+        let found = search_model(&Model::new(), std::slice::from_ref(&nan))
+            .unwrap_or_else(|| panic!("no model"));
+        assert!(found.satisfies(&[nan]));
     }
 
     #[test]

@@ -1,22 +1,24 @@
-//! The Z3 backend: translates terms to bit-vector formulas in the thread's own Z3 context
-//! (Z3 objects are per thread), checks them under a timeout and reads the model back with
-//! each symbol sign- or zero-extended as its Java type says.
+//! The Z3 backend: translates terms to bit-vector formulas (floats and doubles to Z3's
+//! floating-point theory, see `z3_float`) in the thread's own Z3 context (Z3 objects are per
+//! thread), checks them under a timeout and reads the model back with each symbol sign- or
+//! zero-extended as its Java type says (float symbols as their IEEE bits).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use z3::ast::{Bool, BV};
+use z3::ast::{Bool, Float, BV};
 use z3::{Params, SatResult};
 
 use crate::solver::{SolveResult, Solver, SolverStats};
 use rivet_pc::Model;
 use rivet_pc::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 
-/// A translated term: a formula or a bit-vector.
+/// A translated term: a formula, a bit-vector or a floating-point value.
 #[derive(Clone)]
-enum Ast {
+pub(crate) enum Ast {
     Bool(Bool),
     Bv(BV),
+    Fp(Float),
 }
 
 /// The Z3 backend. Not `Send`: create one per thread. One Z3 solver is kept and each
@@ -59,46 +61,68 @@ impl Default for Z3Solver {
     }
 }
 
-struct Translation {
+pub(crate) struct Translation {
     memo: HashMap<Term, Ast>,
     symbols: HashMap<(SymbolId, SymbolSort), BV>,
+    /// Float and double symbols.
+    pub(crate) floats: HashMap<(SymbolId, SymbolSort), Float>,
+    /// Set when a term could not be translated faithfully (ill-sorted, or Z3 refused an
+    /// operation): the query's answer is then `Unknown`.
+    pub(crate) unsupported: bool,
 }
 
 impl Translation {
-    fn new() -> Translation {
+    pub(crate) fn new() -> Translation {
         Translation {
             memo: HashMap::new(),
             symbols: HashMap::new(),
+            floats: HashMap::new(),
+            unsupported: false,
         }
     }
 
-    fn bv(&mut self, t: &Term) -> BV {
+    pub(crate) fn bv(&mut self, t: &Term) -> BV {
         match self.ast(t) {
             Ast::Bv(b) => b,
             // Booleans used as integers (never built by well-sorted constructors).
             Ast::Bool(b) => b.ite(&BV::from_i64(1, 32), &BV::from_i64(0, 32)),
+            Ast::Fp(f) => {
+                self.unsupported = true;
+                f.to_ieee_bv()
+            }
         }
     }
 
-    fn boolean(&mut self, t: &Term) -> Bool {
+    pub(crate) fn boolean(&mut self, t: &Term) -> Bool {
         match self.ast(t) {
             Ast::Bool(b) => b,
             Ast::Bv(v) => {
                 let zero = BV::from_i64(0, v.get_size());
                 v.eq(&zero).not()
             }
+            Ast::Fp(f) => {
+                self.unsupported = true;
+                f.is_zero().not()
+            }
         }
     }
 
-    fn ast(&mut self, t: &Term) -> Ast {
+    pub(crate) fn ast(&mut self, t: &Term) -> Ast {
         if let Some(done) = self.memo.get(t) {
             return done.clone();
+        }
+        if crate::z3_float::handles(t) {
+            let out = self.fp_ast(t);
+            self.memo.insert(t.clone(), out.clone());
+            return out;
         }
         let width = |t: &Term| if t.sort() == Sort::Long { 64 } else { 32 };
         let out = match t.kind() {
             TermKind::Bool(b) => Ast::Bool(Bool::from_bool(*b)),
             TermKind::Int(v) => Ast::Bv(BV::from_i64(i64::from(*v), 32)),
             TermKind::Long(v) => Ast::Bv(BV::from_i64(*v, 64)),
+            // Float constants are translated by `fp_ast` (`handles` takes every float term).
+            TermKind::Float(_) | TermKind::Double(_) => self.fp_ast(t),
             TermKind::Var(s, sort) => {
                 // Keyed by sort too, so that a symbol misused with two sorts cannot mix
                 // bit-vector widths.
@@ -126,6 +150,11 @@ impl Translation {
                 UnaryOp::I2B => Ast::Bv(self.bv(a).extract(7, 0).sign_ext(24)),
                 UnaryOp::I2C => Ast::Bv(self.bv(a).extract(15, 0).zero_ext(16)),
                 UnaryOp::I2S => Ast::Bv(self.bv(a).extract(15, 0).sign_ext(16)),
+                // Float operations are translated by `fp_ast`.
+                _ => {
+                    self.unsupported = true;
+                    Ast::Bv(self.bv(a))
+                }
             },
             TermKind::Binary(op, a, b) if a.sort() == Sort::Bool => {
                 let (x, y) = (self.boolean(a), self.boolean(b));
@@ -158,6 +187,10 @@ impl Translation {
                     BinaryOp::And => x.bvand(&y),
                     BinaryOp::Or => x.bvor(&y),
                     BinaryOp::Xor => x.bvxor(&y),
+                    BinaryOp::Min | BinaryOp::Max => {
+                        self.unsupported = true;
+                        x
+                    }
                 })
             }
             TermKind::Compare(op, a, b) if a.sort() == Sort::Bool => {
@@ -223,13 +256,22 @@ impl Solver for Z3Solver {
         } else {
             None
         };
+        // Floating-point queries get a fresh solver, used once: after a push Z3 answers with
+        // its incremental core, whose floating-point theory is far slower (minutes instead of
+        // a second for `Math.sqrt(x + 1.0) > 10.0`) than the bit-blasting tactic it picks for
+        // a solver that was never pushed.
+        let fp = clauses.iter().any(crate::z3_float::mentions_fp);
+        let mut fresh = None;
         let solver = match &linear {
             Some(_) => self.lia.get_or_insert_with(|| configure(z3::Solver::new())),
+            None if fp => fresh.insert(configure(z3::Solver::new())),
             None => self
                 .solver
                 .get_or_insert_with(|| configure(z3::Solver::new())),
         };
-        solver.push();
+        if !fp {
+            solver.push();
+        }
         match &linear {
             Some(q) => {
                 self.stats.linear_calls += 1;
@@ -244,18 +286,29 @@ impl Solver for Z3Solver {
                 }
             }
         }
-        let result = match solver.check() {
-            SatResult::Unsat => SolveResult::Unsat,
-            SatResult::Unknown => SolveResult::Unknown(
+        let status = if tr.unsupported {
+            None
+        } else {
+            Some(solver.check())
+        };
+        let result = match status {
+            None => SolveResult::Unknown("a term the translation does not support".to_string()),
+            Some(SatResult::Unsat) => SolveResult::Unsat,
+            Some(SatResult::Unknown) => SolveResult::Unknown(
                 solver
                     .get_reason_unknown()
                     .unwrap_or_else(|| "unknown".to_string()),
             ),
-            SatResult::Sat => match solver.get_model() {
+            Some(SatResult::Sat) => match solver.get_model() {
                 Some(z3_model) => {
                     let mut model = Model::new();
                     for ((s, sort), bv) in &tr.symbols {
                         if let Some(v) = model_value(&z3_model, *sort, bv) {
+                            model.set(*s, v);
+                        }
+                    }
+                    for ((s, sort), x) in &tr.floats {
+                        if let Some(v) = crate::z3_float::model_bits(&z3_model, *sort, x) {
                             model.set(*s, v);
                         }
                     }
@@ -271,7 +324,9 @@ impl Solver for Z3Solver {
                 None => SolveResult::Unknown("no model".to_string()),
             },
         };
-        solver.pop(1);
+        if !fp {
+            solver.pop(1);
+        }
         tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
         self.stats.backend_time += started.elapsed();
         result

@@ -2,7 +2,8 @@
 //! constants, comparisons, boolean connectives) to Z3's integer arithmetic with Java's
 //! wrapping made explicit: each operation's result is `raw - k * 2^w` with `k` a fresh
 //! integer and the result kept in the signed `w`-bit range. Z3 decides such queries far
-//! faster than their bit-vector form; queries with other operations stay bit-vectors.
+//! faster than their bit-vector form; queries with other operations (and any float or double
+//! term) stay bit-vectors.
 
 use std::collections::HashMap;
 
@@ -41,6 +42,8 @@ fn domain(sort: SymbolSort) -> (i128, i128) {
         SymbolSort::Short => range(16),
         SymbolSort::Int | SymbolSort::Ref => range(32),
         SymbolSort::Long => range(64),
+        // Never declared: float terms make the query non-linear.
+        SymbolSort::Float | SymbolSort::Double => (0, 0),
     }
 }
 
@@ -83,10 +86,14 @@ impl Translator {
         if let Some(done) = self.memo.get(t) {
             return Some(done.clone());
         }
+        if crate::z3_float::handles(t) {
+            return None;
+        }
         let out = match t.kind() {
             TermKind::Bool(b) => Lin::Bool(Bool::from_bool(*b)),
             TermKind::Int(v) => Lin::Int(Int::from_i64(i64::from(*v))),
             TermKind::Long(v) => Lin::Int(Int::from_i64(*v)),
+            TermKind::Float(_) | TermKind::Double(_) => return None,
             TermKind::Var(s, sort) => {
                 let (s, sort) = (*s, *sort);
                 if let Some(x) = self.symbols.get(&(s, sort)) {

@@ -128,10 +128,11 @@ impl Builder<'_> {
 
 fn value_of(sort: SymbolSort, v: i64) -> Value {
     let v = sort.normalize(v);
-    if sort.term_sort() == Sort::Long {
-        Value::Long(Term::long(v))
-    } else {
-        Value::Int(Term::int(v as i32))
+    match sort.term_sort() {
+        Sort::Long => Value::Long(Term::long(v)),
+        Sort::Float => Value::Float(Term::from_concrete(rivet_pc::Concrete::Float(v as u32))),
+        Sort::Double => Value::Double(Term::from_concrete(rivet_pc::Concrete::Double(v as u64))),
+        _ => Value::Int(Term::int(v as i32)),
     }
 }
 

@@ -24,7 +24,7 @@ enum Choice {
     Fresh(Arc<str>),
 }
 
-/// The sort of a symbol for a primitive descriptor; None for float, double and references.
+/// The sort of a symbol for a primitive descriptor; None for references.
 pub fn sort_of(descriptor: &str) -> Option<SymbolSort> {
     Some(match descriptor.as_bytes().first()? {
         b'Z' => SymbolSort::Boolean,
@@ -33,13 +33,15 @@ pub fn sort_of(descriptor: &str) -> Option<SymbolSort> {
         b'S' => SymbolSort::Short,
         b'I' => SymbolSort::Int,
         b'J' => SymbolSort::Long,
+        b'F' => SymbolSort::Float,
+        b'D' => SymbolSort::Double,
         _ => return None,
     })
 }
 
-/// A new input value of descriptor `descriptor` named `path`: a symbol for ints and longs
-/// (and the narrower types), 0 for floats and doubles (concretized), an unresolved
-/// symbolic reference for references.
+/// A new input value of descriptor `descriptor` named `path`: a symbol for primitives
+/// (ints, longs, floats, doubles and the narrower types), an unresolved symbolic reference
+/// for references.
 pub fn input_value(
     state: &mut SymbolicState,
     ctx: &mut Ctx<'_>,
@@ -50,29 +52,24 @@ pub fn input_value(
     if let Some(sort) = sort_of(descriptor) {
         let id = ctx.symbols.fresh(path, sort);
         let t = Term::var(id, sort);
-        return Ok(if sort == SymbolSort::Long {
-            Value::Long(t)
-        } else {
-            Value::Int(t)
+        return Ok(match sort {
+            SymbolSort::Long => Value::Long(t),
+            SymbolSort::Float => Value::Float(t),
+            SymbolSort::Double => Value::Double(t),
+            _ => Value::Int(t),
         });
     }
-    Ok(match descriptor.as_bytes().first() {
-        Some(b'F') => Value::Float(0.0),
-        Some(b'D') => Value::Double(0.0),
-        _ => {
-            let ty: Arc<str> = match descriptor
-                .strip_prefix('L')
-                .and_then(|d| d.strip_suffix(';'))
-            {
-                Some(name) => Arc::from(name),
-                None => Arc::from(descriptor),
-            };
-            let symbol = ctx.symbols.fresh(path.clone(), SymbolSort::Ref);
-            Value::Ref(Reference::Symbolic(
-                state.new_symref(path, ty, symbol, holder),
-            ))
-        }
-    })
+    let ty: Arc<str> = match descriptor
+        .strip_prefix('L')
+        .and_then(|d| d.strip_suffix(';'))
+    {
+        Some(name) => Arc::from(name),
+        None => Arc::from(descriptor),
+    };
+    let symbol = ctx.symbols.fresh(path.clone(), SymbolSort::Ref);
+    Ok(Value::Ref(Reference::Symbolic(
+        state.new_symref(path, ty, symbol, holder),
+    )))
 }
 
 /// The object an alias-only path designates, from the holder of the field being resolved.

@@ -14,7 +14,11 @@
 //! - boxing: `Integer`/`Long`/`Short`/`Byte`/`Character`.`valueOf` (a new box, no cache);
 //!   `Integer.toString(int)`, `Long.toString(long)`;
 //! - `Float.floatToRawIntBits`/`intBitsToFloat`, `Double.doubleToRawLongBits`/
-//!   `longBitsToDouble`; `StrictMath` natives computed on concrete doubles;
+//!   `longBitsToDouble` (the raw bits of a symbolic value are its `floatToIntBits`: a
+//!   symbolic NaN is the canonical one);
+//! - `Math`/`StrictMath` `sqrt`, and `abs`, `min`, `max` of floats and doubles: terms
+//!   (symbolic floats stay symbolic); the other `StrictMath` natives computed on concrete
+//!   doubles, symbolic arguments concretized first (the path condition pins their values);
 //! - `java.lang.String`, `StringBuilder`, `StringBuffer`: see `strings`;
 //! - `jdk.internal.misc.Unsafe` as its static initializer and array code need it:
 //!   `arrayBaseOffset0` (16), `arrayIndexScale0` (by element type), `addressSize0` (8),
@@ -47,6 +51,7 @@ pub enum Model {
     Box,
     NumberToString,
     FloatBits,
+    FpMath,
     StrictMath,
     String,
     Builder,
@@ -83,6 +88,12 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         ) if !d.starts_with("(Ljava/lang/String;") => Model::Box,
         ("java/lang/Integer", "toString", "(I)Ljava/lang/String;")
         | ("java/lang/Long", "toString", "(J)Ljava/lang/String;") => Model::NumberToString,
+        ("java/lang/Math" | "java/lang/StrictMath", "sqrt", "(D)D")
+        | (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "abs" | "min" | "max",
+            "(D)D" | "(F)F" | "(DD)D" | "(FF)F",
+        ) => Model::FpMath,
         ("java/lang/Float", "floatToRawIntBits" | "intBitsToFloat", _)
         | ("java/lang/Double", "doubleToRawLongBits" | "longBitsToDouble", _) => Model::FloatBits,
         (
@@ -130,8 +141,8 @@ pub fn display_value(state: &SymbolicState, v: &Value, desc: &str) -> Option<Str
             })
         }
         Value::Long(t) => Some(t.as_long()?.to_string()),
-        Value::Float(f) => Some(java_double(f64::from(*f))),
-        Value::Double(d) => Some(java_double(*d)),
+        Value::Float(f) => Some(java_double(f64::from(f.as_float()?))),
+        Value::Double(d) => Some(java_double(d.as_double()?)),
         Value::Ref(r) => match state.deref(*r) {
             Reference::Null => Some("null".into()),
             Reference::Object(id) => match state.string_of(id)? {
@@ -298,16 +309,33 @@ pub fn run(
             finish(state, Some(Value::Ref(Reference::Object(id))))
         }
         Model::FloatBits => {
+            let bits = |op, t: &Term| -> Option<Term> { Term::unary(op, t.clone()).ok() };
             let v = match (&*target.name, args.first()) {
-                ("floatToRawIntBits", Some(Value::Float(f))) => Value::int(f.to_bits() as i32),
-                ("doubleToRawLongBits", Some(Value::Double(d))) => {
-                    Value::Long(Term::long(d.to_bits() as i64))
-                }
+                ("floatToRawIntBits", Some(Value::Float(f))) => match f.as_float() {
+                    Some(k) => Value::int(k.to_bits() as i32),
+                    None => match bits(rivet_pc::UnaryOp::F2Bits, f) {
+                        Some(t) => Value::Int(t),
+                        None => {
+                            return Ok(Step::End(PathEnd::Unsupported("floatToRawIntBits".into())))
+                        }
+                    },
+                },
+                ("doubleToRawLongBits", Some(Value::Double(d))) => match d.as_double() {
+                    Some(k) => Value::Long(Term::long(k.to_bits() as i64)),
+                    None => match bits(rivet_pc::UnaryOp::D2Bits, d) {
+                        Some(t) => Value::Long(t),
+                        None => {
+                            return Ok(Step::End(PathEnd::Unsupported(
+                                "doubleToRawLongBits".into(),
+                            )))
+                        }
+                    },
+                },
                 ("intBitsToFloat", Some(Value::Int(t))) => {
-                    Value::Float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32))
+                    Value::float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32))
                 }
                 ("longBitsToDouble", Some(Value::Long(t))) => {
-                    Value::Double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64))
+                    Value::double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64))
                 }
                 _ => {
                     return interp::not_followed(
@@ -321,11 +349,18 @@ pub fn run(
             };
             finish(state, Some(v))
         }
+        Model::FpMath => fp_math(state, target, args),
         Model::StrictMath => {
-            let d: Vec<f64> = args
-                .iter()
-                .map(|a| if let Value::Double(d) = a { *d } else { 0.0 })
-                .collect();
+            let mut d: Vec<f64> = Vec::with_capacity(args.len());
+            for a in &args {
+                d.push(match a {
+                    Value::Double(t) => {
+                        let k = ctx.concretize_term(state, t);
+                        k.as_double().unwrap_or(f64::NAN)
+                    }
+                    _ => 0.0,
+                });
+            }
             let x = d.first().copied().unwrap_or(0.0);
             let y = d.get(1).copied().unwrap_or(0.0);
             let r = match &*target.name {
@@ -349,7 +384,7 @@ pub fn run(
                 "expm1" => x.exp_m1(),
                 _ => x.ln_1p(),
             };
-            finish(state, Some(Value::Double(r)))
+            finish(state, Some(Value::double(r)))
         }
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
@@ -392,6 +427,39 @@ pub fn run(
             &target.descriptor,
         ),
     }
+}
+
+/// `Math.sqrt` and `abs`/`min`/`max` of floats and doubles as terms.
+fn fp_math(
+    state: &mut SymbolicState,
+    target: &Arc<MethodBody>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
+    use rivet_pc::{BinaryOp, UnaryOp};
+    let term = |v: Option<&Value>| match v {
+        Some(Value::Float(t) | Value::Double(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let (a, b) = (term(args.first()), term(args.get(1)));
+    let result = match (&*target.name, a, b) {
+        ("sqrt", Some(a), None) => Term::unary(UnaryOp::Sqrt, a),
+        ("abs", Some(a), None) => Term::unary(UnaryOp::Abs, a),
+        ("min", Some(a), Some(b)) => Term::binary(BinaryOp::Min, a, b),
+        ("max", Some(a), Some(b)) => Term::binary(BinaryOp::Max, a, b),
+        _ => {
+            return Ok(Step::End(PathEnd::Unsupported(format!(
+                "{}.{}{} on these arguments",
+                target.class_name, target.name, target.descriptor
+            ))))
+        }
+    };
+    let t = result.map_err(|e| interp::method_error(target, e.to_string()))?;
+    let v = if t.sort() == rivet_pc::Sort::Float {
+        Value::Float(t)
+    } else {
+        Value::Double(t)
+    };
+    finish(state, Some(v))
 }
 
 /// The field descriptor of a type named by internal name, descriptor or primitive name.

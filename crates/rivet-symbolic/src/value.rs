@@ -1,6 +1,6 @@
-//! Values of the symbolic state: integers and longs as solver terms, floats and doubles
-//! concrete, references concrete, null, or symbolic (not yet resolved by lazy
-//! initialization).
+//! Values of the symbolic state: integers, longs, floats and doubles as solver terms
+//! (constants fold, so concrete values stay concrete), references concrete, null, or
+//! symbolic (not yet resolved by lazy initialization).
 
 use rivet_pc::{CmpOp, Term, TermKind};
 
@@ -27,12 +27,15 @@ pub enum Value {
     /// `int` and the types the JVM widens to it (boolean, byte, char, short).
     Int(Term),
     Long(Term),
-    Float(f32),
-    Double(f64),
+    Float(Term),
+    Double(Term),
     Ref(Reference),
-    /// The result of `lcmp` (or a float comparison) not yet used: a following `if<cond>`
-    /// becomes the comparison of the two operands.
+    /// The result of `lcmp` not yet used: a following `if<cond>` becomes the comparison of
+    /// the two operands.
     Cmp(Term, Term),
+    /// The result of `fcmpl`/`dcmpl` (`nan` -1) or `fcmpg`/`dcmpg` (`nan` 1) not yet used: a
+    /// following `if<cond>` becomes an IEEE comparison of the operands.
+    FCmp(Term, Term, i32),
     /// The second slot of a long or double in the locals; also uninitialized locals.
     Top,
 }
@@ -42,8 +45,25 @@ impl Value {
         Value::Int(Term::int(v))
     }
 
+    pub fn float(v: f32) -> Value {
+        Value::Float(Term::float(v))
+    }
+
+    pub fn double(v: f64) -> Value {
+        Value::Double(Term::double(v))
+    }
+
     pub fn null() -> Value {
         Value::Ref(Reference::Null)
+    }
+
+    /// A pending comparison turned into its int value; other values unchanged.
+    pub fn settled(self) -> Value {
+        match self {
+            Value::Cmp(a, b) => Value::Int(cmp_as_int(&a, &b)),
+            Value::FCmp(a, b, nan) => Value::Int(fcmp_as_int(&a, &b, nan)),
+            other => other,
+        }
     }
 
     /// True for long and double (two slots).
@@ -63,8 +83,8 @@ impl Value {
     pub fn default_for(descriptor_start: u8) -> Value {
         match descriptor_start {
             b'J' => Value::Long(Term::long(0)),
-            b'F' => Value::Float(0.0),
-            b'D' => Value::Double(0.0),
+            b'F' => Value::float(0.0),
+            b'D' => Value::double(0.0),
             b'L' | b'[' => Value::null(),
             _ => Value::int(0),
         }
@@ -84,6 +104,36 @@ pub fn cmp_as_int(a: &Term, b: &Term) -> Term {
             Term::ite(lt, Term::int(-1), inner).unwrap_or_else(|_| Term::int(0))
         }
         _ => Term::int(0),
+    }
+}
+
+/// `fcmpl`/`fcmpg`/`dcmpl`/`dcmpg`'s value as an int term: -1, 0 or 1, `nan` when an
+/// operand is NaN.
+pub fn fcmp_as_int(a: &Term, b: &Term, nan: i32) -> Term {
+    let build = || -> Result<Term, rivet_pc::SortError> {
+        let gt = Term::compare(CmpOp::Gt, a.clone(), b.clone())?;
+        let eq = Term::compare(CmpOp::Eq, a.clone(), b.clone())?;
+        let lt = Term::compare(CmpOp::Lt, a.clone(), b.clone())?;
+        let inner = Term::ite(lt, Term::int(-1), Term::int(nan))?;
+        let inner = Term::ite(eq, Term::int(0), inner)?;
+        Term::ite(gt, Term::int(1), inner)
+    };
+    build().unwrap_or_else(|_| Term::int(nan))
+}
+
+/// The IEEE condition under which `if<op>` jumps after `fcmp`/`dcmp` of `a` and `b` (`nan`
+/// the instruction's result for NaN): `r op 0` with `r` the comparison's result. Where NaN
+/// makes the jump, the condition is the negation of the opposite ordered comparison
+/// (`fcmpg; ifge` jumps on `!(a < b)`), so it holds on NaN.
+pub fn fcmp_condition(op: CmpOp, a: Term, b: Term, nan: i32) -> Result<Term, rivet_pc::SortError> {
+    // Does NaN make `nan op 0` true?
+    let nan_jumps = op.holds(nan, 0);
+    let ordered = |o: CmpOp| Term::compare(o, a.clone(), b.clone());
+    match op {
+        CmpOp::Eq => ordered(CmpOp::Eq),
+        CmpOp::Ne => ordered(CmpOp::Ne),
+        _ if nan_jumps => Term::negation(ordered(op.negate())?),
+        _ => ordered(op),
     }
 }
 

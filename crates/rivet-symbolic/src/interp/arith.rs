@@ -1,5 +1,6 @@
-//! Arithmetic, conversions and comparisons: ints and longs as terms with Java's exact
-//! semantics (a symbolic divisor splits the path on zero), floats and doubles concrete.
+//! Arithmetic, conversions and comparisons: ints, longs, floats and doubles as terms with
+//! Java's exact semantics (a symbolic integer divisor splits the path on zero; float
+//! arithmetic never throws), constants folding as Java computes.
 
 use rivet_classfile::Opcode;
 use rivet_pc::{BinaryOp, CmpOp, Term, UnaryOp};
@@ -33,8 +34,14 @@ pub fn binary(
             1 => Value::Long(
                 Term::unary(UnaryOp::Neg, Ops::pop_long(state)?).map_err(|e| term_err(state, e))?,
             ),
-            2 => Value::Float(-Ops::pop_float(state)?),
-            _ => Value::Double(-Ops::pop_double(state)?),
+            2 => Value::Float(
+                Term::unary(UnaryOp::Neg, Ops::pop_float(state)?)
+                    .map_err(|e| term_err(state, e))?,
+            ),
+            _ => Value::Double(
+                Term::unary(UnaryOp::Neg, Ops::pop_double(state)?)
+                    .map_err(|e| term_err(state, e))?,
+            ),
         };
         Ops::push(state, v)?;
         advance(state);
@@ -127,26 +134,14 @@ pub fn binary(
         2 => {
             let b = Ops::pop_float(state)?;
             let a = Ops::pop_float(state)?;
-            let r = match bop {
-                BinaryOp::Add => a + b,
-                BinaryOp::Sub => a - b,
-                BinaryOp::Mul => a * b,
-                BinaryOp::Div => a / b,
-                _ => a % b,
-            };
-            Ops::push(state, Value::Float(r))?;
+            let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
+            Ops::push(state, Value::Float(t))?;
         }
         _ => {
             let b = Ops::pop_double(state)?;
             let a = Ops::pop_double(state)?;
-            let r = match bop {
-                BinaryOp::Add => a + b,
-                BinaryOp::Sub => a - b,
-                BinaryOp::Mul => a * b,
-                BinaryOp::Div => a / b,
-                _ => a % b,
-            };
-            Ops::push(state, Value::Double(r))?;
+            let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
+            Ops::push(state, Value::Double(t))?;
         }
     }
     advance(state);
@@ -168,70 +163,45 @@ pub fn iinc(state: &mut SymbolicState, index: u16, delta: i16) -> Result<(), Sym
     Ok(())
 }
 
-/// Java's float-to-int conversion (NaN to 0, saturating).
-fn f2i(v: f64) -> i32 {
-    v as i32
-}
-
-/// `i2l` .. `i2s`: int/long terms convert exactly; a symbolic int or long converted to a
-/// float or double is concretized first.
-pub fn convert(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    op: Opcode,
-) -> Result<(), SymbolicError> {
+/// `i2l` .. `i2s`: every conversion is a term with Java's semantics (floats round to
+/// nearest even, float-to-integer conversions saturate with NaN to 0).
+pub fn convert(state: &mut SymbolicState, op: Opcode) -> Result<(), SymbolicError> {
     let un = |state: &SymbolicState, op, t| Term::unary(op, t).map_err(|e| term_err(state, e));
-    let v = match op {
-        Opcode::I2L => {
-            let t = Ops::pop_int(state)?;
-            Value::Long(un(state, UnaryOp::I2L, t)?)
-        }
-        Opcode::L2I => {
-            let t = Ops::pop_long(state)?;
-            Value::Int(un(state, UnaryOp::L2I, t)?)
-        }
-        Opcode::I2B => {
-            let t = Ops::pop_int(state)?;
-            Value::Int(un(state, UnaryOp::I2B, t)?)
-        }
-        Opcode::I2C => {
-            let t = Ops::pop_int(state)?;
-            Value::Int(un(state, UnaryOp::I2C, t)?)
-        }
-        Opcode::I2S => {
-            let t = Ops::pop_int(state)?;
-            Value::Int(un(state, UnaryOp::I2S, t)?)
-        }
-        Opcode::I2F | Opcode::I2D => {
-            let t = Ops::pop_int(state)?;
-            let v = ctx.concretize(state, &t);
-            if op == Opcode::I2F {
-                Value::Float(v as f32)
-            } else {
-                Value::Double(v as f64)
-            }
-        }
-        Opcode::L2F | Opcode::L2D => {
-            let t = Ops::pop_long(state)?;
-            let v = ctx.concretize(state, &t);
-            if op == Opcode::L2F {
-                Value::Float(v as f32)
-            } else {
-                Value::Double(v as f64)
-            }
-        }
-        Opcode::F2I => Value::int(f2i(f64::from(Ops::pop_float(state)?))),
-        Opcode::F2L => Value::Long(Term::long(Ops::pop_float(state)? as i64)),
-        Opcode::F2D => Value::Double(f64::from(Ops::pop_float(state)?)),
-        Opcode::D2I => Value::int(f2i(Ops::pop_double(state)?)),
-        Opcode::D2L => Value::Long(Term::long(Ops::pop_double(state)? as i64)),
-        _ => Value::Float(Ops::pop_double(state)? as f32),
+    let (uop, from, to) = match op {
+        Opcode::I2L => (UnaryOp::I2L, b'I', b'J'),
+        Opcode::I2F => (UnaryOp::I2F, b'I', b'F'),
+        Opcode::I2D => (UnaryOp::I2D, b'I', b'D'),
+        Opcode::L2I => (UnaryOp::L2I, b'J', b'I'),
+        Opcode::L2F => (UnaryOp::L2F, b'J', b'F'),
+        Opcode::L2D => (UnaryOp::L2D, b'J', b'D'),
+        Opcode::F2I => (UnaryOp::F2I, b'F', b'I'),
+        Opcode::F2L => (UnaryOp::F2L, b'F', b'J'),
+        Opcode::F2D => (UnaryOp::F2D, b'F', b'D'),
+        Opcode::D2I => (UnaryOp::D2I, b'D', b'I'),
+        Opcode::D2L => (UnaryOp::D2L, b'D', b'J'),
+        Opcode::D2F => (UnaryOp::D2F, b'D', b'F'),
+        Opcode::I2B => (UnaryOp::I2B, b'I', b'I'),
+        Opcode::I2C => (UnaryOp::I2C, b'I', b'I'),
+        _ => (UnaryOp::I2S, b'I', b'I'),
+    };
+    let t = match from {
+        b'I' => Ops::pop_int(state)?,
+        b'J' => Ops::pop_long(state)?,
+        b'F' => Ops::pop_float(state)?,
+        _ => Ops::pop_double(state)?,
+    };
+    let r = un(state, uop, t)?;
+    let v = match to {
+        b'I' => Value::Int(r),
+        b'J' => Value::Long(r),
+        b'F' => Value::Float(r),
+        _ => Value::Double(r),
     };
     Ops::push(state, v)
 }
 
-/// `lcmp` leaves a pending comparison for the `if` that follows; float comparisons are
-/// concrete.
+/// `lcmp` and the float comparisons leave a pending comparison for the `if` that follows
+/// (constants fold to the instruction's int result).
 pub fn compare(state: &mut SymbolicState, op: Opcode) -> Result<(), SymbolicError> {
     let v = match op {
         Opcode::LCMP => {
@@ -245,24 +215,22 @@ pub fn compare(state: &mut SymbolicState, op: Opcode) -> Result<(), SymbolicErro
                 let b = Ops::pop_double(state)?;
                 (Ops::pop_double(state)?, b)
             } else {
-                let b = f64::from(Ops::pop_float(state)?);
-                (f64::from(Ops::pop_float(state)?), b)
+                let b = Ops::pop_float(state)?;
+                (Ops::pop_float(state)?, b)
             };
-            let nan_result = if matches!(op, Opcode::FCMPG | Opcode::DCMPG) {
+            let nan = if matches!(op, Opcode::FCMPG | Opcode::DCMPG) {
                 1
             } else {
                 -1
             };
-            let r = if a.is_nan() || b.is_nan() {
-                nan_result
-            } else if a < b {
-                -1
-            } else if a > b {
-                1
-            } else {
-                0
-            };
-            Value::int(r)
+            match (a.as_concrete(), b.as_concrete()) {
+                (Some(x), Some(y)) => Value::int(rivet_pc::fp::java_cmp(
+                    x.as_f64().unwrap_or(f64::NAN),
+                    y.as_f64().unwrap_or(f64::NAN),
+                    nan,
+                )),
+                _ => Value::FCmp(a, b, nan),
+            }
         }
     };
     Ops::push(state, v)

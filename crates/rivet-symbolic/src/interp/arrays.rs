@@ -402,7 +402,7 @@ pub fn array_store(
         Ok(i) => i,
         Err(step) => return Ok(step),
     };
-    let mut v = Ops::pop(state)?;
+    let mut v = Ops::pop(state)?.settled();
     Ops::pop(state)?;
     Ops::pop(state)?;
     if let Some(ObjKind::Array {

@@ -84,7 +84,7 @@ pub fn arg_count(descriptor: &str) -> usize {
 pub(crate) fn pop_args(state: &mut SymbolicState, n: usize) -> Result<Vec<Value>, SymbolicError> {
     let mut args = Vec::with_capacity(n);
     for _ in 0..n {
-        args.push(Ops::pop(state)?);
+        args.push(Ops::pop(state)?.settled());
     }
     args.reverse();
     Ok(args)
@@ -387,11 +387,7 @@ pub fn return_op(
     let value = if op == Opcode::RETURN {
         None
     } else {
-        let mut v = Ops::pop(state)?;
-        if let Value::Cmp(a, b) = &v {
-            v = Value::Int(crate::value::cmp_as_int(a, b));
-        }
-        Some(v)
+        Some(Ops::pop(state)?.settled())
     };
     let Some(done) = state.frames.pop() else {
         return Ok(Step::End(PathEnd::Return));

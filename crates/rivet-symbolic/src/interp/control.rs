@@ -220,6 +220,12 @@ pub fn conditional(
             let cmp = cmp_of(op);
             let (a, b) = if op.0 <= Opcode::IFLE.0 {
                 match Ops::pop(state)? {
+                    Value::FCmp(a, b, nan) => {
+                        let cond = crate::value::fcmp_condition(cmp, a, b, nan)
+                            .map_err(|e| super::method_error(method, e.to_string()))?;
+                        let split = ctx.split(state, cond);
+                        return two_way(state, ctx, method, offset, dest_true, dest_false, split);
+                    }
                     Value::Cmp(a, b) => (a, b),
                     Value::Int(t) => (t, Term::int(0)),
                     other => {

@@ -250,18 +250,29 @@ impl Ctx<'_> {
         self.concretize(state, term)
     }
 
-    /// Makes `term` concrete: its value in the state's model, with the clause `term == v`.
+    /// Makes `term` concrete: its value in the state's model, with the clause `term == v`
+    /// (for a float or double, the clause that pins its exact value, see `Term::fp_is`;
+    /// the value returned is then its bits).
     pub fn concretize(&mut self, state: &mut SymbolicState, term: &Term) -> i64 {
-        if let Some(v) = term.as_const() {
+        self.concretize_value(state, term).as_i64()
+    }
+
+    /// As `concretize`, the value as a constant term.
+    pub fn concretize_term(&mut self, state: &mut SymbolicState, term: &Term) -> Term {
+        Term::from_concrete(self.concretize_value(state, term))
+    }
+
+    fn concretize_value(&mut self, state: &mut SymbolicState, term: &Term) -> rivet_pc::Concrete {
+        if let Some(v) = term.as_concrete() {
             return v;
         }
-        let v = state.model.eval(term).as_i64();
-        let k = if term.sort() == rivet_pc::Sort::Long {
-            Term::long(v)
+        let v = state.model.eval(term);
+        let clause = if term.sort().is_fp() {
+            term.fp_is(v)
         } else {
-            Term::int(v as i32)
+            Term::compare(rivet_pc::CmpOp::Eq, term.clone(), Term::from_concrete(v)).ok()
         };
-        if let Ok(eq) = Term::compare(rivet_pc::CmpOp::Eq, term.clone(), k) {
+        if let Some(eq) = clause {
             if !state.numeric.contains(&eq) {
                 state.assume(Clause::Numeric(eq));
             }
@@ -291,6 +302,7 @@ impl Ops {
         match Ops::pop(state)? {
             Value::Int(t) => Ok(t),
             Value::Cmp(a, b) => Ok(crate::value::cmp_as_int(&a, &b)),
+            Value::FCmp(a, b, nan) => Ok(crate::value::fcmp_as_int(&a, &b, nan)),
             other => Err(Ops::mismatch(state, "int", &other)),
         }
     }
@@ -302,14 +314,14 @@ impl Ops {
         }
     }
 
-    pub fn pop_float(state: &mut SymbolicState) -> Result<f32, SymbolicError> {
+    pub fn pop_float(state: &mut SymbolicState) -> Result<Term, SymbolicError> {
         match Ops::pop(state)? {
             Value::Float(f) => Ok(f),
             other => Err(Ops::mismatch(state, "float", &other)),
         }
     }
 
-    pub fn pop_double(state: &mut SymbolicState) -> Result<f64, SymbolicError> {
+    pub fn pop_double(state: &mut SymbolicState) -> Result<Term, SymbolicError> {
         match Ops::pop(state)? {
             Value::Double(f) => Ok(f),
             other => Err(Ops::mismatch(state, "double", &other)),
@@ -387,8 +399,8 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
         1 => Ops::push(state, Value::null())?,
         2..=8 => Ops::push(state, Value::int(i32::from(op.0) - 3))?,
         9 | 10 => Ops::push(state, Value::Long(Term::long(i64::from(op.0) - 9)))?,
-        11..=13 => Ops::push(state, Value::Float(f32::from(op.0 - 11)))?,
-        14 | 15 => Ops::push(state, Value::Double(f64::from(op.0 - 14)))?,
+        11..=13 => Ops::push(state, Value::float(f32::from(op.0 - 11)))?,
+        14 | 15 => Ops::push(state, Value::double(f64::from(op.0 - 14)))?,
         16 | 17 => {
             let v = match insn.operand {
                 Operand::Byte(b) => i32::from(b),
@@ -417,7 +429,7 @@ pub fn step(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<Step, Symbol
                 arith::iinc(state, index, delta)?;
             }
         }
-        133..=147 => arith::convert(state, ctx, op)?,
+        133..=147 => arith::convert(state, op)?,
         148..=152 => arith::compare(state, op)?,
         153..=166 | 198 | 199 => return control::conditional(state, ctx, &method, pc),
         167 | 200 => {
@@ -464,9 +476,7 @@ fn load(state: &mut SymbolicState, idx: u16) -> Result<(), SymbolicError> {
 
 fn store(state: &mut SymbolicState, idx: u16) -> Result<(), SymbolicError> {
     let mut v = Ops::pop(state)?;
-    if let Value::Cmp(a, b) = &v {
-        v = Value::Int(crate::value::cmp_as_int(a, b));
-    }
+    v = v.settled();
     let frame = state.frames.last_mut().ok_or_else(no_frame)?;
     let i = usize::from(idx);
     let wide = v.is_wide();

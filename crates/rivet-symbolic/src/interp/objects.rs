@@ -109,8 +109,8 @@ fn constant_value(
     Ok(Some(match c {
         Constant::Integer(v) => Value::int(*v),
         Constant::Long(v) => Value::Long(Term::long(*v)),
-        Constant::Float(bits) => Value::Float(f32::from_bits(*bits)),
-        Constant::Double(bits) => Value::Double(f64::from_bits(*bits)),
+        Constant::Float(bits) => Value::float(f32::from_bits(*bits)),
+        Constant::Double(bits) => Value::double(f64::from_bits(*bits)),
         Constant::String { string } => {
             let text = cp.utf8(*string).map_err(|e| SymbolicError::BadClass {
                 class: ClassName::from_internal(&info.name),
@@ -300,7 +300,7 @@ pub fn field_op(
                     .unwrap_or_else(|| Value::default_for(desc0));
                 Ops::push(state, v)?;
             } else {
-                let v = Ops::pop(state)?;
+                let v = Ops::pop(state)?.settled();
                 if let Some(s) = state.statics_mut().get_mut(&class) {
                     if let Some(cell) = s.values.get_mut(slot) {
                         *cell = v;
@@ -355,7 +355,7 @@ pub fn field_op(
                 };
                 Ops::push(state, v)?;
             } else {
-                let v = Ops::pop(state)?;
+                let v = Ops::pop(state)?.settled();
                 Ops::pop(state)?;
                 if let Some(s) = slot {
                     if let Some(ObjKind::Instance(fields)) =

@@ -89,6 +89,7 @@ pub fn fx17() -> Arc<Classpath> {
             "Boom.java",
             "Link.java",
             "Sizes.java",
+            "Floats.java",
             "other/Far.java",
         ]
         .iter()
