@@ -1,6 +1,6 @@
 //! Rivet's symbolic executor (after JBSE): a JVM bytecode interpreter over symbolic states
 //! with lazy initialization of input references, path conditions as ordered clauses
-//! (numeric, null, alias, fresh), bounds (depth, heap scope, paths, steps) and declarative
+//! (numeric over symbolic ints, longs, floats and doubles; null, alias, fresh), bounds (depth, heap scope, paths, steps) and declarative
 //! invariants, exploration strategies behind a `Searcher` trait, a trace-guided mode, and a
 //! concrete mode that replays a path's inputs.
 //!
