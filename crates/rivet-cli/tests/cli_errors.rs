@@ -167,23 +167,3 @@ fn one_bad_class_among_many_loses_nothing() {
         "{stderr}"
     );
 }
-
-#[test]
-fn strategies_not_built_yet_say_so() {
-    let dir = rivet_testkit::compiled_subjects(11);
-    let cp = dir.to_str().unwrap();
-    assert_bad_input(
-        &[
-            "generate",
-            "--classpath",
-            cp,
-            "--class",
-            "structures.AvlTree",
-            "--out",
-            "target/never-written",
-            "--strategy",
-            "concolic",
-        ],
-        &["not implemented yet"],
-    );
-}
