@@ -1,15 +1,20 @@
 //! Path-condition goals (SUSHI): a test is at distance 0 from a path condition when, at the
 //! entry of some call of the target method, the receiver and arguments satisfy every clause.
 //! The distance is SUSHI's: the sum over the clauses in order of `δ ∈ [0, 1]`: numeric
-//! clauses `1 − 1/(1 + |a − b| + ε)` when false, 1 when a value is undefined; reference
-//! equality 0/1; `fresh` 0 when the object is defined, of the clause's class, and not one
-//! referred by an earlier `fresh` clause. The best call counts; a test that never calls the
+//! clauses `1 − 1/(1 + |a − b| + ε)` when false (a comparison or a negated one; for float and
+//! double operands `|a − b|` in `f64`, and 1 when an operand is NaN or the gap is not finite),
+//! 1 when a value is undefined or not of the symbol's kind (floats and doubles enter the model
+//! by their IEEE bits); reference equality 0/1; `fresh` 0 when the object is defined, of the
+//! clause's class, and not one referred by an earlier `fresh` clause. The best call counts; a test that never calls the
 //! method is at the maximal distance.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use rivet_pc::{AccessPath, Clause, Model, PathCondition, Step, SymbolId, Term, TermKind};
+use rivet_pc::{
+    AccessPath, Clause, Concrete, Model, PathCondition, Step, SymbolId, SymbolSort, Term, TermKind,
+    UnaryOp,
+};
 use rivet_testcase::{
     CallObservation, Execution, MemberRef, Observation, ObservedPath, ObservedRoot, ObservedStep,
     ObservedValue, TestCase,
@@ -141,33 +146,74 @@ impl PathConditionObjective {
     }
 
     /// δ of a numeric clause: 0 when it holds, 1 when a symbol is undefined, else how far the
-    /// comparison's sides are apart.
+    /// sides of its comparison (or negated comparison) are apart.
     fn numeric(&self, term: &Term, call: &CallObservation) -> f64 {
         let mut model = Model::new();
         for s in term.symbols() {
             let Some(Some(path)) = self.symbols.get(s) else {
                 return 1.0;
             };
-            let v = match call.value(path) {
-                ObservedValue::Int(v) => *v,
-                ObservedValue::Null => 0,
-                ObservedValue::Object { id, .. } => i64::from(*id),
-                ObservedValue::Undefined => return 1.0,
-            };
             let sort = self.pc.symbols.get(s).map(|i| i.sort);
-            model.set(*s, sort.map_or(v, |so| so.normalize(v)));
+            let Some(v) = model_value(sort, call.value(path)) else {
+                return 1.0;
+            };
+            model.set(*s, v);
         }
         if model.satisfies(std::slice::from_ref(term)) {
             return 0.0;
         }
-        match term.kind() {
-            TermKind::Compare(_, a, b) => {
-                let gap = (i128::from(model.eval(a).as_i64()) - i128::from(model.eval(b).as_i64()))
-                    .unsigned_abs() as f64;
-                1.0 - 1.0 / (1.0 + gap + EPSILON)
+        let (a, b) = match term.kind() {
+            TermKind::Compare(_, a, b) => (a, b),
+            // The float language keeps `!(a < b)` (false on NaN both ways) as a negation.
+            TermKind::Unary(UnaryOp::Not, inner) => match inner.kind() {
+                TermKind::Compare(_, a, b) => (a, b),
+                _ => return 1.0,
+            },
+            _ => return 1.0,
+        };
+        gap_distance(model.eval(a), model.eval(b))
+    }
+}
+
+/// SUSHI's δ of a false comparison between `a` and `b`: `1 − 1/(1 + |a − b| + ε)`, exact on
+/// integers; on floats and doubles the gap is taken in `f64`, and a NaN operand or a gap that
+/// is not finite is the maximal 1.
+fn gap_distance(a: Concrete, b: Concrete) -> f64 {
+    let gap = match (a.as_f64(), b.as_f64()) {
+        (None, None) => (i128::from(a.as_i64()) - i128::from(b.as_i64())).unsigned_abs() as f64,
+        _ => {
+            let gap = (a.as_number() - b.as_number()).abs();
+            if !gap.is_finite() {
+                return 1.0;
             }
-            _ => 1.0,
+            gap
         }
+    };
+    1.0 - 1.0 / (1.0 + gap + EPSILON)
+}
+
+/// An observed value as the model holds a symbol of `sort` (see `SymbolSort`): integers in
+/// the sort's range, references by identity (null 0), floats and doubles by their IEEE bits
+/// (a float read for a double symbol widens exactly). None when it is undefined or of the
+/// wrong kind: an integer, null or object for a float or double symbol, a float or double for
+/// an integer or reference one, a double for a float one (narrowing would round).
+fn model_value(sort: Option<SymbolSort>, v: &ObservedValue) -> Option<i64> {
+    let fp = matches!(sort, Some(SymbolSort::Float | SymbolSort::Double));
+    match v {
+        ObservedValue::Undefined => None,
+        ObservedValue::Int(_) | ObservedValue::Null | ObservedValue::Object { .. } if fp => None,
+        ObservedValue::Int(v) => Some(sort.map_or(*v, |so| so.normalize(*v))),
+        ObservedValue::Null => Some(0),
+        ObservedValue::Object { id, .. } => Some(i64::from(*id)),
+        ObservedValue::Float(bits) => match sort {
+            Some(SymbolSort::Float) | None => Some(i64::from(*bits)),
+            Some(SymbolSort::Double) => Some(f64::from(f32::from_bits(*bits)).to_bits() as i64),
+            Some(_) => None,
+        },
+        ObservedValue::Double(bits) => match sort {
+            Some(SymbolSort::Double) | None => Some(*bits as i64),
+            Some(_) => None,
+        },
     }
 }
 

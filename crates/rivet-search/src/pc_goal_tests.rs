@@ -1,5 +1,6 @@
-//! Unit tests of SUSHI's distance: numeric, null, alias and fresh clauses over observed
-//! values, undefined paths, the best call, and tests that never call the target.
+//! Unit tests of SUSHI's distance: numeric (integer, float and double), null, alias and fresh
+//! clauses over observed values, undefined paths, the best call, and tests that never call the
+//! target.
 
 use std::time::Duration;
 
@@ -212,4 +213,115 @@ fn access_paths_map_to_observed_paths() {
     );
     assert!(observed_path(&AccessPath::root("size#2")).is_none());
     assert!(observed_path(&AccessPath::root("arg0")).is_none());
+}
+
+/// The objective of one numeric clause built by `clause` from the symbols `{arg1}.x` (double),
+/// `{this}.ratio` (float) and `{this}.count` (int).
+fn fp_objective(clause: impl FnOnce(Term, Term, Term) -> Term) -> PathConditionObjective {
+    let mut table = SymbolTable::default();
+    let x = table.fresh(AccessPath::root("arg1").field("x"), SymbolSort::Double);
+    let ratio = table.fresh(AccessPath::root("this").field("ratio"), SymbolSort::Float);
+    let count = table.fresh(AccessPath::root("this").field("count"), SymbolSort::Int);
+    let term = clause(
+        Term::var(x, SymbolSort::Double),
+        Term::var(ratio, SymbolSort::Float),
+        Term::var(count, SymbolSort::Int),
+    );
+    let pc = PathCondition::new(vec![Clause::Numeric(term)], &table);
+    PathConditionObjective::new(member(), Arc::new(pc))
+}
+
+fn ok<T>(r: Result<T, rivet_pc::SortError>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn x_path() -> ObservedPath {
+    obs(ObservedRoot::Argument(0), &["x"])
+}
+
+/// SUSHI's δ of a false comparison whose sides are `gap` apart.
+fn sushi(gap: f64) -> f64 {
+    1.0 - 1.0 / (1.0 + gap + EPSILON)
+}
+
+#[test]
+fn a_double_comparison_gets_a_gradient() {
+    // {arg1}.x < 10.0
+    let o = fp_objective(|x, _, _| ok(Term::compare(CmpOp::Lt, x, Term::double(10.0))));
+    assert_eq!(o.observation().paths, vec![x_path()]);
+    let at = |v: ObservedValue| o.distance(&call(vec![(x_path(), v)]));
+    let (far, near) = (
+        at(ObservedValue::double(12.5)),
+        at(ObservedValue::double(10.5)),
+    );
+    assert!(far > near && near > 0.0, "{far} {near}");
+    assert!((far - sushi(2.5)).abs() < 1e-12, "{far}");
+    assert!((near - sushi(0.5)).abs() < 1e-12, "{near}");
+    // The boundary itself is false but close; below it the clause holds.
+    assert!(at(ObservedValue::double(10.0)) < near);
+    assert_eq!(at(ObservedValue::double(9.999)), 0.0);
+    assert_eq!(at(ObservedValue::double(f64::NEG_INFINITY)), 0.0);
+    // NaN compares false and is as far as can be; so are infinities.
+    assert_eq!(at(ObservedValue::double(f64::NAN)), 1.0);
+    assert_eq!(at(ObservedValue::Double(0xfff8_0000_0000_0001)), 1.0);
+    assert_eq!(at(ObservedValue::double(f64::INFINITY)), 1.0);
+    // A large finite gap is still below the maximum.
+    assert!(at(ObservedValue::double(1e6)) < 1.0);
+    // Undefined, or not a floating-point value: one.
+    assert_eq!(at(ObservedValue::Undefined), 1.0);
+    assert_eq!(at(ObservedValue::Int(3)), 1.0);
+    assert_eq!(at(ObservedValue::Null), 1.0);
+    // A float read for a double symbol widens exactly.
+    assert_eq!(at(ObservedValue::float(12.5)), far);
+}
+
+#[test]
+fn a_negated_float_comparison_gets_a_gradient() {
+    // !({arg1}.x < 10.0): holds for x >= 10.0 and for NaN.
+    let o = fp_objective(|x, _, _| {
+        ok(Term::negation(ok(Term::compare(
+            CmpOp::Lt,
+            x,
+            Term::double(10.0),
+        ))))
+    });
+    let at = |v: f64| o.distance(&call(vec![(x_path(), ObservedValue::double(v))]));
+    let (far, near) = (at(3.0), at(9.0));
+    assert!(far > near && near > 0.0, "{far} {near}");
+    assert!((far - sushi(7.0)).abs() < 1e-12, "{far}");
+    assert_eq!(at(10.0), 0.0);
+    assert_eq!(at(f64::NAN), 0.0);
+    assert_eq!(at(f64::NEG_INFINITY), 1.0);
+}
+
+#[test]
+fn a_float_symbol_is_evaluated_on_its_own_bits() {
+    // {this}.ratio == 0.1f: exactly the float 0.1f, which no double rounding would give.
+    let ratio = obs(ObservedRoot::Receiver, &["ratio"]);
+    let o = fp_objective(|_, r, _| ok(Term::compare(CmpOp::Eq, r, Term::float(0.1))));
+    let at = |v: ObservedValue| o.distance(&call(vec![(ratio.clone(), v)]));
+    assert_eq!(at(ObservedValue::float(0.1)), 0.0);
+    let off = at(ObservedValue::float(0.25));
+    let gap = 0.25 - f64::from(0.1f32);
+    assert!((off - sushi(gap)).abs() < 1e-12, "{off}");
+    // The next float up is at a tiny but non-zero distance.
+    let next = at(ObservedValue::Float(0.1f32.to_bits() + 1));
+    assert!(next > 0.0 && next < off, "{next}");
+    assert_eq!(at(ObservedValue::float(f32::NAN)), 1.0);
+    // A double (which a float field never holds) is not read as a float.
+    assert_eq!(at(ObservedValue::double(0.1)), 1.0);
+}
+
+#[test]
+fn an_integer_symbol_converted_to_double_gets_the_double_gap() {
+    // (double) {this}.count > 2.5
+    let count = obs(ObservedRoot::Receiver, &["count"]);
+    let o = fp_objective(|_, _, c| {
+        let d = ok(Term::unary(UnaryOp::I2D, c));
+        ok(Term::compare(CmpOp::Gt, d, Term::double(2.5)))
+    });
+    let at = |v: i64| o.distance(&call(vec![(count.clone(), ObservedValue::Int(v))]));
+    assert_eq!(at(3), 0.0);
+    assert!((at(2) - sushi(0.5)).abs() < 1e-12);
+    assert!((at(-10) - sushi(12.5)).abs() < 1e-12);
 }

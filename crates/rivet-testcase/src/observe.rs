@@ -1,6 +1,7 @@
 //! What the worker observes at calls of target methods, for path-condition goals: values read
 //! from the receiver and the arguments along access paths (fields, array elements, lengths),
-//! as primitive values, object identities, null, or undefined where a path runs through null.
+//! as primitive values (floats and doubles by their exact IEEE bits), object identities, null,
+//! or undefined where a path runs through null.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -68,12 +69,37 @@ pub enum ObservedValue {
     Null,
     /// A boolean (0/1), char, byte, short, int or long, widened.
     Int(i64),
+    /// A float by its IEEE bits, exactly as read (`Float.floatToRawIntBits`).
+    Float(u32),
+    /// A double by its IEEE bits, exactly as read (`Double.doubleToRawLongBits`).
+    Double(u64),
     /// An object: its identity within the test (equal ids are the same object) and its class
     /// (binary name).
     Object {
         id: u32,
         class: Arc<str>,
     },
+}
+
+impl ObservedValue {
+    /// A float's value, kept by its bits.
+    pub fn float(v: f32) -> ObservedValue {
+        ObservedValue::Float(v.to_bits())
+    }
+
+    /// A double's value, kept by its bits.
+    pub fn double(v: f64) -> ObservedValue {
+        ObservedValue::Double(v.to_bits())
+    }
+
+    /// A float's or double's value as a double (a float widens exactly); None otherwise.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            ObservedValue::Float(bits) => Some(f64::from(f32::from_bits(*bits))),
+            ObservedValue::Double(bits) => Some(f64::from_bits(*bits)),
+            _ => None,
+        }
+    }
 }
 
 /// The values read at one call of a target method.

@@ -7,8 +7,11 @@
 //! 0 field `str` name, 1 index `u32`, 2 length; then `u8` flags (bit 0: trace the calls).
 //! Result section: `u32` c, c × (`u32` statement, `u32` target, `u32` v, v × value, `u8`
 //! truncated, `u32` n, n × `u32` probe); a value is `u8` tag: 0 undefined, 1 null, 2 int
-//! `i64`, 3 object `u32` identity (per test, from 1) and `str` class (binary name); the probes
-//! are the call's trace (empty unless the batch asked for traces).
+//! `i64` (booleans, chars, bytes, shorts, ints, longs), 3 object `u32` identity (per test,
+//! from 1) and `str` class (binary name), 4 float `u32` bits, 5 double `u64` bits (the raw
+//! IEEE bits, so NaN payloads, -0.0 and subnormals arrive exactly and a float symbol's value is
+//! never rounded through a double); the probes are the call's trace (empty unless the batch
+//! asked for traces).
 
 use std::collections::BTreeMap;
 
@@ -30,6 +33,8 @@ pub mod tag {
     pub const OBS_NULL: u8 = 1;
     pub const OBS_INT: u8 = 2;
     pub const OBS_OBJECT: u8 = 3;
+    pub const OBS_FLOAT: u8 = 4;
+    pub const OBS_DOUBLE: u8 = 5;
 }
 
 /// One observed call as the wire carries it: values in the order of its target's paths.
@@ -138,6 +143,14 @@ pub(super) fn encode_calls(e: &mut Enc, calls: &[RawCall]) {
                     e.u8(tag::OBS_INT);
                     e.u64(*i as u64);
                 }
+                ObservedValue::Float(bits) => {
+                    e.u8(tag::OBS_FLOAT);
+                    e.u32(*bits);
+                }
+                ObservedValue::Double(bits) => {
+                    e.u8(tag::OBS_DOUBLE);
+                    e.u64(*bits);
+                }
                 ObservedValue::Object { id, class } => {
                     e.u8(tag::OBS_OBJECT);
                     e.u32(*id);
@@ -166,6 +179,8 @@ pub(super) fn decode_calls(d: &mut Dec<'_>) -> Result<Vec<RawCall>, ProtocolErro
                 tag::OBS_UNDEFINED => ObservedValue::Undefined,
                 tag::OBS_NULL => ObservedValue::Null,
                 tag::OBS_INT => ObservedValue::Int(d.u64()? as i64),
+                tag::OBS_FLOAT => ObservedValue::Float(d.u32()?),
+                tag::OBS_DOUBLE => ObservedValue::Double(d.u64()?),
                 tag::OBS_OBJECT => ObservedValue::Object {
                     id: d.u32()?,
                     class: d.str()?.into(),

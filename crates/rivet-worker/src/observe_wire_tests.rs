@@ -116,6 +116,27 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
             trace: Vec::new(),
             truncated: false,
         },
+        // Floats and doubles keep their exact bits: a NaN payload, -0.0, subnormals.
+        RawCall {
+            statement: 7,
+            target: 0,
+            values: vec![
+                ObservedValue::Float(0x7fc0_0001),
+                ObservedValue::double(-0.0),
+            ],
+            trace: Vec::new(),
+            truncated: false,
+        },
+        RawCall {
+            statement: 8,
+            target: 0,
+            values: vec![
+                ObservedValue::float(f32::from_bits(1)),
+                ObservedValue::Double(0xfff8_0000_0000_00ff),
+            ],
+            trace: Vec::new(),
+            truncated: false,
+        },
         // Unknown target and a wrong number of values: dropped.
         RawCall {
             statement: 5,
@@ -147,7 +168,7 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
     };
     assert_eq!(back.observed, calls);
     let named: Vec<CallObservation> = observations(back.observed, &spec());
-    assert_eq!(named.len(), 2);
+    assert_eq!(named.len(), 4);
     assert_eq!(named[0].statement, 1);
     assert_eq!(
         named[0].trace,
@@ -167,4 +188,49 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
         named[1].value(&spec().targets[0].paths[0]),
         &ObservedValue::Null
     );
+    let paths = &spec().targets[0].paths;
+    assert_eq!(
+        named[2].value(&paths[0]),
+        &ObservedValue::Float(0x7fc0_0001)
+    );
+    let ObservedValue::Double(bits) = named[2].value(&paths[1]) else {
+        panic!("a double: {:?}", named[2].value(&paths[1]));
+    };
+    assert_eq!(*bits, 0x8000_0000_0000_0000, "-0.0 keeps its sign");
+    assert_eq!(
+        named[3].value(&paths[0]).as_f64(),
+        Some(f64::from(f32::from_bits(1)))
+    );
+    assert_eq!(
+        named[3].value(&paths[1]),
+        &ObservedValue::Double(0xfff8_0000_0000_00ff)
+    );
+    assert!(named[3].value(&paths[1]).as_f64().is_some_and(f64::is_nan));
+}
+
+#[test]
+fn an_unknown_value_tag_is_an_error() {
+    let call = RawCall {
+        statement: 1,
+        target: 0,
+        values: vec![ObservedValue::float(1.5)],
+        trace: Vec::new(),
+        truncated: false,
+    };
+    let r = Response::Result(TestResult {
+        batch: BatchId(1),
+        index: 0,
+        duration_ns: 5,
+        stray_threads: 0,
+        outcomes: Vec::new(),
+        probes: Vec::new(),
+        observed: vec![call],
+    });
+    let mut frame = encode_response(&r).unwrap_or_default();
+    // The float's tag is followed by its four bytes, the truncated flag and the trace count:
+    // it is the 10th byte from the end.
+    let at = frame.len() - 10;
+    assert_eq!(frame[at], super::tag::OBS_FLOAT);
+    frame[at] = 99;
+    assert!(decode_response(&frame[4..]).is_err());
 }

@@ -102,3 +102,70 @@ fn calls_of_the_target_report_the_values_along_each_path() {
     assert!(runs[0].is_completed());
     assert!(runs[0].observations.is_empty());
 }
+
+const GAUGE: &str = "fixtures/Gauge";
+const FIX: &str = "geometry/Fix";
+
+#[test]
+fn floats_and_doubles_arrive_with_their_exact_bits() {
+    use rivet_testcase::PrimitiveValue;
+    let mut pool = support::pool(1, Duration::from_secs(10));
+    // new Gauge(-0.0f, 0.1).read(); new Gauge(NaN, 1e-310).read();
+    // new Fix("A", 12.5, -3.0).getX(); Values.aFloat(0.1f)
+    let mut b = Builder::new();
+    let neg_zero = b.prim(PrimitiveValue::Float(-0.0));
+    let tenth = b.prim(PrimitiveValue::Double(0.1));
+    let g1 = b.new_object(GAUGE, "(FD)V", &[neg_zero, tenth]);
+    b.call(GAUGE, "read", "()D", Some(g1), &[]);
+    let nan = b.prim(PrimitiveValue::Float(f32::NAN));
+    let subnormal = b.prim(PrimitiveValue::Double(1e-310));
+    let g2 = b.new_object(GAUGE, "(FD)V", &[nan, subnormal]);
+    b.call(GAUGE, "read", "()D", Some(g2), &[]);
+    let name = b.string("A");
+    let x = b.prim(PrimitiveValue::Double(12.5));
+    let y = b.prim(PrimitiveValue::Double(-3.0));
+    let fix = b.new_object(FIX, "(Ljava/lang/String;DD)V", &[name, x, y]);
+    b.call(FIX, "getX", "()D", Some(fix), &[]);
+    let f = b.prim(PrimitiveValue::Float(0.1));
+    b.values("aFloat", "(F)F", &[f]);
+    let test = b.build();
+
+    let ratio = path(ObservedRoot::Receiver, &[field("ratio")]);
+    let level = path(ObservedRoot::Receiver, &[field("level")]);
+    let fix_x = path(ObservedRoot::Receiver, &[field("x")]);
+    let arg = path(ObservedRoot::Argument(0), &[]);
+    let spec = ObservationSpec {
+        targets: vec![
+            Observation {
+                member: MemberRef::new(GAUGE, "read", "()D"),
+                paths: vec![ratio.clone(), level.clone()],
+            },
+            Observation {
+                member: MemberRef::new(FIX, "getX", "()D"),
+                paths: vec![fix_x.clone()],
+            },
+            Observation {
+                member: MemberRef::new("fixtures/Values", "aFloat", "(F)F"),
+                paths: vec![arg.clone()],
+            },
+        ],
+        trace: false,
+    };
+    pool.set_observation(&spec);
+    let runs = pool.execute(std::slice::from_ref(&test));
+    let e = &runs[0];
+    assert!(e.is_completed(), "{:?}", e.status);
+    assert_eq!(e.observations.len(), 4, "{:?}", e.observations);
+    let [c1, c2, c3, c4] = [0, 1, 2, 3].map(|i| &e.observations[i]);
+    // A float field arrives as a float (its own 32 bits, not widened), a double as a double.
+    assert_eq!(c1.value(&ratio), &ObservedValue::Float(0x8000_0000));
+    assert_eq!(c1.value(&level), &ObservedValue::Double(0.1f64.to_bits()));
+    let ObservedValue::Float(bits) = c2.value(&ratio) else {
+        panic!("a float: {:?}", c2.value(&ratio));
+    };
+    assert!(f32::from_bits(*bits).is_nan());
+    assert_eq!(c2.value(&level), &ObservedValue::double(1e-310));
+    assert_eq!(c3.value(&fix_x), &ObservedValue::double(12.5));
+    // A float argument, boxed by the harness, reads as a float.
+    assert_eq!(c4.value(&arg), &ObservedValue::float(0.1));
+}

@@ -24,7 +24,10 @@ pub fn fixtures() -> PathBuf {
             .to_string();
         let out = rivet_testkit::cache_dir().join(format!("worker-fixtures-{name}"));
         let runtime = manifest.join("../rivet-instrument/java");
-        let sources = vec![manifest.join("tests/fixtures/fixtures/Values.java")];
+        let sources = vec![
+            manifest.join("tests/fixtures/fixtures/Values.java"),
+            manifest.join("tests/fixtures/fixtures/Gauge.java"),
+        ];
         rivet_testkit::javac(
             Jdk::Jdk17,
             8,

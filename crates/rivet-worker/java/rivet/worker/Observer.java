@@ -24,6 +24,8 @@ final class Observer {
     static final int OBS_NULL = 1;
     static final int OBS_INT = 2;
     static final int OBS_OBJECT = 3;
+    static final int OBS_FLOAT = 4;
+    static final int OBS_DOUBLE = 5;
 
     /** One path: its root, the argument index, and its steps. */
     static final class Path {
@@ -258,8 +260,13 @@ final class Observer {
         } else if (v instanceof Character) {
             out.u8(OBS_INT);
             out.u64((Character) v);
-        } else if (v instanceof Float || v instanceof Double) {
-            out.u8(OBS_UNDEFINED);
+        } else if (v instanceof Float) {
+            // The raw bits: NaN payloads and -0.0 exactly as the field holds them.
+            out.u8(OBS_FLOAT);
+            out.u32(Float.floatToRawIntBits((Float) v));
+        } else if (v instanceof Double) {
+            out.u8(OBS_DOUBLE);
+            out.u64(Double.doubleToRawLongBits((Double) v));
         } else {
             Integer id = ids.get(v);
             if (id == null) {
