@@ -120,14 +120,24 @@ pub fn plan_class(cf: &ClassFile) -> Result<ClassPlan, InstrumentError> {
             continue;
         };
         let sites = method_sites(code, &m.branches, &mut switches);
-        let method_points = m.probes.map(|p| p.points).unwrap_or_default();
+        let mut method_points = m.probes.map(|p| p.points).unwrap_or_default();
+        let mut branches = m.branches;
+        // A method near the JVM's 64 KiB code limit keeps its branch probes only: its branches
+        // count as covered when taken (JaCoCo's points would not fit).
+        let estimate = code.code_length as usize + 16 * (sites.len() + method_points.len());
+        if estimate > POINTS_CODE_LIMIT {
+            method_points.clear();
+            for b in &mut branches {
+                b.confirmed_by = None;
+            }
+        }
         let point_base = points;
         points += method_points.len() as u32;
         methods.push(MethodPlan {
             index: m.index,
             name: m.name,
             descriptor: m.descriptor,
-            branches: m.branches,
+            branches,
             sites,
             points: method_points,
             point_base,
@@ -148,6 +158,10 @@ pub fn plan_class(cf: &ClassFile) -> Result<ClassPlan, InstrumentError> {
         point_count: points,
     })
 }
+
+/// Above this estimated instrumented size (original code plus 16 bytes per probe site and
+/// point) a method gets no JaCoCo points.
+const POINTS_CODE_LIMIT: usize = 60_000;
 
 /// Offsets that control reaches other than by falling through: jump and switch targets and
 /// exception handlers.

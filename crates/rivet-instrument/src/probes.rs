@@ -18,7 +18,7 @@ use crate::plan::ClassPlan;
 
 /// Header of `rivet-probes.tsv`.
 pub const PROBES_TSV_HEADER: &str =
-    "class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind\tconfirmed_by";
+    "class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind\tconfirmed_by\tpoints";
 
 /// Probe ids of all instrumented classes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -222,11 +222,12 @@ impl ProbeMap {
                 );
                 let _ = writeln!(
                     out,
-                    "{}\t{b}\t{}\t{m}\t{d}\t{}\t{line}\t{}\t{confirmed}",
+                    "{}\t{b}\t{}\t{m}\t{d}\t{}\t{line}\t{}\t{confirmed}\t{}",
                     c.class,
                     c.base as usize + b,
                     info.offset,
-                    info.kind
+                    info.kind,
+                    c.points
                 );
             }
         }
@@ -250,15 +251,16 @@ impl ProbeMap {
         for (n, line) in lines {
             let n = n + 1;
             let cols: Vec<&str> = line.split('\t').collect();
-            let [class, branch, probe, method, descriptor, offset, line_no, kind, confirmed] =
+            let [class, branch, probe, method, descriptor, offset, line_no, kind, confirmed, points] =
                 cols[..]
             else {
-                return Err(bad(n, format!("expected 9 columns, found {}", cols.len())));
+                return Err(bad(n, format!("expected 10 columns, found {}", cols.len())));
             };
             let num = |s: &str, what: &str| {
                 s.parse::<u32>()
                     .map_err(|_| bad(n, format!("{what} {s:?} is not a number")))
             };
+            let points = num(points, "points")?;
             let (branch, probe, offset) = (
                 num(branch, "branch")?,
                 num(probe, "probe")?,
@@ -310,11 +312,7 @@ impl ProbeMap {
                     c.methods.len() - 1
                 }
             };
-            let after = c.base.wrapping_add(branch).wrapping_add(1);
-            if let Some(max) = confirmed_by.iter().flatten().max() {
-                // Points follow the branches; the class ends after the last one named.
-                c.points = c.points.max((max + 1).saturating_sub(after));
-            }
+            c.points = points;
             c.branches.push(BranchInfo {
                 method,
                 offset,

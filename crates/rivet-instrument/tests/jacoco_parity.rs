@@ -5,11 +5,9 @@
 //! reads the exec file with JaCoCo's Analyzer). Covered-branch counts must be equal per method
 //! and per source line.
 //!
-//! JaCoCo marks a branch covered when a probe after it runs; a branch followed by an exception
-//! before the next probe (an exception thrown by a call in the branch's block) counts as not
-//! covered there, while Rivet's probe, placed at the branch, sees it taken. The drivers avoid
-//! such inputs (explicit `throw` statements after a branch are fine: JaCoCo has a probe before
-//! every `athrow`).
+//! JaCoCo marks a branch covered when a probe after it runs; Rivet counts a branch covered when
+//! one of the JaCoCo points that confirm it (instrumented beside its branch probe) was hit, so
+//! a branch followed by an exception before JaCoCo's next probe counts for neither.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -100,19 +98,23 @@ fn rivet_coverage(map: &ProbeMap, stdout: &str) -> Coverage {
             }
         }
     }
-    for line in stdout.lines() {
-        let Some(p) = line.strip_prefix("hit ") else {
-            continue;
-        };
-        let (c, b) = map
-            .resolve(rivet_testcase::ProbeId(p.parse().unwrap()))
-            .expect("probe of a known class");
-        let info = &c.branches[b.0 as usize];
-        let (m, d) = &c.methods[info.method];
-        let key = (c.class.clone(), m.clone(), d.clone());
-        cov.methods.get_mut(&key).unwrap().0 += 1;
-        if let Some(line) = info.line {
-            cov.lines.get_mut(&(key.0, key.1, key.2, line)).unwrap().0 += 1;
+    let hits: std::collections::BTreeSet<rivet_testcase::ProbeId> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("hit "))
+        .map(|p| rivet_testcase::ProbeId(p.parse().unwrap()))
+        .collect();
+    for c in map.classes() {
+        for (i, info) in c.branches.iter().enumerate() {
+            let confirmers = c.confirmers(rivet_instrument::BranchId(i as u32)).unwrap();
+            if !confirmers.iter().any(|p| hits.contains(p)) {
+                continue;
+            }
+            let (m, d) = &c.methods[info.method];
+            let key = (c.class.clone(), m.clone(), d.clone());
+            cov.methods.get_mut(&key).unwrap().0 += 1;
+            if let Some(line) = info.line {
+                cov.lines.get_mut(&(key.0, key.1, key.2, line)).unwrap().0 += 1;
+            }
         }
     }
     cov

@@ -37,29 +37,49 @@ fn ranges_follow_class_names_whatever_the_order() {
         let j = plans.len() - 1 - i;
         assert_eq!(ranges[i], ranges2[j], "{}", p.class);
     }
-    // Contiguous, in name order, only classes with branches.
+    // Contiguous, in name order, only classes with branches: each class's branch probes, then
+    // its JaCoCo points.
     let mut next = 0;
     let mut last = String::new();
+    let mut branches = 0;
     for c in map.classes() {
         assert_eq!(c.base, next, "{}", c.class);
         assert!(c.class > last);
         assert!(!c.branches.is_empty());
-        next += c.branches.len() as u32;
+        assert!(c.points > 0, "{}", c.class);
+        next += c.branches.len() as u32 + c.points;
+        branches += c.branches.len() as u32;
         last = c.class.clone();
     }
     assert_eq!(map.probe_count(), next);
-    assert_eq!(next, plans.iter().map(|p| p.branch_count).sum::<u32>());
-    assert_eq!(next, 351, "the subjects have 351 branches (JaCoCo)");
+    assert_eq!(
+        next,
+        plans
+            .iter()
+            .filter(|p| p.branch_count > 0)
+            .map(|p| p.branch_count + p.point_count)
+            .sum::<u32>()
+    );
+    assert_eq!(branches, 351, "the subjects have 351 branches (JaCoCo)");
 }
 
 #[test]
 fn probes_translate_both_ways() {
     let (map, _) = ProbeMap::assign(&subject_plans()).unwrap();
+    let mut resolved = 0;
     for p in (0..map.probe_count()).map(ProbeId) {
-        let (c, b) = map.resolve(p).unwrap();
+        // Points resolve to no branch.
+        let Some((c, b)) = map.resolve(p) else {
+            continue;
+        };
+        resolved += 1;
         assert_eq!(map.probe(&c.class, b), Some(p));
         assert_eq!(map.probe(&c.class.replace('.', "/"), b), Some(p));
+        let confirmers = c.confirmers(b).unwrap();
+        assert!(!confirmers.is_empty());
+        assert!(confirmers.iter().all(|q| map.resolve(*q).is_none()));
     }
+    assert_eq!(resolved, 351);
     assert!(map.resolve(ProbeId(map.probe_count())).is_none());
     let avl = map.class("structures.AvlTree").unwrap();
     assert_eq!(avl.method_of(BranchId(0)).unwrap().0, "contains");
@@ -77,13 +97,15 @@ fn tsv_round_trips_and_rejects_garbage() {
     let back = ProbeMap::from_tsv(&tsv, Path::new("t.tsv")).unwrap();
     assert_eq!(back, map);
     assert!(tsv.contains("strings.DateParser\t"));
-    assert!(tsv.contains("\tcase 4,6,9,11\n"), "{tsv}");
+    assert!(tsv.contains("\tcase 4,6,9,11\t"), "{tsv}");
     for bad in [
         String::new(),
         "nonsense\n".to_string(),
-        tsv.replacen("\ttrue\n", "\tmaybe\n", 1),
+        tsv.replacen("\ttrue\t", "\tmaybe\t", 1),
         tsv.replacen("\t0\t0\t", "\t0\tx\t", 1),
-        tsv.replacen("\tfalse\n", "\n", 1),
+        tsv.replacen("\tfalse\t", "\t", 1),
+        tsv.replacen("\t23\n", "\tmany\n", 1),
+        tsv.replacen("\t24\t23\n", "\t24,x\t23\n", 1),
     ] {
         let e = ProbeMap::from_tsv(&bad, Path::new("t.tsv")).unwrap_err();
         assert!(e.to_string().starts_with("t.tsv, line "), "{e}");
