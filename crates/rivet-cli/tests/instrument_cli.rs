@@ -57,7 +57,7 @@ fn probes_tsv_lists_every_branch_with_contiguous_ids() {
     let mut lines = tsv.lines();
     assert_eq!(
         lines.next(),
-        Some("class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind\tconfirmed_by")
+        Some("class\tbranch\tprobe\tmethod\tdescriptor\toffset\tline\tkind\tconfirmed_by\tpoints")
     );
     // Same branches as `rivet branches` (class method descriptor branch offset line kind).
     let mut expected: Vec<String> = branches.lines().skip(1).map(str::to_string).collect();
@@ -66,37 +66,40 @@ fn probes_tsv_lists_every_branch_with_contiguous_ids() {
     let mut class = String::new();
     // A class's branch probes are dense from its base; its JaCoCo points follow them, before
     // the next class's base.
-    let (mut next_probe, mut class_end) = (0u32, 0u32);
-    let mut points: Vec<u32> = Vec::new();
+    // Per class: base, branch count, point count, and the points its branches name.
+    let mut classes: Vec<(u32, u32, u32, Vec<u32>)> = Vec::new();
     for l in lines {
         let f: Vec<&str> = l.split('\t').collect();
         let (branch, probe): (u32, u32) = (f[1].parse().unwrap(), f[2].parse().unwrap());
         if f[0] != class {
             assert!(f[0] > class.as_str(), "classes out of order at {l}");
-            assert!(probe >= class_end, "ranges overlap at {l}");
             class = f[0].to_string();
             base = probe;
-            next_probe = probe;
+            classes.push((probe, 0, f[9].parse().unwrap(), Vec::new()));
         }
-        assert_eq!(probe, next_probe, "probe ids are dense within a class: {l}");
+        let c = classes.last_mut().unwrap();
+        assert_eq!(probe, base + c.1, "probe ids are dense within a class: {l}");
         assert_eq!(probe, base + branch, "probe = base + branch: {l}");
-        next_probe += 1;
+        c.1 += 1;
         let confirmed: Vec<u32> = f[8].split(',').map(|p| p.parse().unwrap()).collect();
         assert!(
             !confirmed.is_empty(),
             "every branch has a JaCoCo point: {l}"
         );
-        points.extend(&confirmed);
-        class_end = class_end.max(confirmed.iter().max().unwrap() + 1);
+        c.3.extend(confirmed);
         got.push([f[0], f[3], f[4], f[1], f[5], f[6], f[7]].join("\t"));
     }
-    // No point is a branch probe.
-    let branch_probes: std::collections::BTreeSet<u32> = tsv
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').nth(2).unwrap().parse().unwrap())
-        .collect();
-    assert!(points.iter().all(|p| !branch_probes.contains(p)));
+    // Each class's points follow its branch probes, and the next class starts after them.
+    for (i, (base, branches, points, named)) in classes.iter().enumerate() {
+        let (first, end) = (base + branches, base + branches + points);
+        assert!(named.iter().all(|p| (first..end).contains(p)), "class {i}");
+        if let Some(next) = classes.get(i + 1) {
+            assert_eq!(
+                next.0, end,
+                "class {i}: the next range starts after the points"
+            );
+        }
+    }
     expected.sort();
     got.sort();
     assert_eq!(got, expected);

@@ -15,6 +15,7 @@
 
 mod artifacts;
 mod concolic;
+mod concolic_inputs;
 mod config;
 mod error;
 pub mod finish;
