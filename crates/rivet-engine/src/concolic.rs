@@ -472,13 +472,17 @@ impl Strategy for ConcolicStrategy<'_, '_> {
 
     fn update_goals(&mut self, goals: &mut Goals, archive: &rivet_search::Archive) {
         self.uncovered_left = self.branch_goals.values().any(|g| !archive.is_covered(*g));
+        if !self.uncovered_left {
+            // The goals were stepping stones towards uncovered branches: none is left.
+            self.new_goals.clear();
+        }
         let slice = self.config.slice;
         let mut still = Vec::new();
         for (g, since) in std::mem::take(&mut self.active) {
             if archive.is_covered(g) {
                 self.stats.goals_reached += 1;
                 goals.retire(g);
-            } else if since.elapsed() >= slice {
+            } else if since.elapsed() >= slice || !self.uncovered_left {
                 goals.retire(g);
             } else {
                 still.push((g, since));
