@@ -154,14 +154,9 @@ pub fn enumerate(
 /// branch index of its instruction (a jump's True is 1, its False 0; a switch's targets count
 /// from 0 in branch order), and its copies' probes count too.
 pub fn confirm(code: &Code, probes: &crate::probes::MethodProbes, branches: &mut [Branch]) {
-    let mut k = 0;
-    while k < branches.len() {
-        let insn = branches[k].insn;
-        let end = branches[k..]
-            .iter()
-            .position(|b| b.insn != insn)
-            .map_or(branches.len(), |n| k + n);
-        for (gi, b) in branches[k..end].iter_mut().enumerate() {
+    for group in branches.chunk_by_mut(|a, b| a.insn == b.insn) {
+        let insn = group[0].insn;
+        for (gi, b) in group.iter_mut().enumerate() {
             let index = match b.kind {
                 BranchKind::True => 1,
                 BranchKind::False => 0,
@@ -176,7 +171,6 @@ pub fn confirm(code: &Code, probes: &crate::probes::MethodProbes, branches: &mut
             set.dedup();
             b.confirmed_by = Some(set);
         }
-        k = end;
     }
 }
 

@@ -186,15 +186,8 @@ fn method_sites(code: &Code, branches: &[Branch], switches: &mut u32) -> Vec<Sit
             .then_some(prev.offset)
     };
     let mut sites = Vec::new();
-    let mut k = 0;
-    while k < branches.len() {
-        let insn = branches[k].insn;
-        let end = branches[k..]
-            .iter()
-            .position(|b| b.insn != insn)
-            .map_or(branches.len(), |n| k + n);
-        let group = &branches[k..end];
-        k = end;
+    for group in branches.chunk_by(|a, b| a.insn == b.insn) {
+        let insn = group[0].insn;
         let Some(rep) = code.instructions.get(insn) else {
             continue;
         };
