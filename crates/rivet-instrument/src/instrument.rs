@@ -291,34 +291,24 @@ fn insert_probes(
             SiteKind::Jump { taken, compare } => {
                 let opc = insn(Opcode::SIPUSH, Operand::Short(op.0 as i16));
                 let probe = push_int(cp, probe_id(taken.0)?);
-                let dup = |o: Opcode| insn(o, Operand::None);
                 if compare.is_some() {
-                    vec![dup(Opcode::DUP), opc, probe, invoke_static(refs.jump_cmp)]
-                } else if (Opcode::IFEQ.0..=Opcode::IFLE.0).contains(&op.0) {
                     vec![
-                        dup(Opcode::DUP),
-                        dup(Opcode::ICONST_0),
+                        insn(Opcode::DUP, Operand::None),
                         opc,
                         probe,
-                        invoke_static(refs.jump),
-                    ]
-                } else if (Opcode::IF_ICMPEQ.0..=Opcode::IF_ICMPLE.0).contains(&op.0) {
-                    vec![dup(Opcode::DUP2), opc, probe, invoke_static(refs.jump)]
-                } else if op == Opcode::IF_ACMPEQ || op == Opcode::IF_ACMPNE {
-                    vec![dup(Opcode::DUP2), opc, probe, invoke_static(refs.jump_ref)]
-                } else if op == Opcode::IFNULL || op == Opcode::IFNONNULL {
-                    vec![
-                        dup(Opcode::DUP),
-                        dup(Opcode::ACONST_NULL),
-                        opc,
-                        probe,
-                        invoke_static(refs.jump_ref),
+                        invoke_static(refs.jump_cmp),
                     ]
                 } else {
-                    return Err(format!(
-                        "{op} at offset {} is not a conditional jump",
-                        s.offset
-                    ));
+                    let (mut items, refs_compared) = jump_operands(op).ok_or_else(|| {
+                        format!("{op} at offset {} is not a conditional jump", s.offset)
+                    })?;
+                    let call = if refs_compared {
+                        refs.jump_ref
+                    } else {
+                        refs.jump
+                    };
+                    items.extend([opc, probe, invoke_static(call)]);
+                    items
                 }
             }
             SiteKind::Switch { switch, .. } => {
@@ -337,6 +327,23 @@ fn insert_probes(
         ed.insert_before(s.offset, items);
     }
     Ok(())
+}
+
+/// The stack-neutral copy of a conditional jump's two compared operands (`ifXX` compares with
+/// 0, `ifnull`/`ifnonnull` with null), and whether they are references; None for other opcodes.
+fn jump_operands(op: Opcode) -> Option<(Vec<Item>, bool)> {
+    let plain = |o: Opcode| insn(o, Operand::None);
+    Some(if (Opcode::IFEQ.0..=Opcode::IFLE.0).contains(&op.0) {
+        (vec![plain(Opcode::DUP), plain(Opcode::ICONST_0)], false)
+    } else if (Opcode::IF_ICMPEQ.0..=Opcode::IF_ICMPLE.0).contains(&op.0) {
+        (vec![plain(Opcode::DUP2)], false)
+    } else if op == Opcode::IF_ACMPEQ || op == Opcode::IF_ACMPNE {
+        (vec![plain(Opcode::DUP2)], true)
+    } else if op == Opcode::IFNULL || op == Opcode::IFNONNULL {
+        (vec![plain(Opcode::DUP), plain(Opcode::ACONST_NULL)], true)
+    } else {
+        return None;
+    })
 }
 
 /// Inserts the method's JaCoCo points; `first_point` is the probe id of class-local point 0.
@@ -367,25 +374,15 @@ fn insert_points(
                     .map(|i| ed.original().instructions[i].opcode)
                     .ok_or_else(|| format!("no instruction at point offset {offset}"))?;
                 let opc = insn(Opcode::SIPUSH, Operand::Short(op.0 as i16));
-                let items = if (Opcode::IFEQ.0..=Opcode::IFLE.0).contains(&op.0) {
-                    vec![plain(Opcode::DUP), plain(Opcode::ICONST_0), opc, pid]
-                } else if (Opcode::IF_ICMPEQ.0..=Opcode::IF_ACMPNE.0).contains(&op.0) {
-                    vec![plain(Opcode::DUP2), opc, pid]
-                } else if op == Opcode::IFNULL || op == Opcode::IFNONNULL {
-                    vec![plain(Opcode::DUP), plain(Opcode::ACONST_NULL), opc, pid]
-                } else {
-                    return Err(format!("{op} at offset {offset} is not a conditional jump"));
-                };
-                let call = if op == Opcode::IF_ACMPEQ
-                    || op == Opcode::IF_ACMPNE
-                    || op == Opcode::IFNULL
-                    || op == Opcode::IFNONNULL
-                {
+                let (mut items, refs_compared) = jump_operands(op)
+                    .ok_or_else(|| format!("{op} at offset {offset} is not a conditional jump"))?;
+                let call = if refs_compared {
                     refs.point_if_ref
                 } else {
                     refs.point_if
                 };
-                ed.insert_before(*offset, items.into_iter().chain([invoke_static(call)]));
+                items.extend([opc, pid, invoke_static(call)]);
+                ed.insert_before(*offset, items);
             }
             ProbePoint::SwitchTarget { .. } => {} // by table, below
         }
