@@ -17,7 +17,7 @@ use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
 use rivet_search::{observed_path, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
-use rivet_testcase::{Execution, GoalId, Observation, ObservationSpec, ProbeId, TypedTest};
+use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
 use crate::concolic_inputs::{arguments_only, with_arguments};
@@ -139,6 +139,9 @@ pub struct ConcolicStrategy<'g, 'm> {
     seen: HashSet<u64>,
     tried: HashSet<u64>,
     traced_tests: HashSet<u64>,
+    /// The length of each archive entry when it was last looked at (an entry only changes to
+    /// a shorter test), so unchanged entries are not fingerprinted again every step.
+    archive_seen: BTreeMap<GoalId, usize>,
     /// Unvisited nodes whose outcome no test covers yet (tried first), and the others (each
     /// a stepping stone deeper into the method, as a loop's next iteration).
     pending: Vec<Node>,
@@ -219,6 +222,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             seen: HashSet::new(),
             tried: HashSet::new(),
             traced_tests: HashSet::new(),
+            archive_seen: BTreeMap::new(),
             pending: Vec::new(),
             stepping: Vec::new(),
             new_goals: Vec::new(),
@@ -244,28 +248,19 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
 
     /// Runs tests with traces, credits what they cover, and returns the runs.
     fn run_traced(&mut self, arena: &mut Arena<'_>, tests: &[TypedTest]) -> Vec<Execution> {
-        let spec = ObservationSpec {
-            targets: self
-                .targets
-                .iter()
-                .map(|t| Observation {
+        // What the goals observe, and traces of every target's calls.
+        let mut spec = arena.goals.observation().clone();
+        spec.trace = true;
+        for t in &self.targets {
+            if !spec.targets.iter().any(|o| o.member == t.callable.member) {
+                spec.targets.push(Observation {
                     member: t.callable.member.clone(),
                     paths: Vec::new(),
-                })
-                .collect(),
-            trace: true,
-        };
-        arena.executor.set_observation(&spec);
-        let cases: Vec<_> = tests.iter().map(|t| t.test.clone()).collect();
-        let runs = arena.executor.execute(&cases);
-        arena.archive.executions += runs.len() as u64;
-        self.stats.traced_runs += runs.len() as u64;
-        for (t, e) in tests.iter().zip(&runs) {
-            if e.is_completed() {
-                let (covered, _) = arena.goals.outcome(&t.test, e);
-                arena.archive.update(t, &covered);
+                });
             }
         }
+        let runs = arena.evaluate_observing(tests, &spec);
+        self.stats.traced_runs += runs.len() as u64;
         runs
     }
 
@@ -440,9 +435,12 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     /// Archive tests not traced yet (each once).
     fn fresh_archive_tests(&mut self, arena: &Arena<'_>, most: usize) -> Vec<TypedTest> {
         let mut out = Vec::new();
-        for t in arena.archive.entries.values() {
+        for (g, t) in &arena.archive.entries {
             if out.len() >= most {
                 break;
+            }
+            if self.archive_seen.insert(*g, t.len()) == Some(t.len()) {
+                continue;
             }
             let h = fingerprint(t);
             if self.traced_tests.insert(h) {

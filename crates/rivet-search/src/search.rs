@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use rivet_api::{GenConfig, Generator, Rng};
-use rivet_testcase::{Execution, Executor, GoalId, TestCase, TypedTest};
+use rivet_testcase::{Execution, Executor, GoalId, ObservationSpec, TestCase, TypedTest};
 use tracing::{debug, info};
 
 use crate::archive::Archive;
@@ -94,8 +94,19 @@ impl Arena<'_> {
 
     /// Runs tests, updates the archive, returns the executions.
     pub fn evaluate(&mut self, tests: &[TypedTest]) -> Vec<Execution> {
+        let goals: &Goals = self.goals;
+        self.evaluate_observing(tests, goals.observation())
+    }
+
+    /// As [`Arena::evaluate`], with the workers observing `spec` (which should include what
+    /// the goals need, `Goals::observation`, for their fitness to count).
+    pub fn evaluate_observing(
+        &mut self,
+        tests: &[TypedTest],
+        spec: &ObservationSpec,
+    ) -> Vec<Execution> {
         let cases: Vec<TestCase> = tests.iter().map(|t| t.test.clone()).collect();
-        self.executor.set_observation(self.goals.observation());
+        self.executor.set_observation(spec);
         let runs = self.executor.execute(&cases);
         self.archive.executions += runs.len() as u64;
         for (t, e) in tests.iter().zip(&runs) {
