@@ -14,7 +14,7 @@ import org.jacoco.core.analysis.ICounter;
 import org.jacoco.core.tools.ExecFileLoader;
 
 /**
- * Branch coverage of one class (and its nested classes) from a JaCoCo exec file, for Rivet's
+ * Branch coverage of one class (and its nested classes; `own=` the class alone) from a JaCoCo exec file, for Rivet's
  * bench harness (tools/bench/bench.sh).
  *
  * <p>Usage: {@code BenchCoverage EXEC CLASSES CLASS [HARD_LINES]}: CLASSES is a directory or a
@@ -92,7 +92,11 @@ public final class BenchCoverage {
                 hardCovered++;
             }
         }
-        System.out.println("branches=" + total + " covered=" + covered + " hard=" + hardCovered + "/" + hard.size());
+        // The named class alone (without its nested classes), as the real-classes issue counts.
+        String own = top == null ? "-"
+                : top.getBranchCounter().getCoveredCount() + "/" + top.getBranchCounter().getTotalCount();
+        System.out.println("branches=" + total + " covered=" + covered + " hard=" + hardCovered + "/" + hard.size()
+                + " own=" + own);
         // With BENCH_CLASSES set: per class with branches, covered/total on stderr.
         if (System.getenv("BENCH_CLASSES") != null) {
             for (IClassCoverage c : builder.getClasses()) {

@@ -3,10 +3,16 @@
 # classes (commons-lang3's WordUtils and Fraction), then measures the branch coverage of the
 # emitted tests independently: javac, the JUnit console launcher run twice (both runs must
 # pass), the second under the JaCoCo agent, and JaCoCo's Analyzer over the original classes.
-# Prints one table: subject, branches, then per strategy: covered, HARD branches covered,
-# tests, pass twice, elapsed.
+# Prints one table: subject, then per strategy: covered, HARD branches covered, tests, pass
+# twice, elapsed; then the branches of the class with its nested classes, and "own class": the
+# covered/total branches of the named class alone (of the last strategy).
 #
-#   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--reruns K] [--out DIR] [CLASS ...]
+#   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--reruns K] [--out DIR]
+#                        [--set subjects|real|all] [CLASS ...]
+#
+# --set chooses the classes when none are named: `subjects` (default: every subject plus
+# commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
+# issue, from Debian's commons-collections4, guava, commons-io and commons-lang3 jars), `all`.
 #
 # --reruns K runs each emitted suite K more times in a random method order (the emitted order
 # annotation removed, one seed per run) and prints how many of those runs passed.
@@ -23,6 +29,7 @@ budget=60
 seed=0
 strategies=all
 reruns=0
+set=subjects
 out=target/bench
 classes=()
 while [ $# -gt 0 ]; do
@@ -32,7 +39,8 @@ while [ $# -gt 0 ]; do
     --strategies) strategies=$2; shift 2 ;;
     --reruns) reruns=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --set) set=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -65,18 +73,43 @@ javac -nowarn -d "$tool" -cp "$jacoco_cp" tools/bench/BenchCoverage.java
 junit_api=$java_dir/junit-jupiter-api.jar:$java_dir/opentest4j.jar:$java_dir/apiguardian-api.jar:$java_dir/junit-platform-commons.jar
 launcher=$java_dir/junit-platform-console-standalone.jar
 
+real_classes=(
+  org.apache.commons.collections4.trie.AbstractPatriciaTrie
+  org.apache.commons.collections4.map.AbstractHashedMap
+  org.apache.commons.collections4.map.LRUMap
+  com.google.common.collect.CompactHashMap
+  com.google.common.io.LineReader
+  com.google.common.collect.MinMaxPriorityQueue
+  org.apache.commons.io.LineIterator
+  org.apache.commons.io.input.BoundedReader
+  org.apache.commons.lang3.EnumUtils
+  org.apache.commons.lang3.ClassUtils
+  org.apache.commons.lang3.time.DurationFormatUtils
+  org.apache.commons.lang3.Validate
+)
 if [ ${#classes[@]} -eq 0 ]; then
-  while IFS= read -r f; do
-    c=${f#subjects/src/}; c=${c%.java}; classes+=("${c//\//.}")
-  done < <(find subjects/src -name '*.java' | sort)
-  classes+=(org.apache.commons.lang3.text.WordUtils org.apache.commons.lang3.math.Fraction)
+  case "$set" in
+    subjects|all)
+      while IFS= read -r f; do
+        c=${f#subjects/src/}; c=${c%.java}; classes+=("${c//\//.}")
+      done < <(find subjects/src -name '*.java' | sort)
+      classes+=(org.apache.commons.lang3.text.WordUtils org.apache.commons.lang3.math.Fraction) ;;
+  esac
+  case "$set" in
+    real|all) classes+=("${real_classes[@]}") ;;
+    subjects) ;;
+    *) echo "bench: --set must be subjects, real or all" >&2; exit 2 ;;
+  esac
 fi
 
 IFS=, read -r -a strategy_list <<<"$strategies"
 rows=()
 for class in "${classes[@]}"; do
   case "$class" in
-    org.apache.commons.*) cp=$lang3; location=$lang3 ;;
+    org.apache.commons.lang3.*) cp=$lang3; location=$lang3 ;;
+    org.apache.commons.collections4.*) cp=$java_dir/commons-collections4.jar; location=$cp ;;
+    org.apache.commons.io.*) cp=$java_dir/commons-io.jar; location=$cp ;;
+    com.google.common.*) cp=$java_dir/guava.jar; location=$cp ;;
     *) cp=$subjects; location=$subjects ;;
   esac
   src=subjects/src/${class//.//}.java
@@ -87,6 +120,7 @@ for class in "${classes[@]}"; do
   fi
   row=$(printf '%-42s' "$class")
   total=-
+  own=-
   for strategy in "${strategy_list[@]}"; do
     dir=$out/runs/$class/$strategy
     rm -rf "$dir"; mkdir -p "$dir"
@@ -128,9 +162,9 @@ for class in "${classes[@]}"; do
           fi
           twice="$twice,$green/$reruns"
         fi
-        read -r b c h < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
-          | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+)/\1 \2 \3/')
-        total=$b; covered=$c; hardcov=$h
+        read -r b c h o < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
+          | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+) own=([0-9/-]+)/\1 \2 \3 \4/')
+        total=$b; covered=$c; hardcov=$h; own=$o
         # What Rivet's report claims, shown beside JaCoCo's count when they differ.
         claimed=$(grep -m1 '"branches_covered":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
         [ "$claimed" = "$c" ] || covered="$c(r$claimed)"
@@ -144,7 +178,7 @@ for class in "${classes[@]}"; do
     fi
     row+=$(printf ' | %8s %7s %6s %-10s %8s' "$covered" "$hardcov" "$tests" "$twice" "$elapsed")
   done
-  rows+=("$(printf '%s %8s' "$row" "$total")")
+  rows+=("$(printf '%s %8s %9s' "$row" "$total" "$own")")
   echo "${rows[-1]}" >&2
 done
 
@@ -154,5 +188,5 @@ header=$(printf '%-42s' subject)
 for strategy in "${strategy_list[@]}"; do
   header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$strategy")
 done
-printf '%s %8s\n' "$header" branches
+printf '%s %8s %9s\n' "$header" branches "own class"
 for r in "${rows[@]}"; do echo "$r"; done

@@ -1,7 +1,7 @@
 //! Interesting constants harvested from class files: the constant pool's numbers and strings,
 //! the immediates of `bipush`/`sipush`/`iconst_*`, switch keys, and their neighbours; and the
 //! classes the code tests with `instanceof` or casts to (EvoSuite's cast seeding: an `Object`
-//! parameter then gets values of those types).
+//! parameter then gets values of those types) or loads as class literals.
 
 use std::collections::BTreeSet;
 
@@ -17,6 +17,8 @@ pub struct Constants {
     /// Classes (internal names) named by `instanceof` and `checkcast`, arrays and `Object`
     /// left out.
     pub casts: Vec<String>,
+    /// Classes (internal names, or array descriptors) the code loads as class literals.
+    pub literals: Vec<String>,
 }
 
 impl Constants {
@@ -26,6 +28,7 @@ impl Constants {
         let mut floats: Vec<f64> = Vec::new();
         let mut strings = BTreeSet::new();
         let mut casts = BTreeSet::new();
+        let mut literals = BTreeSet::new();
         let int = |v: i64, ints: &mut BTreeSet<i64>| {
             ints.insert(v);
             ints.insert(v.saturating_add(1));
@@ -78,6 +81,11 @@ impl Constants {
                                 }
                             }
                         }
+                        (Operand::Constant(i), Opcode::LDC | Opcode::LDC_W) => {
+                            if let Ok(name) = cp.class_name(*i) {
+                                literals.insert(name.to_string());
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -91,6 +99,7 @@ impl Constants {
             floats,
             strings: strings.into_iter().collect(),
             casts: casts.into_iter().collect(),
+            literals: literals.into_iter().collect(),
         }
     }
 

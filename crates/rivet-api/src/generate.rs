@@ -1,11 +1,15 @@
 //! Seeded value generators: append to a test the statements that produce a value of a type
 //! (reusing earlier values, constants of the class under test, null, arrays, enums, objects
 //! from constructors and factories, JDK collections filled with elements of their generic
-//! type), calls of the class under test and calls on values the test already holds.
+//! type, lambdas and class literals), calls of the class under test and calls on values the
+//! test already holds.
+
+use std::collections::HashMap;
 
 use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId};
 
 use crate::class_api::{Callable, CallableKind};
+use crate::generate_special::{bind, CLASS};
 use crate::model::{known_implementation, ApiModel};
 use crate::rng::Rng;
 use rivet_testcase::TypedTest;
@@ -145,9 +149,28 @@ impl<'m> Generator<'m> {
             .unwrap_or_default();
         let (params, returns) = c.instantiate(&receiver_args);
         let mut args = Vec::with_capacity(params.len());
+        // A generic method's type variables, bound by the arguments chosen so far.
+        let mut env = HashMap::new();
         for p in &params {
-            args.push(self.value(rng, t, p, depth + 1)?);
+            let p = if env.is_empty() {
+                p.clone()
+            } else {
+                p.substitute(&env)
+            };
+            let id = self.value(rng, t, &p, depth + 1)?;
+            if let Some(Some(actual)) = t.types.get(id.0 as usize) {
+                let actual = actual.clone();
+                bind(&p, &actual, &mut env);
+            }
+            args.push(id);
         }
+        let returns = returns.map(|r| {
+            if env.is_empty() {
+                r
+            } else {
+                r.substitute(&env)
+            }
+        });
         let ty = returns
             .map(|r| if r.is_concrete() { r } else { r.erased() })
             .map(|r| self.model.declarable(&r));
@@ -335,6 +358,11 @@ impl<'m> Generator<'m> {
             }
             _ => {}
         }
+        if name == CLASS {
+            if let Some(id) = self.class_literal(rng, t, args) {
+                return Some(id);
+            }
+        }
         let constants = self.model.enum_constants(name);
         if !constants.is_empty() {
             let c = rng.pick(&constants)?.clone();
@@ -351,7 +379,14 @@ impl<'m> Generator<'m> {
             ));
         }
         let producers = self.model.producers(&JType::class(name));
-        let Some(p) = rng.pick(&producers).cloned() else {
+        if let Some(sam) = self.model.functional(name) {
+            if producers.is_empty() || rng.chance(0.6) {
+                if let Some(id) = self.lambda(rng, t, name, &sam, depth) {
+                    return Some(id);
+                }
+            }
+        }
+        let Some(p) = self.pick_producer(rng, &producers) else {
             return (!non_null).then(|| self.null(t, &JType::class(name)));
         };
         let id = self.call(rng, t, &p, depth)?;
@@ -374,6 +409,20 @@ impl<'m> Generator<'m> {
             self.fill(rng, t, id, &ty, depth);
         }
         Some(id)
+    }
+
+    /// A producer, constructors and static methods preferred (7 in 10) over instance methods
+    /// of other values (a builder's `build()`, a parser's result), which need more statements.
+    fn pick_producer(&self, rng: &mut Rng, producers: &[Callable]) -> Option<Callable> {
+        let (direct, indirect): (Vec<&Callable>, Vec<&Callable>) = producers
+            .iter()
+            .partition(|c| c.is_static || c.kind == CallableKind::Constructor);
+        let pool = if indirect.is_empty() || (!direct.is_empty() && rng.chance(0.7)) {
+            direct
+        } else {
+            indirect
+        };
+        rng.pick(&pool).map(|c| (*c).clone())
     }
 
     /// Adds a few elements to a new JDK collection.

@@ -15,6 +15,7 @@ use crate::access::{Access, AccessMode};
 use crate::class_api::{Callable, ClassApi};
 use crate::constants::Constants;
 use crate::error::ApiError;
+use crate::functional::Sam;
 use rivet_testcase::{JType, Prim, OBJECT, STRING};
 
 /// The JDK implementation Rivet instantiates for a JDK interface or abstract class.
@@ -92,6 +93,12 @@ pub struct ApiModel {
     producers: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
     methods_on: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
     assignable: RefCell<HashMap<(String, String), bool>>,
+    pub(crate) functional: RefCell<HashMap<String, Option<Arc<Sam>>>>,
+    /// Methods of the other classes of the package (nested ones included) returning objects,
+    /// read once (see [`ApiModel::package_methods`]).
+    pub(crate) package_methods: std::cell::OnceCell<Arc<Vec<Callable>>>,
+    /// Enums of the package a test may name, read once.
+    pub(crate) package_enums: std::cell::OnceCell<Vec<String>>,
 }
 
 /// Converts a binary name (`a.b.C$D`) to an internal name (`a/b/C$D`).
@@ -169,6 +176,9 @@ impl ApiModel {
             producers: RefCell::new(HashMap::new()),
             methods_on: RefCell::new(HashMap::new()),
             assignable: RefCell::new(HashMap::new()),
+            functional: RefCell::new(HashMap::new()),
+            package_methods: std::cell::OnceCell::new(),
+            package_enums: std::cell::OnceCell::new(),
         };
         model.finish(method)
     }
@@ -340,6 +350,21 @@ impl ApiModel {
                     for s in subs {
                         if let Some(sub) = self.class_api(&s) {
                             add_class(&sub, &mut out, false);
+                        }
+                    }
+                }
+            }
+        }
+        // Methods of the package's other classes returning the type: a parser returning what
+        // it parsed, a builder's `build()` and its setters.
+        if name != OBJECT && name != STRING && Prim::unboxed(&name).is_none() {
+            let jdk = self.is_jdk(&name);
+            if !jdk || out.is_empty() {
+                let target = JType::class(&name);
+                for m in self.package_methods().iter() {
+                    if let Some(r) = &m.returns {
+                        if self.assignable(&r.erased(), &target) {
+                            out.push(m.clone());
                         }
                     }
                 }

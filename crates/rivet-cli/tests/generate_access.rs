@@ -1,7 +1,9 @@
 //! Tests live in the package of the class under test and use what a test there may use:
 //! a package-private class, protected constructors and package-private methods are tested
 //! (never private members, never reflection); `--access public` restricts to the public API.
-//! An `Object` parameter gets values of the types the code tests with `instanceof`.
+//! An `Object` parameter gets values of the types the code tests with `instanceof`; `Class`
+//! parameters get class literals, functional interfaces lambdas, and a class without a usable
+//! constructor is obtained from another class's method.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -81,6 +83,38 @@ fn package_private_classes_and_members_are_tested_from_their_package() {
         assert!(source.starts_with("package acc;"), "{source}");
         assert!(!source.contains("reflect"), "{source}");
         assert!(!source.contains("reset("), "a private method: {source}");
+    }
+}
+
+/// Values beyond constructors: a class obtained only from another class's method
+/// (`Token.Lexer.next()`), class literals for a converter's `(Object, Class)` with
+/// `instanceof` chains, an abstract class through its two concrete subclasses, and lambdas for
+/// JDK and package functional interfaces. Every branch covered, no private member called.
+#[test]
+fn producers_class_literals_subclasses_and_lambdas_cover_their_fixtures() {
+    let classes = fixtures();
+    // (class, simple name, branches, text the tests must contain, text they must not).
+    let cases = [
+        ("acc.Token", "Token", 18, "new Token.Lexer(", "new Token("),
+        ("acc.Converter", "Converter", 34, ".class", "getDeclared"),
+        ("acc.Shape", "Shape", 8, "new Circle(", "new Shape("),
+        ("acc.Filters", "Filters", 18, "lambdaArg0", "setAccessible"),
+    ];
+    for (class, simple, branches, must, never) in cases {
+        let (o, out) = generate(&classes, class, simple, &[]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{class}: {stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["verified"], true, "{report}");
+        assert_eq!(report["branches_total"], branches, "{class}: {report}");
+        assert_eq!(report["branches_covered"], branches, "{class}: {report}");
+        let source =
+            std::fs::read_to_string(out.join(format!("acc/{simple}RivetTest.java"))).unwrap();
+        assert!(source.contains(must), "{class}: {source}");
+        assert!(!source.contains(never), "{class}: {source}");
+        assert!(!source.contains("reflect"), "{source}");
     }
 }
 

@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use rivet_testcase::{
-    Assertion, GeneratedTest, JType, MemberRef, Statement, StatementId, TypedTest, ValueSummary,
+    Assertion, GeneratedTest, JType, LambdaBody, MemberRef, Statement, StatementId, TypedTest,
+    ValueSummary, LAMBDA_FAILURE,
 };
 
 use crate::java::{
@@ -262,10 +263,13 @@ fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
                     classes_of(&t, used);
                 }
             }
-            Statement::Null { descriptor } => {
+            Statement::Null { descriptor } | Statement::ClassLiteral { descriptor } => {
                 if let Some(t) = JType::from_descriptor(descriptor) {
                     classes_of(&t, used);
                 }
+            }
+            Statement::Lambda { interface, .. } => {
+                used.insert(top_level(interface.internal()).to_string());
             }
             _ => {}
         }
@@ -358,6 +362,7 @@ impl<'a> Body<'a> {
             let literal = match s {
                 Statement::Primitive(v) => Some(primitive_literal(*v)),
                 Statement::String(v) => Some(string_literal(v)),
+                Statement::ClassLiteral { descriptor } => Some(class_literal(names, descriptor)),
                 _ => None,
             };
             if let Some(l) = literal {
@@ -471,7 +476,7 @@ impl<'a> Body<'a> {
                     || !matches!(s, Statement::Call { .. } | Statement::Construct { .. }));
             match (&t.types[i], declare) {
                 (Some(ty), true) => out.push((
-                    format!("{} {} = {expr};", self.names.ty(&ty.erased()), self.refs[i]),
+                    format!("{} {} = {expr};", self.declared_type(s, ty), self.refs[i]),
                     None,
                 )),
                 _ => out.push((format!("{expr};"), None)),
@@ -498,6 +503,21 @@ impl<'a> Body<'a> {
             }
         }
         out
+    }
+
+    /// The type a statement's variable is declared with: erased, except a class literal's
+    /// (`Class<String>`), so that generic methods taking it infer their result type.
+    fn declared_type(&self, s: &Statement, ty: &JType) -> String {
+        match (s, ty.args()) {
+            (Statement::ClassLiteral { .. }, [arg]) => {
+                format!(
+                    "{}<{}>",
+                    self.names.ty(&ty.erased()),
+                    self.names.ty(&arg.erased())
+                )
+            }
+            _ => self.names.ty(&ty.erased()),
+        }
     }
 
     /// The Java expression of a statement (without declaration).
@@ -555,6 +575,23 @@ impl<'a> Body<'a> {
                     self.argument(*value, &ty, false)
                 )
             }
+            Statement::ClassLiteral { descriptor } => class_literal(self.names, descriptor),
+            Statement::Lambda { method, body, .. } => {
+                let arity = rivet_classfile_descriptor(&method.descriptor)
+                    .map(|p| p.len())
+                    .unwrap_or(0);
+                let params: Vec<String> = (0..arity).map(|k| format!("{LAMBDA_ARG}{k}")).collect();
+                let result = match body {
+                    LambdaBody::Returns(v) => self.refs[v.0 as usize].clone(),
+                    LambdaBody::Identity => format!("{LAMBDA_ARG}0"),
+                    LambdaBody::Nothing => "{ }".to_string(),
+                    LambdaBody::Throws => format!(
+                        "{{ throw new IllegalStateException({}); }}",
+                        string_literal(LAMBDA_FAILURE)
+                    ),
+                };
+                format!("({}) -> {result}", params.join(", "))
+            }
         }
     }
 
@@ -596,6 +633,18 @@ impl<'a> Body<'a> {
         } else {
             text
         }
+    }
+}
+
+/// The prefix of a generated lambda's parameter names (`lambdaArg0`), unlike any variable the
+/// emitter declares.
+const LAMBDA_ARG: &str = "lambdaArg";
+
+/// `int.class`, `String[].class`, `void.class`.
+fn class_literal(names: &Names, descriptor: &str) -> String {
+    match JType::from_descriptor(descriptor) {
+        Some(t) => format!("{}.class", names.ty(&t)),
+        None => "void.class".to_string(),
     }
 }
 

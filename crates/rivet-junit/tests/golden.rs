@@ -263,3 +263,115 @@ fn a_negative_literal_cast_to_a_reference_type_is_parenthesized() {
     assert!(source.contains("(Object) (-9)"), "{source}");
     assert!(!source.contains("(Object) -9"), "{source}");
 }
+
+#[test]
+fn class_literals_and_lambdas() {
+    use rivet_testcase::{ClassName, LambdaBody};
+    let mut t = TypedTest::new();
+    let class_of = |name: &str| JType::Class {
+        name: "java/lang/Class".into(),
+        args: vec![JType::class(name)],
+    };
+    // Used twice: declared with its type argument, so generic methods infer their result.
+    let unit = t.push(
+        Statement::ClassLiteral {
+            descriptor: "Ljava/util/concurrent/TimeUnit;".into(),
+        },
+        Some(class_of("java/util/concurrent/TimeUnit")),
+    );
+    let name = t.push(
+        Statement::String("SECONDS".into()),
+        Some(JType::class("java/lang/String")),
+    );
+    let get = "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;";
+    for _ in 0..2 {
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("org/example/Enums", "get", get),
+                receiver: None,
+                args: vec![unit, name],
+            },
+            Some(JType::class("java/util/concurrent/TimeUnit")),
+        );
+    }
+    // Used once: inlined.
+    let int = t.push(
+        Statement::ClassLiteral {
+            descriptor: "I".into(),
+        },
+        Some(class_of("java/lang/Integer")),
+    );
+    let void = t.push(
+        Statement::ClassLiteral {
+            descriptor: "V".into(),
+        },
+        Some(class_of("java/lang/Void")),
+    );
+    let names = "(Ljava/lang/Class;Ljava/lang/Class;)V";
+    t.push(
+        Statement::Call {
+            method: MemberRef::new("org/example/Enums", "names", names),
+            receiver: None,
+            args: vec![int, void],
+        },
+        None,
+    );
+    let seven = t.push(
+        Statement::Primitive(PrimitiveValue::Int(7)),
+        Some(JType::Prim(Prim::Int)),
+    );
+    let lambdas = [
+        (
+            "java/util/Comparator",
+            "compare",
+            "(Ljava/lang/Object;Ljava/lang/Object;)I",
+            LambdaBody::Returns(seven),
+        ),
+        (
+            "java/util/function/Function",
+            "apply",
+            "(Ljava/lang/Object;)Ljava/lang/Object;",
+            LambdaBody::Identity,
+        ),
+        ("java/lang/Runnable", "run", "()V", LambdaBody::Nothing),
+        (
+            "java/util/function/Supplier",
+            "get",
+            "()Ljava/lang/Object;",
+            LambdaBody::Throws,
+        ),
+    ];
+    for (iface, m, d, body) in lambdas {
+        let l = t.push(
+            Statement::Lambda {
+                interface: ClassName::from_internal(iface),
+                method: MemberRef::new(iface, m, d),
+                body,
+            },
+            Some(JType::class(iface)),
+        );
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("org/example/Enums", "use", "(Ljava/lang/Object;)V"),
+                receiver: None,
+                args: vec![l],
+            },
+            None,
+        );
+    }
+    let class = TestClass {
+        class_under_test: "org/example/Enums".into(),
+        junit: JUnitVersion::Five,
+        tests: vec![TestSource {
+            generated: GeneratedTest {
+                test: t,
+                goals: vec![GoalId(0)],
+                assertions: vec![],
+            },
+            covers: vec!["Enums.get line 3 (true)".into()],
+            subject: "get".into(),
+        }],
+        overloaded: BTreeSet::new(),
+    };
+    insta::assert_snapshot!(emit(&class).source);
+}

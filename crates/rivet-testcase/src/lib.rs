@@ -129,7 +129,35 @@ pub enum Statement {
         receiver: Option<StatementId>,
         value: StatementId,
     },
+    /// A class literal (`int.class`, `String[].class`, `void.class`): a field descriptor, or
+    /// `V`.
+    ClassLiteral {
+        descriptor: String,
+    },
+    /// A lambda implementing the functional interface `interface`, whose single abstract
+    /// method is `method` (declared by `interface` or one of its superinterfaces).
+    Lambda {
+        interface: ClassName,
+        method: MemberRef,
+        body: LambdaBody,
+    },
 }
+
+/// What a generated lambda does when called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LambdaBody {
+    /// Returns an earlier value (captured).
+    Returns(StatementId),
+    /// Returns its first argument.
+    Identity,
+    /// Does nothing (for a `void` method).
+    Nothing,
+    /// Throws an `IllegalStateException` with the message [`LAMBDA_FAILURE`].
+    Throws,
+}
+
+/// The message of the exception a [`LambdaBody::Throws`] lambda throws.
+pub const LAMBDA_FAILURE: &str = "thrown by a Rivet lambda";
 
 impl Statement {
     /// The statements this one reads.
@@ -144,6 +172,11 @@ impl Statement {
             Statement::FieldWrite {
                 receiver, value, ..
             } => receiver.iter().copied().chain([*value]).collect(),
+            Statement::ClassLiteral { .. } => Vec::new(),
+            Statement::Lambda { body, .. } => match body {
+                LambdaBody::Returns(v) => vec![*v],
+                _ => Vec::new(),
+            },
         }
     }
 

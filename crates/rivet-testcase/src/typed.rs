@@ -17,7 +17,22 @@ pub struct TypedTest {
 /// The statement with every use mapped by `f`; None if some use maps to nothing.
 pub fn remap(s: &Statement, f: &dyn Fn(StatementId) -> Option<StatementId>) -> Option<Statement> {
     Some(match s {
-        Statement::Primitive(_) | Statement::String(_) | Statement::Null { .. } => s.clone(),
+        Statement::Primitive(_)
+        | Statement::String(_)
+        | Statement::Null { .. }
+        | Statement::ClassLiteral { .. } => s.clone(),
+        Statement::Lambda {
+            interface,
+            method,
+            body,
+        } => Statement::Lambda {
+            interface: interface.clone(),
+            method: method.clone(),
+            body: match body {
+                crate::LambdaBody::Returns(v) => crate::LambdaBody::Returns(f(*v)?),
+                other => *other,
+            },
+        },
         Statement::Array {
             component,
             elements,

@@ -30,6 +30,8 @@
 //! | 4 | construct | `u32` member, `u32` n, n × `u32` argument statement |
 //! | 5 | call | `u32` member, `u32` receiver statement or `NONE` (static), `u32` n, n × `u32` argument |
 //! | 6 | field write | `u32` member, `u32` receiver or `NONE` (static), `u32` value statement |
+//! | 7 | class literal | `str` field descriptor or `V` |
+//! | 8 | lambda | `str` functional interface (internal name), `u32` member (its abstract method), `u8` body (0 returns a value, 1 its first argument, 2 nothing, 3 throws `IllegalStateException`), `u32` value statement for body 0, else `NONE` |
 //!
 //! Statement references must point to earlier statements of the same test.
 //!
@@ -55,8 +57,8 @@ use std::collections::HashMap;
 use std::io::{self, Read};
 
 use rivet_testcase::{
-    MemberRef, ObservationSpec, PrimitiveValue, Statement, StatementId, StatementOutcome, TestCase,
-    ValueSummary,
+    LambdaBody, MemberRef, ObservationSpec, PrimitiveValue, Statement, StatementId,
+    StatementOutcome, TestCase, ValueSummary,
 };
 
 #[path = "observe_wire.rs"]
@@ -66,7 +68,7 @@ pub use observe_wire::{observations, RawCall};
 use rivet_testcase::{ClassName, ProbeId};
 
 /// Version sent in `READY`; Rivet refuses a harness of another version.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 /// The first bytes of a `READY` body.
 pub const MAGIC: &[u8; 8] = b"RIVETWKR";
 /// The largest frame payload either side accepts (bytes).
@@ -351,6 +353,27 @@ fn encode_statement<'a>(
             e.u32(member(field));
             e.u32(receiver.map_or(NONE, |r| r.0));
             e.u32(value.0);
+        }
+        Statement::ClassLiteral { descriptor } => {
+            e.u8(7);
+            e.str(descriptor);
+        }
+        Statement::Lambda {
+            interface,
+            method,
+            body,
+        } => {
+            e.u8(8);
+            e.str(interface.internal());
+            e.u32(member(method));
+            let (kind, value) = match body {
+                LambdaBody::Returns(v) => (0, v.0),
+                LambdaBody::Identity => (1, NONE),
+                LambdaBody::Nothing => (2, NONE),
+                LambdaBody::Throws => (3, NONE),
+            };
+            e.u8(kind);
+            e.u32(value);
         }
     }
 }
@@ -693,6 +716,32 @@ fn decode_statement(
             receiver: optional(d)?,
             value: reference(d)?,
         },
+        7 => Statement::ClassLiteral {
+            descriptor: d.str()?,
+        },
+        8 => {
+            let interface = ClassName::from_internal(&d.str()?);
+            let method = member(d)?;
+            let body = match d.u8()? {
+                0 => LambdaBody::Returns(reference(d)?),
+                k @ 1..=3 => {
+                    if d.u32()? != NONE {
+                        return d.err(format!("lambda body {k} takes no value"));
+                    }
+                    match k {
+                        1 => LambdaBody::Identity,
+                        2 => LambdaBody::Nothing,
+                        _ => LambdaBody::Throws,
+                    }
+                }
+                k => return d.err(format!("unknown lambda body {k}")),
+            };
+            Statement::Lambda {
+                interface,
+                method,
+                body,
+            }
+        }
         t => return d.err(format!("unknown statement tag {t}")),
     })
 }

@@ -65,12 +65,29 @@ fn statement(at: u32) -> BoxedStrategy<Statement> {
                 args,
             }
         }),
-        (member(), prop::option::of(id.clone()), id).prop_map(|(field, receiver, value)| {
-            Statement::FieldWrite {
-                field,
-                receiver,
-                value,
+        (member(), prop::option::of(id.clone()), id.clone()).prop_map(
+            |(field, receiver, value)| {
+                Statement::FieldWrite {
+                    field,
+                    receiver,
+                    value,
+                }
             }
+        ),
+        prop::sample::select(vec!["V", "I", "[Ljava/lang/String;", "Ljava/util/List;"]).prop_map(
+            |d| Statement::ClassLiteral {
+                descriptor: d.to_string()
+            }
+        ),
+        (member(), id, 0u8..4).prop_map(|(method, value, kind)| Statement::Lambda {
+            interface: method.owner.clone(),
+            method,
+            body: match kind {
+                0 => LambdaBody::Returns(value),
+                1 => LambdaBody::Identity,
+                2 => LambdaBody::Nothing,
+                _ => LambdaBody::Throws,
+            },
         }),
     ]
     .boxed()

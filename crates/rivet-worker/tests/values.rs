@@ -431,3 +431,158 @@ fn workers_write_only_in_their_own_temporary_directories() {
     drop(pool);
     assert!(!dir.exists(), "deleted with the pool");
 }
+
+/// Class literals are the JVM's classes (primitives, `void`, arrays); lambdas answer their
+/// single abstract method as the emitted Java lambda does (a captured value, the argument,
+/// nothing, an `IllegalStateException`), run default methods, and compare by identity.
+#[test]
+fn class_literals_and_lambdas_run_in_the_jvm() {
+    use rivet_testcase::{ClassName, LambdaBody, MemberRef, Statement, LAMBDA_FAILURE};
+    let mut b = Builder::new();
+    let mut expect: Vec<(usize, V)> = Vec::new();
+    let get_name = |b: &mut Builder, c| {
+        b.call(
+            "java/lang/Class",
+            "getName",
+            "()Ljava/lang/String;",
+            Some(c),
+            &[],
+        )
+    };
+    for (descriptor, name) in [
+        ("I", "int"),
+        ("V", "void"),
+        ("[Ljava/lang/String;", "[Ljava.lang.String;"),
+        ("Ljava/util/List;", "java.util.List"),
+    ] {
+        let c = b.test.push(Statement::ClassLiteral {
+            descriptor: descriptor.into(),
+        });
+        let n = get_name(&mut b, c);
+        expect.push((n.0 as usize, V::String(name.into())));
+    }
+    let lambda = |b: &mut Builder, iface: &str, name: &str, desc: &str, body| {
+        b.test.push(Statement::Lambda {
+            interface: ClassName::from_internal(iface),
+            method: MemberRef::new(iface, name, desc),
+            body,
+        })
+    };
+    let text = b.string("kept");
+    let yes = b.prim(P::Boolean(true));
+    let keep = lambda(
+        &mut b,
+        "java/util/function/Predicate",
+        "test",
+        "(Ljava/lang/Object;)Z",
+        LambdaBody::Returns(yes),
+    );
+    let r = b.call(
+        "java/util/function/Predicate",
+        "test",
+        "(Ljava/lang/Object;)Z",
+        Some(keep),
+        &[text],
+    );
+    expect.push((r.0 as usize, V::Boolean(true)));
+    // A default method (negate) runs its own code around the lambda.
+    let not = b.call(
+        "java/util/function/Predicate",
+        "negate",
+        "()Ljava/util/function/Predicate;",
+        Some(keep),
+        &[],
+    );
+    let r = b.call(
+        "java/util/function/Predicate",
+        "test",
+        "(Ljava/lang/Object;)Z",
+        Some(not),
+        &[text],
+    );
+    expect.push((r.0 as usize, V::Boolean(false)));
+    let same = lambda(
+        &mut b,
+        "java/util/function/Function",
+        "apply",
+        "(Ljava/lang/Object;)Ljava/lang/Object;",
+        LambdaBody::Identity,
+    );
+    let r = b.call(
+        "java/util/function/Function",
+        "apply",
+        "(Ljava/lang/Object;)Ljava/lang/Object;",
+        Some(same),
+        &[text],
+    );
+    expect.push((r.0 as usize, V::String("kept".into())));
+    let seven = b.int(7);
+    let cmp = lambda(
+        &mut b,
+        "java/util/Comparator",
+        "compare",
+        "(Ljava/lang/Object;Ljava/lang/Object;)I",
+        LambdaBody::Returns(seven),
+    );
+    let r = b.call(
+        "java/util/Comparator",
+        "compare",
+        "(Ljava/lang/Object;Ljava/lang/Object;)I",
+        Some(cmp),
+        &[text, text],
+    );
+    expect.push((r.0 as usize, V::Int(7)));
+    let r = b.call(
+        "java/lang/Object",
+        "equals",
+        "(Ljava/lang/Object;)Z",
+        Some(cmp),
+        &[cmp],
+    );
+    expect.push((r.0 as usize, V::Boolean(true)));
+    let r = b.call(
+        "java/lang/Object",
+        "equals",
+        "(Ljava/lang/Object;)Z",
+        Some(cmp),
+        &[same],
+    );
+    expect.push((r.0 as usize, V::Boolean(false)));
+    let idle = lambda(
+        &mut b,
+        "java/lang/Runnable",
+        "run",
+        "()V",
+        LambdaBody::Nothing,
+    );
+    let r = b.call("java/lang/Runnable", "run", "()V", Some(idle), &[]);
+    expect.push((r.0 as usize, V::Void));
+    let fail = lambda(
+        &mut b,
+        "java/util/function/Supplier",
+        "get",
+        "()Ljava/lang/Object;",
+        LambdaBody::Throws,
+    );
+    let thrown = b.call(
+        "java/util/function/Supplier",
+        "get",
+        "()Ljava/lang/Object;",
+        Some(fail),
+        &[],
+    );
+    let test = b.build();
+    let mut pool = pool(1, Duration::from_secs(10));
+    let e = pool.run(std::slice::from_ref(&test)).remove(0);
+    for (i, want) in expect {
+        assert_eq!(e.outcomes[i], normal(want), "statement {i}: {e:?}");
+    }
+    assert_eq!(
+        threw(&e),
+        (
+            thrown.0 as usize,
+            "java.lang.IllegalStateException".to_string(),
+            Some(LAMBDA_FAILURE.to_string())
+        )
+    );
+}

@@ -26,6 +26,8 @@ final class Batch {
         int member = Wire.NONE;
         int receiver = Wire.NONE;
         int[] args;
+        /** Lambda: what its body does (0 returns args[0]'s value, 1 identity, 2 nothing, 3 throws). */
+        int body;
     }
 
     private Batch(int id, String[] owners, String[] names, String[] descriptors, Statement[][] tests) {
@@ -102,6 +104,26 @@ final class Batch {
                 s.receiver = optionalRef(b, index);
                 s.args = new int[] {ref(b, index)};
                 break;
+            case Wire.ST_CLASS_LITERAL:
+                s.text = Wire.getString(b);
+                break;
+            case Wire.ST_LAMBDA: {
+                s.text = Wire.getString(b);
+                s.member = member(b, members);
+                s.body = b.get() & 0xff;
+                int value = b.getInt();
+                if (s.body == 0) {
+                    if (value < 0 || value >= index) {
+                        throw new IllegalArgumentException("statement " + index + " refers to " + value);
+                    }
+                    s.args = new int[] {value};
+                } else if (s.body > 3 || value != Wire.NONE) {
+                    throw new IllegalArgumentException("bad lambda body " + s.body);
+                } else {
+                    s.args = new int[0];
+                }
+                break;
+            }
             default:
                 throw new IllegalArgumentException("unknown statement tag " + s.tag);
         }

@@ -264,6 +264,15 @@ final class Runner {
                 }
                 return null;
             }
+            case Wire.ST_CLASS_LITERAL:
+                types[at] = Class.class;
+                return "V".equals(s.text) ? void.class : members.classOfDescriptor(s.text);
+            case Wire.ST_LAMBDA: {
+                Class<?> iface = members.classOfDescriptor("L" + s.text + ";");
+                types[at] = iface;
+                Object captured = s.body == 0 ? values[s.args[0]] : null;
+                return Lambdas.make(iface, batch.names[s.member], batch.descriptors[s.member], s.body, captured);
+            }
             default:
                 throw new Unrunnable("unknown statement tag " + s.tag);
         }

@@ -11,7 +11,7 @@ import java.util.Arrays;
 final class Wire {
     private Wire() {}
 
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final byte[] MAGIC = "RIVETWKR".getBytes(StandardCharsets.US_ASCII);
     static final int NONE = -1;
 
@@ -34,6 +34,8 @@ final class Wire {
     static final int ST_CONSTRUCT = 4;
     static final int ST_CALL = 5;
     static final int ST_FIELD_WRITE = 6;
+    static final int ST_CLASS_LITERAL = 7;
+    static final int ST_LAMBDA = 8;
 
     // Outcomes.
     static final int OUT_NOT_RUN = 0;

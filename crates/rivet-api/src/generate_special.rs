@@ -1,0 +1,177 @@
+//! Values that are not objects built by calls: class literals for `Class` parameters, lambdas
+//! for functional interfaces (a constant result from the pool of values, the identity, a no-op,
+//! a throwing body; `Comparator`s also in natural and reverse order), and the binding of a
+//! generic method's type variables from the arguments already chosen.
+
+use std::collections::HashMap;
+
+use rivet_testcase::{ClassName, JType, LambdaBody, MemberRef, Statement, StatementId, TypedTest};
+
+use crate::functional::Sam;
+use crate::generate::Generator;
+use crate::rng::Rng;
+
+/// The class `java.lang.Class`.
+pub(crate) const CLASS: &str = "java/lang/Class";
+
+impl Generator<'_> {
+    /// Appends a class literal for a `Class` parameter whose type arguments are `args`.
+    pub(crate) fn class_literal(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        args: &[JType],
+    ) -> Option<StatementId> {
+        let options = self.model.class_literals(args.first());
+        let descriptor = rng.pick(&options)?.clone();
+        let ty = literal_type(&descriptor);
+        Some(t.push(
+            Statement::ClassLiteral { descriptor },
+            Some(JType::Class {
+                name: CLASS.to_string(),
+                args: vec![ty],
+            }),
+        ))
+    }
+
+    /// Appends a lambda implementing `interface` (whose single abstract method is `sam`).
+    pub(crate) fn lambda(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        interface: &str,
+        sam: &Sam,
+        depth: usize,
+    ) -> Option<StatementId> {
+        if interface == "java/util/Comparator" && rng.chance(0.4) {
+            let name = if rng.chance(0.5) {
+                "naturalOrder"
+            } else {
+                "reverseOrder"
+            };
+            let method = MemberRef::new(interface, name, "()Ljava/util/Comparator;");
+            return Some(t.push(
+                Statement::Call {
+                    method,
+                    receiver: None,
+                    args: Vec::new(),
+                },
+                Some(JType::class(interface)),
+            ));
+        }
+        let body = match &sam.returns {
+            None if rng.chance(0.15) => LambdaBody::Throws,
+            None => LambdaBody::Nothing,
+            Some(r) => {
+                let roll = rng.unit();
+                let identity = sam
+                    .params
+                    .first()
+                    .is_some_and(|p| self.model.assignable(p, r));
+                if roll < 0.1 {
+                    LambdaBody::Throws
+                } else if identity && roll < 0.35 {
+                    LambdaBody::Identity
+                } else {
+                    LambdaBody::Returns(self.value(rng, t, r, depth + 1)?)
+                }
+            }
+        };
+        Some(t.push(
+            Statement::Lambda {
+                interface: ClassName::from_internal(interface),
+                method: sam.member.clone(),
+                body,
+            },
+            Some(JType::class(interface)),
+        ))
+    }
+}
+
+/// The `T` of the `Class<T>` a class literal has: the wrapper for a primitive, `Void` for
+/// `void`.
+fn literal_type(descriptor: &str) -> JType {
+    match JType::from_descriptor(descriptor) {
+        Some(JType::Prim(p)) => JType::class(p.boxed()),
+        Some(other) => other,
+        None => JType::class("java/lang/Void"),
+    }
+}
+
+/// Binds the type variables of `pattern` (a parameter type) to the parts of `actual` (the
+/// static type of the argument chosen for it) in `env`, first binding wins, so that later
+/// parameters of a generic method agree with earlier ones (`Class<E>` then `E...`).
+pub(crate) fn bind(pattern: &JType, actual: &JType, env: &mut HashMap<String, JType>) {
+    match (pattern, actual) {
+        (JType::Var { name, .. }, a) if a.is_reference() && a.is_concrete() => {
+            env.entry(name.clone()).or_insert_with(|| a.clone());
+        }
+        (JType::Class { name: p, args: pa }, JType::Class { name: q, args: qa })
+            if p == q && pa.len() == qa.len() =>
+        {
+            for (x, y) in pa.iter().zip(qa) {
+                bind(x, y, env);
+            }
+        }
+        (JType::Array(p), JType::Array(q)) => bind(p, q, env),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(n: &str, erasure: &str) -> JType {
+        JType::Var {
+            name: n.into(),
+            erasure: Box::new(JType::class(erasure)),
+        }
+    }
+
+    #[test]
+    fn class_argument_binds_later_array_parameter() {
+        let mut env = HashMap::new();
+        let class_e = JType::Class {
+            name: CLASS.into(),
+            args: vec![var("E", "java/lang/Enum")],
+        };
+        let unit = JType::class("java/util/concurrent/TimeUnit");
+        let actual = JType::Class {
+            name: CLASS.into(),
+            args: vec![unit.clone()],
+        };
+        bind(&class_e, &actual, &mut env);
+        let array_e = JType::Array(Box::new(var("E", "java/lang/Enum")));
+        assert_eq!(
+            array_e.substitute(&env),
+            JType::Array(Box::new(unit.clone()))
+        );
+        // The first binding wins.
+        bind(
+            &var("E", "java/lang/Enum"),
+            &JType::class("java/lang/String"),
+            &mut env,
+        );
+        assert_eq!(env.get("E"), Some(&unit));
+        // Primitives and mismatched shapes bind nothing.
+        let mut other = HashMap::new();
+        bind(
+            &var("T", "java/lang/Object"),
+            &JType::Prim(rivet_testcase::Prim::Int),
+            &mut other,
+        );
+        bind(&class_e, &JType::class("java/util/List"), &mut other);
+        assert!(other.is_empty());
+    }
+
+    #[test]
+    fn literal_types_box_primitives() {
+        assert_eq!(literal_type("I"), JType::class("java/lang/Integer"));
+        assert_eq!(literal_type("V"), JType::class("java/lang/Void"));
+        assert_eq!(
+            literal_type("[I"),
+            JType::Array(Box::new(JType::Prim(rivet_testcase::Prim::Int)))
+        );
+    }
+}

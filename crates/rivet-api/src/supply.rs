@@ -1,0 +1,156 @@
+//! Where the API model finds values beyond constructors and factories: lambdas for functional
+//! interfaces, class literals for `Class` parameters, and the methods of the package's other
+//! classes that return objects (a parser's result, a builder's `build()` and setters).
+
+use std::sync::Arc;
+
+use rivet_testcase::{JType, OBJECT};
+
+use crate::class_api::Callable;
+use crate::functional::{
+    find_sam, is_enum_bound, literal_descriptor, pinned_class, Sam, COMMON_CLASS_LITERALS,
+    JDK_ENUMS,
+};
+use crate::model::{known_implementation, ApiModel};
+
+/// Most package methods kept as producers (a huge package should not slow every lookup).
+const MAX_PACKAGE_METHODS: usize = 4_000;
+
+impl ApiModel {
+    /// The single abstract method of `name` when it is a functional interface a test can name
+    /// (and write a lambda for); None otherwise. JDK types Rivet builds otherwise (`Iterable`,
+    /// `Comparable`) are left out.
+    pub fn functional(&self, name: &str) -> Option<Arc<Sam>> {
+        if let Some(hit) = self.functional.borrow().get(name) {
+            return hit.clone();
+        }
+        let sam = if known_implementation(name).is_some()
+            || name == "java/lang/Comparable"
+            || !self.is_nameable(name)
+        {
+            None
+        } else {
+            find_sam(self.classpath(), name).map(Arc::new)
+        };
+        self.functional
+            .borrow_mut()
+            .insert(name.to_string(), sam.clone());
+        sam
+    }
+
+    /// Accessible methods, static and instance, of the nameable classes in the class under
+    /// test's package other than itself (its nested classes included) that return a
+    /// reference other than `Object` and `String`. Sorted by member.
+    pub fn package_methods(&self) -> Arc<Vec<Callable>> {
+        self.package_methods
+            .get_or_init(|| {
+                let package = self.class.rsplit_once('/').map_or("", |(p, _)| p);
+                let names = self
+                    .classpath()
+                    .package_classes(package)
+                    .unwrap_or_default();
+                let mut out = Vec::new();
+                for n in names {
+                    if n == self.class || out.len() >= MAX_PACKAGE_METHODS {
+                        continue;
+                    }
+                    let Some(api) = self.class_api(&n) else {
+                        continue;
+                    };
+                    if !api.nameable {
+                        continue;
+                    }
+                    for m in &api.methods {
+                        let Some(r) = &m.returns else { continue };
+                        let erased = r.erased();
+                        if erased.is_reference()
+                            && erased.class_name() != Some(OBJECT)
+                            && !erased.is_string()
+                            && !matches!(erased, JType::Array(_))
+                        {
+                            out.push(m.clone());
+                        }
+                    }
+                }
+                out.sort_by_key(|a| a.member.to_string());
+                Arc::new(out)
+            })
+            .clone()
+    }
+
+    /// Enums of the class under test's package (its nested ones included) that a test can
+    /// name, sorted.
+    pub fn package_enums(&self) -> Vec<String> {
+        self.package_enums
+            .get_or_init(|| {
+                let package = self.class.rsplit_once('/').map_or("", |(p, _)| p);
+                let names = self
+                    .classpath()
+                    .package_classes(package)
+                    .unwrap_or_default();
+                names
+                    .into_iter()
+                    .filter(|n| {
+                        self.class_api(n)
+                            .is_some_and(|a| a.nameable && a.flags.is_enum())
+                    })
+                    .collect()
+            })
+            .clone()
+    }
+
+    /// Class literals (field descriptors, `V` for `void`) for a `Class<T>` parameter whose
+    /// argument is `arg`: enums for `T extends Enum<T>`; the class itself (and the JDK class
+    /// Rivet builds for it) when `T` is pinned down; otherwise primitives, wrappers, strings,
+    /// arrays and collections, the class under test and the classes its code names in class
+    /// literals, casts and `instanceof`. Only classes a test can name.
+    pub fn class_literals(&self, arg: Option<&JType>) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let add = |c: &str, out: &mut Vec<String>| {
+            let d = literal_descriptor(c);
+            let element = d.trim_start_matches('[');
+            let nameable = match element.strip_prefix('L').and_then(|e| e.strip_suffix(';')) {
+                Some(class) => self.is_nameable(class),
+                None => true,
+            };
+            if nameable && !out.contains(&d) {
+                out.push(d);
+            }
+        };
+        if let Some(a) = arg {
+            if is_enum_bound(a) {
+                for e in self.package_enums() {
+                    add(&e, &mut out);
+                }
+                let named = self.constants.literals.iter().chain(&self.constants.casts);
+                for c in named {
+                    if self.class_api(c).is_some_and(|api| api.flags.is_enum()) {
+                        add(c, &mut out);
+                    }
+                }
+                for e in JDK_ENUMS {
+                    add(e, &mut out);
+                }
+                return out;
+            }
+            if let Some(c) = pinned_class(a) {
+                add(&c, &mut out);
+                if let Some(imp) = known_implementation(&c) {
+                    add(imp, &mut out);
+                }
+                return out;
+            }
+        }
+        for d in COMMON_CLASS_LITERALS {
+            if !out.iter().any(|o| o == d) {
+                out.push(d.to_string());
+            }
+        }
+        add(&self.class.clone(), &mut out);
+        let named = self.constants.literals.iter().chain(&self.constants.casts);
+        for c in named {
+            add(c, &mut out);
+        }
+        out
+    }
+}

@@ -1,0 +1,167 @@
+//! Values beyond constructors: lambdas for functional interfaces, class literals for `Class`
+//! parameters (enums for an enum bound, with the generic method's type variable bound by the
+//! literal), and producers that are other classes' methods (a builder's `create()`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use rivet_api::{AccessMode, ApiModel, GenConfig, Generator, Rng};
+use rivet_classpath::{Classpath, JdkImage};
+use rivet_testcase::{JType, LambdaBody, Statement};
+
+fn model(jar: &str, class: &str) -> ApiModel {
+    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
+    let cp = Classpath::from_paths(vec![rivet_testkit::debian_jar(jar)], Some(jdk)).unwrap();
+    ApiModel::build(Arc::new(cp), class, None, AccessMode::SamePackage).unwrap()
+}
+
+#[test]
+fn functional_interfaces_are_found_with_their_single_abstract_method() {
+    let m = model("commons-lang3", "org.apache.commons.lang3.Validate");
+    // (interface, expected method, its descriptor) or None when not functional.
+    let cases: [(&str, Option<(&str, &str)>); 7] = [
+        (
+            "java/util/function/Predicate",
+            Some(("test", "(Ljava/lang/Object;)Z")),
+        ),
+        (
+            "java/util/function/Supplier",
+            Some(("get", "()Ljava/lang/Object;")),
+        ),
+        // Comparator redeclares equals(Object): still functional.
+        (
+            "java/util/Comparator",
+            Some(("compare", "(Ljava/lang/Object;Ljava/lang/Object;)I")),
+        ),
+        // UnaryOperator declares nothing itself: apply comes from Function.
+        (
+            "java/util/function/UnaryOperator",
+            Some(("apply", "(Ljava/lang/Object;)Ljava/lang/Object;")),
+        ),
+        ("java/lang/Runnable", Some(("run", "()V"))),
+        // Two abstract methods; and a type Rivet builds otherwise.
+        ("java/util/Iterator", None),
+        ("java/lang/Iterable", None),
+    ];
+    for (iface, expect) in cases {
+        let got = m
+            .functional(iface)
+            .map(|s| (s.member.name.clone(), s.member.descriptor.clone()));
+        let expect = expect.map(|(n, d)| (n.to_string(), d.to_string()));
+        assert_eq!(got, expect, "{iface}");
+    }
+    let unary = m.functional("java/util/function/UnaryOperator").unwrap();
+    assert_eq!(unary.member.owner.internal(), "java/util/function/Function");
+}
+
+#[test]
+fn enum_bound_class_parameters_get_enum_literals_and_bind_the_type_variable() {
+    let m = model("commons-lang3", "org.apache.commons.lang3.EnumUtils");
+    let enum_bound = JType::Var {
+        name: "E".into(),
+        erasure: Box::new(JType::class("java/lang/Enum")),
+    };
+    let literals = m.class_literals(Some(&enum_bound));
+    assert!(
+        literals.contains(&"Lorg/apache/commons/lang3/JavaVersion;".to_string()),
+        "{literals:?}"
+    );
+    assert!(literals.contains(&"Ljava/util/concurrent/TimeUnit;".to_string()));
+    assert!(
+        !literals
+            .iter()
+            .any(|l| l == "I" || l == "Ljava/lang/String;"),
+        "{literals:?}"
+    );
+    let any = m.class_literals(None);
+    for d in [
+        "I",
+        "V",
+        "Ljava/lang/String;",
+        "[I",
+        "Lorg/apache/commons/lang3/EnumUtils;",
+    ] {
+        assert!(any.contains(&d.to_string()), "{d} in {any:?}");
+    }
+    // generateBitVector(Class<E>, E...): the array's elements are constants of the literal's enum.
+    let g = Generator::new(&m, GenConfig::default());
+    let target = m
+        .targets
+        .iter()
+        .find(|c| {
+            c.member.name == "generateBitVector"
+                && c.member.descriptor.contains("[Ljava/lang/Enum;")
+        })
+        .unwrap()
+        .clone();
+    let mut rng = Rng::new(5);
+    let mut agreeing = 0;
+    for _ in 0..200 {
+        let mut t = rivet_testcase::TypedTest::new();
+        let Some(call) = g.call(&mut rng, &mut t, &target, 0) else {
+            continue;
+        };
+        let Statement::Call { args, .. } = &t.statements()[call.0 as usize] else {
+            panic!()
+        };
+        let class_ty = t.types[args[0].0 as usize].clone().unwrap();
+        let array_ty = t.types[args[1].0 as usize].clone().unwrap();
+        if let (Some(JType::Class { name, .. }), JType::Array(element)) =
+            (class_ty.args().first(), &array_ty)
+        {
+            if matches!(
+                t.statements()[args[0].0 as usize],
+                Statement::ClassLiteral { .. }
+            ) {
+                assert_eq!(element.class_name(), Some(name.as_str()), "{t:?}");
+                agreeing += 1;
+            }
+        }
+    }
+    assert!(agreeing > 20, "{agreeing} calls with a class literal");
+}
+
+#[test]
+fn builders_and_lambdas_produce_what_constructors_cannot() {
+    let m = model("guava", "com.google.common.collect.MinMaxPriorityQueue");
+    let producers = m.producers(&JType::class(
+        "com/google/common/collect/MinMaxPriorityQueue",
+    ));
+    assert!(
+        producers.iter().any(|p| p.member.owner.internal()
+            == "com/google/common/collect/MinMaxPriorityQueue$Builder"
+            && p.member.name == "create"),
+        "{producers:?}"
+    );
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(9);
+    let (mut lambdas, mut bodies) = (0, std::collections::BTreeSet::new());
+    for _ in 0..300 {
+        let t = g.random_test(&mut rng, 4);
+        assert!(t.test.validate().is_ok());
+        for s in t.statements() {
+            if let Statement::Lambda {
+                interface,
+                method,
+                body,
+            } = s
+            {
+                assert_eq!(interface.internal(), "java/util/Comparator");
+                assert_eq!(method.name, "compare");
+                lambdas += 1;
+                bodies.insert(match body {
+                    LambdaBody::Returns(_) => "returns",
+                    LambdaBody::Identity => "identity",
+                    LambdaBody::Nothing => "nothing",
+                    LambdaBody::Throws => "throws",
+                });
+            }
+        }
+    }
+    assert!(lambdas > 10, "{lambdas} comparator lambdas");
+    assert!(
+        bodies.contains("returns") && bodies.contains("throws"),
+        "{bodies:?}"
+    );
+}
