@@ -84,6 +84,9 @@ pub struct ClassApi {
     /// accessible at every level)?
     pub nameable: bool,
     pub superclass: Option<String>,
+    /// For an inner (non-static member) class: its enclosing class. Its constructors take the
+    /// enclosing instance first, as in the class file.
+    pub enclosing: Option<String>,
 }
 
 impl ClassApi {
@@ -133,6 +136,7 @@ impl ClassApi {
             inspectors: HashSet::new(),
             nameable,
             superclass: cf.super_name().ok().flatten().map(str::to_string),
+            enclosing: enclosing_instance_class(cf, &name),
         };
         for f in &cf.fields {
             let fname = cf.member_name(f).map_err(|e| e.to_string())?;
@@ -231,8 +235,29 @@ fn is_primitive_or_string(t: Option<&rivet_classfile::FieldType>) -> bool {
     }
 }
 
-/// Is `name` a top-level class, or a member class every level of which is static and
-/// accessible (so that a test with `access` can name it)?
+/// The enclosing class of `name` when it is a non-static member ("inner") class, whose
+/// instances a test creates through an enclosing instance (`outer.new Inner()`).
+fn enclosing_instance_class(cf: &ClassFile, name: &str) -> Option<String> {
+    let inner = cf.attribute(|b| match b {
+        AttributeBody::InnerClasses(v) => Some(v),
+        _ => None,
+    })?;
+    let e = inner
+        .iter()
+        .find(|e| cf.constant_pool.class_name(e.inner_class).ok() == Some(name))?;
+    let flags = AccessFlags(e.access_flags);
+    if e.outer_class.0 == 0 || flags.is_static() || flags.is_interface() || flags.is_enum() {
+        return None;
+    }
+    cf.constant_pool
+        .class_name(e.outer_class)
+        .ok()
+        .map(str::to_string)
+}
+
+/// Is `name` a top-level class, or a member class every level of which is accessible (so
+/// that a test with `access` can name it)? Inner (non-static) levels are allowed: their
+/// instances are created through an enclosing instance.
 fn member_class_accessible(cf: &ClassFile, name: &str, access: &Access) -> bool {
     let Some(inner) = cf.attribute(|b| match b {
         AttributeBody::InnerClasses(v) => Some(v),
@@ -252,8 +277,7 @@ fn member_class_accessible(cf: &ClassFile, name: &str, access: &Access) -> bool 
             return false; // local or anonymous
         }
         let flags = AccessFlags(e.access_flags);
-        let is_static = flags.is_static() || flags.is_interface() || flags.is_enum();
-        if !access.allows(&current, flags) || !is_static {
+        if !access.allows(&current, flags) {
             return false;
         }
         match cf.constant_pool.class_name(e.outer_class) {

@@ -89,7 +89,7 @@ fn package_private_classes_and_members_are_tested_from_their_package() {
 /// Values beyond constructors: a class obtained only from another class's method
 /// (`Token.Lexer.next()`), class literals for a converter's `(Object, Class)` with
 /// `instanceof` chains, an abstract class through its two concrete subclasses, and lambdas for
-/// JDK and package functional interfaces. Every branch covered, no private member called.
+/// JDK and package functional interfaces, an inner class through its enclosing instance. Every branch covered, no private member called.
 #[test]
 fn producers_class_literals_subclasses_and_lambdas_cover_their_fixtures() {
     let classes = fixtures();
@@ -99,6 +99,14 @@ fn producers_class_literals_subclasses_and_lambdas_cover_their_fixtures() {
         ("acc.Converter", "Converter", 34, ".class", "getDeclared"),
         ("acc.Shape", "Shape", 8, "new Circle(", "new Shape("),
         ("acc.Filters", "Filters", 18, "lambdaArg0", "setAccessible"),
+        // An inner class, created through an enclosing instance.
+        (
+            "acc.Wallet$Coin",
+            "Wallet_Coin",
+            4,
+            ".new Coin(",
+            "new Wallet.Coin(",
+        ),
     ];
     for (class, simple, branches, must, never) in cases {
         let (o, out) = generate(&classes, class, simple, &[]);

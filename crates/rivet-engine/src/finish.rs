@@ -37,6 +37,7 @@ pub fn test_class(plan: &ClassPlan, generated: &[GeneratedTest], junit: JUnitVer
             .map(|g| test_source(g, &plan.goals, &plan.class))
             .collect(),
         overloaded: overloaded_members(&plan.model, generated),
+        inner_classes: inner_classes(&plan.model, generated),
     }
 }
 
@@ -148,6 +149,25 @@ fn test_source(g: &GeneratedTest, goals: &Goals, owner: &ClassName) -> TestSourc
 }
 
 /// Members called with same-arity overloads (their arguments get casts).
+/// The inner (non-static member) classes whose constructors the tests call.
+fn inner_classes(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for g in tests {
+        for s in g.test.statements() {
+            if let Statement::Construct { constructor, .. } = s {
+                let owner = constructor.owner.internal();
+                if model
+                    .class_api(owner)
+                    .is_some_and(|a| a.enclosing.is_some())
+                {
+                    out.insert(owner.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 fn overloaded_members(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<MemberRef> {
     let mut out = BTreeSet::new();
     for t in tests {

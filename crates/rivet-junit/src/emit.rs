@@ -44,6 +44,9 @@ pub struct TestClass {
     /// Members (owner, name, descriptor) with overloads of the same arity: their arguments
     /// are cast to the parameter types.
     pub overloaded: BTreeSet<MemberRef>,
+    /// Inner (non-static member) classes (internal names): their constructors take the
+    /// enclosing instance first and are written `outer.new Inner(…)`.
+    pub inner_classes: BTreeSet<String>,
 }
 
 /// Where a test sits in the emitted source (1-based lines, inclusive).
@@ -542,11 +545,22 @@ impl<'a> Body<'a> {
                 }
             }
             Statement::Construct { constructor, args } => {
-                format!(
-                    "new {}({})",
-                    self.names.class(constructor.owner.internal()),
-                    self.arguments(constructor, args)
-                )
+                let owner = constructor.owner.internal();
+                match args.split_first() {
+                    Some((outer, _)) if self.class.inner_classes.contains(owner) => {
+                        let simple = owner.rsplit('$').next().unwrap_or(owner);
+                        format!(
+                            "{}.new {simple}({})",
+                            self.refs[outer.0 as usize],
+                            self.arguments_from(constructor, args, 1)
+                        )
+                    }
+                    _ => format!(
+                        "new {}({})",
+                        self.names.class(owner),
+                        self.arguments(constructor, args)
+                    ),
+                }
             }
             Statement::Call {
                 method,
@@ -596,10 +610,17 @@ impl<'a> Body<'a> {
     }
 
     fn arguments(&self, m: &MemberRef, args: &[StatementId]) -> String {
+        self.arguments_from(m, args, 0)
+    }
+
+    /// The arguments from the `skip`th on (an inner class's constructor takes its enclosing
+    /// instance first, written before `.new`).
+    fn arguments_from(&self, m: &MemberRef, args: &[StatementId], skip: usize) -> String {
         let params = rivet_classfile_descriptor(&m.descriptor).unwrap_or_default();
         let overloaded = self.class.overloaded.contains(m);
         args.iter()
             .enumerate()
+            .skip(skip)
             .map(|(k, a)| {
                 let p = params.get(k).cloned().unwrap_or_else(JType::object);
                 self.argument(*a, &p, overloaded)

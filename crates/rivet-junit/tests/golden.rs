@@ -184,6 +184,7 @@ fn class(junit: JUnitVersion) -> TestClass {
             "mix",
             "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;",
         )]),
+        inner_classes: BTreeSet::new(),
     }
 }
 
@@ -258,6 +259,7 @@ fn a_negative_literal_cast_to_a_reference_type_is_parenthesized() {
             subject: "settle".into(),
         }],
         overloaded: BTreeSet::from([MemberRef::new("java/util/TreeMap", "put", put)]),
+        inner_classes: BTreeSet::new(),
     };
     let source = emit(&class).source;
     assert!(source.contains("(Object) (-9)"), "{source}");
@@ -372,6 +374,7 @@ fn class_literals_and_lambdas() {
             subject: "get".into(),
         }],
         overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
     };
     insta::assert_snapshot!(emit(&class).source);
 }

@@ -113,6 +113,7 @@ fn verify(junit: JUnitVersion) {
             throwing_test(),
         ],
         overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
     assert_eq!(v.dropped_tests, vec![2], "{}", v.emitted.source);
@@ -187,6 +188,7 @@ fn a_hanging_test_is_found_and_dropped() {
         junit: JUnitVersion::Five,
         tests: vec![spin_test(1), spin_test(-1)],
         overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
     assert_eq!(v.dropped_tests, vec![1]);
@@ -212,6 +214,7 @@ fn hanging_tests_are_found_by_bisection_before_the_deadline() {
         junit: JUnitVersion::Five,
         tests: vec![spin_test(1), spin_test(-1), spin_test(2), spin_test(-3)],
         overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
     let took = started.elapsed();
