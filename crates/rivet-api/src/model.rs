@@ -12,7 +12,7 @@ use rivet_classfile::ClassFile;
 use rivet_classpath::{Classpath, Hierarchy, SubtypeScope};
 
 use crate::access::{Access, AccessMode};
-use crate::class_api::{Callable, ClassApi};
+use crate::class_api::{Callable, CallableKind, ClassApi};
 use crate::constants::Constants;
 use crate::error::ApiError;
 use crate::functional::Sam;
@@ -233,7 +233,23 @@ impl ApiModel {
                 ));
             }
         }
-        let mut targets: Vec<Callable> = creators.iter().cloned().collect();
+        // Creators among the targets: constructors and static factories; methods of other
+        // classes (a builder's `create()`) only when there are none, else they stay producers
+        // and would crowd out the class's own methods.
+        let direct: Vec<Callable> = creators
+            .iter()
+            .filter(|c| {
+                let owner = JType::class(c.member.owner.internal());
+                c.kind == CallableKind::Constructor
+                    || (c.is_static && self.assignable(&owner, &JType::class(&self.class)))
+            })
+            .cloned()
+            .collect();
+        let mut targets: Vec<Callable> = if direct.is_empty() {
+            creators.iter().cloned().collect()
+        } else {
+            direct
+        };
         for m in selected {
             if !targets.iter().any(|t| t.member == m.member) {
                 targets.push(m);
