@@ -11,7 +11,7 @@ import java.util.Arrays;
 final class Wire {
     private Wire() {}
 
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final byte[] MAGIC = "RIVETWKR".getBytes(StandardCharsets.US_ASCII);
     static final int NONE = -1;
 
