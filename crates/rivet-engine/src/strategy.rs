@@ -226,6 +226,7 @@ mod tests {
                             t.statements.len()
                         ],
                         distances: covered.iter().map(|p| (*p, 0.0)).collect(),
+                        hits: Vec::new(),
                         covered,
                         duration: Duration::ZERO,
                         worker: None,

@@ -15,9 +15,13 @@ use support::{cp, java_source, javac, run_java_ok, scratch};
 /// Per call: probe id → (hit, distance), plus the other lines (exception, exit).
 type Calls = BTreeMap<String, (BTreeMap<u32, (bool, f64)>, Vec<String>)>;
 
+/// Per call: probe id → times taken.
+type Counts = BTreeMap<String, BTreeMap<u32, u32>>;
+
 struct Fixture {
     map: ProbeMap,
     calls: Calls,
+    counts: Counts,
 }
 
 fn run(calls: &[&str]) -> Fixture {
@@ -39,6 +43,7 @@ fn run(calls: &[&str]) -> Fixture {
     let stdout = run_java_ok(&args);
     assert!(stdout.ends_with("done\n"), "{stdout}");
     let mut parsed = Calls::new();
+    let mut counts = Counts::new();
     let mut cur: Option<String> = None;
     for line in stdout.lines() {
         if let Some(call) = line.strip_prefix("# ") {
@@ -47,10 +52,15 @@ fn run(calls: &[&str]) -> Fixture {
         } else if let Some(rest) = line.strip_prefix("probe ") {
             let f: Vec<&str> = rest.split(' ').collect();
             let entry = parsed.get_mut(cur.as_ref().unwrap()).unwrap();
-            entry.0.insert(
-                f[0].parse().unwrap(),
-                (f[1] == "true", f[2].parse().unwrap()),
-            );
+            let (hit, taken): (bool, u32) = (f[1] == "true", f[3].parse().unwrap());
+            assert_eq!(hit, taken > 0, "{line}");
+            entry
+                .0
+                .insert(f[0].parse().unwrap(), (hit, f[2].parse().unwrap()));
+            counts
+                .entry(cur.clone().unwrap())
+                .or_default()
+                .insert(f[0].parse().unwrap(), taken);
         } else if line != "done" {
             parsed
                 .get_mut(cur.as_ref().unwrap())
@@ -62,6 +72,7 @@ fn run(calls: &[&str]) -> Fixture {
     Fixture {
         map: report.probes,
         calls: parsed,
+        counts,
     }
 }
 
@@ -84,6 +95,16 @@ impl Fixture {
     fn probe(&self, call: &str, method: &str, n: usize) -> Option<(bool, f64)> {
         let (p, _) = self.branches(method)[n].clone();
         self.calls[call].0.get(&p).copied()
+    }
+
+    /// How many times the `n`-th branch of `method` was taken in `call` (0 when never).
+    fn taken(&self, call: &str, method: &str, n: usize) -> u32 {
+        let (p, _) = self.branches(method)[n].clone();
+        self.counts
+            .get(call)
+            .and_then(|c| c.get(&p))
+            .copied()
+            .unwrap_or(0)
     }
 
     fn other(&self, call: &str) -> &[String] {
@@ -213,6 +234,11 @@ fn distances_through_a_jvm() {
         "0 < 0 is 1 away"
     );
     assert_eq!(f.probe("loop:0", "loop", 2), None, "the body never ran");
+    // Times taken: the exit once, the body 8 times, `i * 3 != 20` in every iteration.
+    let taken: Vec<u32> = (0..4).map(|n| f.taken("loop:8", "loop", n)).collect();
+    assert_eq!(taken, [1, 8, 8, 0]);
+    assert_eq!(f.taken("loop:0", "loop", 0), 1);
+    assert_eq!(f.taken("sw:6", "sw", 2), 1);
     for call in calls {
         assert!(f.other(call).is_empty(), "{call}: {:?}", f.other(call));
     }

@@ -447,6 +447,7 @@ mod tests {
             outcomes,
             covered: covered.iter().map(|p| ProbeId(*p)).collect(),
             distances: distances.iter().map(|(p, d)| (ProbeId(*p), *d)).collect(),
+            hits: Vec::new(),
             duration: Duration::ZERO,
             worker: None,
             stray_threads: 0,

@@ -98,6 +98,7 @@ impl Executor for FakeFigure1 {
                     outcomes,
                     covered,
                     distances: dist.into_iter().map(|(p, d)| (ProbeId(p), d)).collect(),
+                    hits: Vec::new(),
                     duration: Duration::ZERO,
                     worker: None,
                     stray_threads: 0,

@@ -1,5 +1,5 @@
 //! What running one test case produced (its status, each statement's outcome, the probes it
-//! covered, its minimum branch distances, its duration) and the [`Executor`] trait that runs
+//! covered and how many times, its minimum branch distances, its duration) and the [`Executor`] trait that runs
 //! test cases: the worker pool, or a fake in unit tests.
 
 use std::fmt;
@@ -77,6 +77,10 @@ pub struct Execution {
     /// Minimum branch distance of every probe the test evaluated (0 for covered ones), by
     /// ascending probe id.
     pub distances: Vec<(ProbeId, f64)>,
+    /// How many times each covered probe's branch was taken, by ascending probe id (JaCoCo's
+    /// points count once). Empty when the executor does not count: read it through
+    /// [`Execution::hits`].
+    pub hits: Vec<(ProbeId, u32)>,
     /// Time spent in the test's statements as the worker measured it; for a time-out or a
     /// crash, the time Rivet waited.
     pub duration: Duration,
@@ -102,6 +106,7 @@ impl Execution {
             outcomes: vec![StatementOutcome::NotRun; statements],
             covered: Vec::new(),
             distances: Vec::new(),
+            hits: Vec::new(),
             duration,
             worker,
             stray_threads: 0,
@@ -121,6 +126,17 @@ impl Execution {
             .map(|i| self.distances[i].1)
     }
 
+    /// How many times the test took a probe's branch: the worker's count, else 1 for a
+    /// covered probe when the executor did not count (`hits` empty), else 0.
+    pub fn hits(&self, probe: ProbeId) -> u32 {
+        if self.hits.is_empty() {
+            return u32::from(self.covered.binary_search(&probe).is_ok());
+        }
+        self.hits
+            .binary_search_by_key(&probe, |(p, _)| *p)
+            .map_or(0, |i| self.hits[i].1)
+    }
+
     /// The first statement that threw: its index, exception class and message.
     pub fn exception(&self) -> Option<(usize, &str, Option<&str>)> {
         self.outcomes.iter().enumerate().find_map(|(i, o)| match o {
@@ -129,5 +145,23 @@ impl Execution {
             }
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hits_are_the_counts_or_one_per_covered_probe_when_not_counted() {
+        let mut e = Execution::without_result(ExecutionStatus::Completed, 0, Duration::ZERO, None);
+        e.covered = vec![ProbeId(2), ProbeId(5)];
+        assert_eq!(
+            [1, 2, 5].map(|p| e.hits(ProbeId(p))),
+            [0, 1, 1],
+            "not counted: covered is 1"
+        );
+        e.hits = vec![(ProbeId(2), 7), (ProbeId(5), 1)];
+        assert_eq!([1, 2, 5].map(|p| e.hits(ProbeId(p))), [0, 7, 1]);
     }
 }

@@ -51,7 +51,7 @@
 //! boolean `u8`, 2 byte, 3 char `u16`, 4 short, 5 int, 6 long, 7 float bits, 8 double bits,
 //! 9 null, 10 string `str`, 11 object `u32` identity (objects numbered per test in order of first
 //! sight) and `str` runtime class (binary name). Strings in results are cut to 65,536 chars. A
-//! probe is `u32` probe id, `u8` hit, `f64` minimum distance bits.
+//! probe is `u32` probe id, `u32` times taken (0: never), `f64` minimum distance bits.
 
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -138,12 +138,12 @@ pub struct TestResult {
     pub observed: Vec<RawCall>,
 }
 
-/// One probe touched by a test.
+/// One probe touched by a test; `hits`: times its branch was taken (JaCoCo's points: once).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProbeRecord {
     pub probe: ProbeId,
-    pub hit: bool,
-    /// Minimum branch distance seen (0 when hit).
+    pub hits: u32,
+    /// Minimum branch distance seen (0 when taken).
     pub distance: f64,
 }
 
@@ -402,7 +402,7 @@ pub fn encode_response(r: &Response) -> Result<Vec<u8>, ProtocolError> {
             e
         }
         Response::Result(t) => {
-            let mut e = Enc::new(RESP_RESULT, 32 + t.outcomes.len() * 8 + t.probes.len() * 13);
+            let mut e = Enc::new(RESP_RESULT, 32 + t.outcomes.len() * 8 + t.probes.len() * 16);
             e.u32(t.batch.0);
             e.u32(t.index);
             e.u64(t.duration_ns);
@@ -414,7 +414,7 @@ pub fn encode_response(r: &Response) -> Result<Vec<u8>, ProtocolError> {
             e.len(t.probes.len());
             for p in &t.probes {
                 e.u32(p.probe.0);
-                e.u8(p.hit as u8);
+                e.u32(p.hits);
                 e.u64(p.distance.to_bits());
             }
             if !t.observed.is_empty() {
@@ -773,12 +773,12 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
             for _ in 0..n {
                 outcomes.push(decode_outcome(&mut d)?);
             }
-            let p = d.count(13)?;
+            let p = d.count(16)?;
             let mut probes = Vec::with_capacity(p);
             for _ in 0..p {
                 probes.push(ProbeRecord {
                     probe: ProbeId(d.u32()?),
-                    hit: d.u8()? != 0,
+                    hits: d.u32()?,
                     distance: f64::from_bits(d.u64()?),
                 });
             }

@@ -152,11 +152,11 @@ proptest! {
     fn results_round_trip(
         batch in any::<u32>(), index in any::<u32>(), duration_ns in any::<u64>(), stray_threads in any::<u32>(),
         outcomes in prop::collection::vec(outcome(), 0..12),
-        probes in prop::collection::vec((any::<u32>(), any::<bool>(), any::<u64>()), 0..20),
+        probes in prop::collection::vec((any::<u32>(), any::<u32>(), any::<u64>()), 0..20),
     ) {
         let r = Response::Result(TestResult {
             batch: BatchId(batch), index, duration_ns, stray_threads, outcomes,
-            probes: probes.into_iter().map(|(p, hit, d)| ProbeRecord { probe: ProbeId(p), hit, distance: f64::from_bits(d) }).collect(),
+            probes: probes.into_iter().map(|(p, hits, d)| ProbeRecord { probe: ProbeId(p), hits, distance: f64::from_bits(d) }).collect(),
             observed: Vec::new(),
         });
         let frame = encode_response(&r).expect("encodes");

@@ -534,9 +534,15 @@ fn describe(r: &Response) -> String {
 }
 
 fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Execution {
-    let mut covered: Vec<ProbeId> = r.probes.iter().filter(|p| p.hit).map(|p| p.probe).collect();
-    covered.sort_unstable();
-    covered.dedup();
+    let mut hits: Vec<(ProbeId, u32)> = r
+        .probes
+        .iter()
+        .filter(|p| p.hits > 0)
+        .map(|p| (p.probe, p.hits))
+        .collect();
+    hits.sort_unstable_by_key(|(p, _)| *p);
+    hits.dedup_by_key(|(p, _)| *p);
+    let covered: Vec<ProbeId> = hits.iter().map(|(p, _)| *p).collect();
     let mut distances: Vec<(ProbeId, f64)> =
         r.probes.iter().map(|p| (p.probe, p.distance)).collect();
     distances.sort_unstable_by_key(|(p, _)| *p);
@@ -546,6 +552,7 @@ fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Executi
         outcomes: r.outcomes,
         covered,
         distances,
+        hits,
         duration: Duration::from_nanos(r.duration_ns),
         worker: Some(worker),
         stray_threads: r.stray_threads,

@@ -147,6 +147,17 @@ fn probes_map_back_to_branches_of_jumps_and_switches() {
             .any(|(c, m, _)| c == "strings.DateParser" && m == "daysIn"),
         "switch probes of daysIn missing: {dates:?}"
     );
+    // Times taken, per branch of digits (3 calls over 4 + 2 + 2 digits): the loop's exit
+    // and entry, `c < '0'` true and false, `c > '9'` false (the jump) and true.
+    let dp = instrumented().probes.class("strings.DateParser").unwrap();
+    let digits: Vec<u32> = (0..dp.branches.len() as u32)
+        .filter(|b| {
+            dp.method_of(BranchId(*b))
+                .is_some_and(|(m, _)| m == "digits")
+        })
+        .map(|b| results[1].hits(ProbeId(dp.base + b)))
+        .collect();
+    assert_eq!(digits, [3, 8, 0, 8, 8, 0]);
 }
 
 #[test]

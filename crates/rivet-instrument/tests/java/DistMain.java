@@ -7,8 +7,8 @@ import rivet.runtime.Probes;
 /**
  * Calls static methods of fixture.Dist and prints what the probes recorded. Each argument is
  * "method:arg:arg…" (ints, longs, floats and doubles as Java parses them; "null", "o1" and
- * "o2" for objects). Output per call: "# <argument>", then "probe <id> <hit> <distance>" per
- * touched probe, "exception <class>" if the call threw, and "exit <status>" if it asked to exit.
+ * "o2" for objects). Output per call: "# <argument>", then "probe <id> <hit> <distance> <times
+ * taken>" per touched probe, "exception <class>" if the call threw, and "exit <status>" if it asked to exit.
  */
 public class DistMain {
     private static final Object O1 = new Object();
@@ -40,7 +40,8 @@ public class DistMain {
             }
             for (int i = 0; i < Probes.touchedCount(); i++) {
                 int p = Probes.touchedProbe(i);
-                System.out.println("probe " + p + " " + Probes.isHit(p) + " " + Probes.distanceOf(p));
+                System.out.println("probe " + p + " " + Probes.isHit(p) + " " + Probes.distanceOf(p)
+                        + " " + Probes.hitCount(p));
             }
             if (thrown != null) {
                 System.out.println("exception " + thrown);

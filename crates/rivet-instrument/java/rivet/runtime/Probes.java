@@ -8,8 +8,9 @@ import java.util.Arrays;
 /**
  * Branch probes called by classes that Rivet instrumented. Every branch has a global probe id
  * (the instrumented class's base plus the branch id that `rivet branches` prints). For each probe
- * the runtime records whether the branch was taken and the minimum branch distance seen while
- * it was not (distance 0 when taken, otherwise |a - b|, plus 1 for strict comparisons).
+ * the runtime records how many times the branch was taken and the minimum branch distance seen
+ * while it was not (distance 0 when taken, otherwise |a - b|, plus 1 for strict comparisons).
+ * JaCoCo's points count once.
  *
  * Single-threaded by design: the worker runs one test at a time; updates from threads the code
  * under test starts may be lost, never crash.
@@ -17,8 +18,8 @@ import java.util.Arrays;
 public final class Probes {
     private Probes() {}
 
-    /** Taken flag per probe. */
-    private static boolean[] hit = new boolean[1024];
+    /** Times taken per probe (0: never; saturates at Integer.MAX_VALUE). */
+    private static int[] hits = new int[1024];
     /** Minimum distance per probe; +infinity when never evaluated. */
     private static double[] dist = filled(1024);
     /** Probes touched since the last reset, for sparse reads and resets. */
@@ -45,11 +46,11 @@ public final class Probes {
     }
 
     private static void grow(int probe) {
-        int n = hit.length;
+        int n = hits.length;
         while (n <= probe) {
             n *= 2;
         }
-        hit = Arrays.copyOf(hit, n);
+        hits = Arrays.copyOf(hits, n);
         isTouched = Arrays.copyOf(isTouched, n);
         double[] d = filled(n);
         System.arraycopy(dist, 0, d, 0, dist.length);
@@ -58,7 +59,7 @@ public final class Probes {
 
     private static void record(int probe, double distance) {
         try {
-            if (probe >= hit.length) {
+            if (probe >= hits.length) {
                 grow(probe);
             }
             if (!isTouched[probe]) {
@@ -69,7 +70,9 @@ public final class Probes {
                 touched[touchedCount++] = probe;
             }
             if (distance == 0) {
-                hit[probe] = true;
+                if (hits[probe] != Integer.MAX_VALUE) {
+                    hits[probe]++;
+                }
                 dist[probe] = 0;
             } else if (distance < dist[probe]) {
                 dist[probe] = distance;
@@ -222,7 +225,7 @@ public final class Probes {
 
     /** A point reached (before a return, a throw or a goto; on fall-through into a label). */
     public static void point(int id) {
-        if (id < hit.length && hit[id]) {
+        if (id < hits.length && hits[id] != 0) {
             return;
         }
         record(id, 0);
@@ -364,7 +367,7 @@ public final class Probes {
     public static void reset() {
         for (int i = 0; i < touchedCount; i++) {
             int p = touched[i];
-            hit[p] = false;
+            hits[p] = 0;
             dist[p] = Double.POSITIVE_INFINITY;
             isTouched[p] = false;
         }
@@ -383,7 +386,12 @@ public final class Probes {
 
     /** Was the probe's branch taken? */
     public static boolean isHit(int probe) {
-        return probe < hit.length && hit[probe];
+        return probe < hits.length && hits[probe] != 0;
+    }
+
+    /** How many times the probe's branch was taken (JaCoCo's points: 1 once reached). */
+    public static int hitCount(int probe) {
+        return probe < hits.length ? hits[probe] : 0;
     }
 
     /** Minimum distance seen for the probe (0 when hit, +infinity when never evaluated). */

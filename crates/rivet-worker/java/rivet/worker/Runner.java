@@ -422,7 +422,7 @@ final class Runner {
                 for (int i = 0; i < n; i++) {
                     int p = Probes.touchedProbe(i);
                     out.u32(p);
-                    out.u8(Probes.isHit(p) ? 1 : 0);
+                    out.u32(Probes.hitCount(p));
                     out.u64(Double.doubleToRawLongBits(Probes.distanceOf(p)));
                 }
                 return;
