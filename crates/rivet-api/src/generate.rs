@@ -65,6 +65,9 @@ pub struct Generator<'m> {
 
 const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#";
 
+/// Chance that a fresh string is one the code under test was seen comparing or parsing.
+const P_DYNAMIC: f64 = 0.2;
+
 impl<'m> Generator<'m> {
     pub fn new(model: &'m ApiModel, config: GenConfig) -> Generator<'m> {
         Generator { model, config }
@@ -535,8 +538,14 @@ impl<'m> Generator<'m> {
         }
     }
 
-    /// A fresh string: a constant of the class under test or a short random one.
+    /// A fresh string: a string the code was seen comparing or parsing, a constant of the class
+    /// under test, or a short random one.
     pub fn string(&self, rng: &mut Rng) -> String {
+        if rng.chance(P_DYNAMIC) {
+            if let Some(s) = self.model.dynamic_string(rng) {
+                return s;
+            }
+        }
         let strings = &self.model.constants.strings;
         if !strings.is_empty() && rng.chance(self.config.p_constant + 0.15) {
             return strings[rng.below(strings.len())].clone();

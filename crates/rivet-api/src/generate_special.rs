@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rivet_testcase::{ClassName, JType, LambdaBody, MemberRef, Statement, StatementId, TypedTest};
 
-use crate::functional::Sam;
+use crate::functional::{is_enum_bound, Sam};
 use crate::generate::Generator;
 use crate::rng::Rng;
 
@@ -22,6 +22,16 @@ impl Generator<'_> {
         t: &mut TypedTest,
         args: &[JType],
     ) -> Option<StatementId> {
+        // Now and then a class outside the bound (a non-enum for `Class<E extends Enum<E>>`),
+        // declared raw so that the test compiles: code checks `isEnum()` and the like.
+        if args.first().is_some_and(is_enum_bound) && rng.chance(0.15) {
+            let options = self.model.class_literals(None);
+            let descriptor = rng.pick(&options)?.clone();
+            return Some(t.push(
+                Statement::ClassLiteral { descriptor },
+                Some(JType::class(CLASS)),
+            ));
+        }
         let options = self.model.class_literals(args.first());
         let descriptor = rng.pick(&options)?.clone();
         let ty = literal_type(&descriptor);

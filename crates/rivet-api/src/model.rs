@@ -99,6 +99,8 @@ pub struct ApiModel {
     pub(crate) package_methods: std::cell::OnceCell<Arc<Vec<Callable>>>,
     /// Enums of the package a test may name, read once.
     pub(crate) package_enums: std::cell::OnceCell<Vec<String>>,
+    /// Strings the code under test compared or parsed during the run (dynamic seeding).
+    pub(crate) dynamic_strings: RefCell<crate::supply::DynamicStrings>,
 }
 
 /// Converts a binary name (`a.b.C$D`) to an internal name (`a/b/C$D`).
@@ -179,6 +181,7 @@ impl ApiModel {
             functional: RefCell::new(HashMap::new()),
             package_methods: std::cell::OnceCell::new(),
             package_enums: std::cell::OnceCell::new(),
+            dynamic_strings: RefCell::new(Default::default()),
         };
         model.finish(method)
     }

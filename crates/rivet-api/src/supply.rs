@@ -2,6 +2,7 @@
 //! interfaces, class literals for `Class` parameters, and the methods of the package's other
 //! classes that return objects (a parser's result, a builder's `build()` and setters).
 
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
 use rivet_testcase::{JType, OBJECT};
@@ -12,11 +13,58 @@ use crate::functional::{
     JDK_ENUMS,
 };
 use crate::model::{known_implementation, ApiModel};
+use crate::rng::Rng;
 
 /// Most package methods kept as producers (a huge package should not slow every lookup).
 const MAX_PACKAGE_METHODS: usize = 4_000;
 
+/// Most strings kept from the run (the oldest go first).
+const MAX_DYNAMIC_STRINGS: usize = 256;
+
+/// The strings the code under test compared, searched for or parsed so far in the run, in
+/// order of first sight (EvoSuite's dynamic seeding).
+#[derive(Debug, Default)]
+pub struct DynamicStrings {
+    order: VecDeque<String>,
+    known: HashSet<String>,
+}
+
 impl ApiModel {
+    /// Adds strings the code under test was seen comparing or parsing to the pool the
+    /// generator draws strings from.
+    pub fn observe_strings(&self, seen: &[String]) {
+        if seen.is_empty() {
+            return;
+        }
+        let mut pool = self.dynamic_strings.borrow_mut();
+        for s in seen {
+            if self.constants.strings.binary_search(s).is_ok() || pool.known.contains(s) {
+                continue;
+            }
+            if pool.order.len() >= MAX_DYNAMIC_STRINGS {
+                if let Some(old) = pool.order.pop_front() {
+                    pool.known.remove(&old);
+                }
+            }
+            pool.known.insert(s.clone());
+            pool.order.push_back(s.clone());
+        }
+    }
+
+    /// A string seen at run time, if any.
+    pub fn dynamic_string(&self, rng: &mut Rng) -> Option<String> {
+        let pool = self.dynamic_strings.borrow();
+        if pool.order.is_empty() {
+            return None;
+        }
+        pool.order.get(rng.below(pool.order.len())).cloned()
+    }
+
+    /// How many strings the run has seen so far (for reports and tests).
+    pub fn dynamic_string_count(&self) -> usize {
+        self.dynamic_strings.borrow().order.len()
+    }
+
     /// The single abstract method of `name` when it is a functional interface a test can name
     /// (and write a lambda for); None otherwise. JDK types Rivet builds otherwise (`Iterable`,
     /// `Comparable`) are left out.

@@ -167,3 +167,19 @@ fn builders_and_lambdas_produce_what_constructors_cannot() {
         "{bodies:?}"
     );
 }
+
+#[test]
+fn strings_seen_at_run_time_join_the_pool() {
+    let m = model("commons-lang3", "org.apache.commons.lang3.EnumUtils");
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(2);
+    let draw = |rng: &mut Rng| (0..500).map(|_| g.string(rng)).collect::<Vec<_>>();
+    assert!(!draw(&mut rng).iter().any(|s| s == "NANOSECONDS"));
+    m.observe_strings(&["NANOSECONDS".to_string(), "NANOSECONDS".to_string()]);
+    assert_eq!(m.dynamic_string_count(), 1);
+    let hits = draw(&mut rng)
+        .iter()
+        .filter(|s| *s == "NANOSECONDS")
+        .count();
+    assert!((40..200).contains(&hits), "{hits} of 500");
+}

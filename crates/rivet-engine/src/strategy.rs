@@ -227,6 +227,7 @@ mod tests {
                         ],
                         distances: covered.iter().map(|p| (*p, 0.0)).collect(),
                         hits: Vec::new(),
+                        seeds: Vec::new(),
                         covered,
                         duration: Duration::ZERO,
                         worker: None,

@@ -43,6 +43,9 @@ pub struct ClassOutcome {
     pub exits: usize,
     /// Calls sent through the sandbox (files, network, processes, signals).
     pub sandbox_sites: usize,
+    /// Call sites whose string operands are recorded for dynamic seeding (classes with
+    /// probes only).
+    pub seed_sites: usize,
     /// Static field accesses that mark their class touched.
     pub touch_sites: usize,
     /// Whether the class was made resettable (it has static state a test could change).
@@ -86,6 +89,7 @@ pub fn instrument_class(
     };
     if let Some((plan, range)) = probes {
         insert_all_probes(cf, plan, range, &class, &mut outcome)?;
+        outcome.seed_sites = crate::seeds::record_strings(cf);
     }
     outcome.sandbox_sites = crate::sandbox::guard_calls(cf).sites;
     outcome.touch_sites = crate::statics::mark_touches(cf);

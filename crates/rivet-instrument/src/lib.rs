@@ -29,6 +29,7 @@ mod plan;
 mod probes;
 mod runtime;
 mod sandbox;
+mod seeds;
 mod statics;
 
 pub use cache::{cache_key, instrument_cached, InstrumentedClasspath};

@@ -1,4 +1,4 @@
-//! The Java runtime that instrumented classes call (`rivet/runtime/{Probes,Exits,ExitRequested,Sandbox,SandboxRefused,Statics}`),
+//! The Java runtime that instrumented classes call (`rivet/runtime/{Probes,Exits,ExitRequested,Sandbox,SandboxRefused,Seeds,Statics}`),
 //! compiled by build.rs with `javac --release 8` and embedded, and the names instrumented code
 //! refers to.
 
@@ -10,6 +10,8 @@ pub const PROBES_CLASS: &str = "rivet/runtime/Probes";
 pub const EXITS_CLASS: &str = "rivet/runtime/Exits";
 /// Internal name of the class that checks or refuses calls reaching outside the sandbox.
 pub const SANDBOX_CLASS: &str = "rivet/runtime/Sandbox";
+/// Internal name of the class that records the strings compared and parsed (dynamic seeding).
+pub const SEEDS_CLASS: &str = "rivet/runtime/Seeds";
 /// Internal name of the class that resets static state between tests.
 pub const STATICS_CLASS: &str = "rivet/runtime/Statics";
 /// Package prefix of the runtime (never instrumented).

@@ -365,7 +365,12 @@ impl<'a> Body<'a> {
             let literal = match s {
                 Statement::Primitive(v) => Some(primitive_literal(*v)),
                 Statement::String(v) => Some(string_literal(v)),
-                Statement::ClassLiteral { descriptor } => Some(class_literal(names, descriptor)),
+                // A raw-typed class literal (outside a generic bound) stays a raw variable.
+                Statement::ClassLiteral { descriptor }
+                    if t.types[i].as_ref().is_some_and(|ty| !ty.args().is_empty()) =>
+                {
+                    Some(class_literal(names, descriptor))
+                }
                 _ => None,
             };
             if let Some(l) = literal {

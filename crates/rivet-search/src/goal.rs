@@ -448,6 +448,7 @@ mod tests {
             covered: covered.iter().map(|p| ProbeId(*p)).collect(),
             distances: distances.iter().map(|(p, d)| (ProbeId(*p), *d)).collect(),
             hits: Vec::new(),
+            seeds: Vec::new(),
             duration: Duration::ZERO,
             worker: None,
             stray_threads: 0,

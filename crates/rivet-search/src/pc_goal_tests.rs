@@ -183,6 +183,7 @@ fn fitness_takes_the_best_call_and_penalizes_no_call() {
         covered: Vec::new(),
         distances: Vec::new(),
         hits: Vec::new(),
+        seeds: Vec::new(),
         duration: Duration::ZERO,
         worker: None,
         stray_threads: 0,

@@ -178,6 +178,9 @@ impl<'g, 'm> Search<'g, 'm> {
     fn evaluate(&mut self, arena: &mut Arena<'_>, tests: &[TypedTest]) -> Vec<Execution> {
         let runs = arena.evaluate(tests);
         self.executions += runs.len() as u64;
+        for e in &runs {
+            self.generator.model.observe_strings(&e.seeds);
+        }
         runs
     }
 

@@ -99,6 +99,7 @@ impl Executor for FakeFigure1 {
                     covered,
                     distances: dist.into_iter().map(|(p, d)| (ProbeId(p), d)).collect(),
                     hits: Vec::new(),
+                    seeds: Vec::new(),
                     duration: Duration::ZERO,
                     worker: None,
                     stray_threads: 0,

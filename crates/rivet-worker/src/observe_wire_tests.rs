@@ -160,6 +160,7 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
         stray_threads: 0,
         outcomes: Vec::new(),
         probes: Vec::new(),
+        seeds: Vec::new(),
         observed: calls.clone(),
     });
     let frame = encode_response(&r).unwrap_or_default();
@@ -224,6 +225,7 @@ fn an_unknown_value_tag_is_an_error() {
         stray_threads: 0,
         outcomes: Vec::new(),
         probes: Vec::new(),
+        seeds: Vec::new(),
         observed: vec![call],
     });
     let mut frame = encode_response(&r).unwrap_or_default();

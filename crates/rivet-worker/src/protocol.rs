@@ -40,7 +40,7 @@
 //! | kind | name | body |
 //! |---|---|---|
 //! | 0x80 | `READY` | 8 bytes `RIVETWKR`, `u32` protocol version, `str` java.version, `str` java.vm.name |
-//! | 0x81 | `RESULT` | `u32` batch id, `u32` test index in the batch, `u64` duration (ns), `u32` threads left behind, `u32` n, n × outcome, `u32` p, p × probe |
+//! | 0x81 | `RESULT` | `u32` batch id, `u32` test index in the batch, `u64` duration (ns), `u32` threads left behind, `u32` n, n × outcome, `u32` p, p × probe, `u32` k, k × `str` seed |
 //! | 0x82 | `PONG` | `u64` nonce |
 //! | 0x83 | `ERROR` | `u32` batch id or `NONE`, `str` message (a request the harness could not decode; none of its tests ran) |
 //!
@@ -51,7 +51,9 @@
 //! boolean `u8`, 2 byte, 3 char `u16`, 4 short, 5 int, 6 long, 7 float bits, 8 double bits,
 //! 9 null, 10 string `str`, 11 object `u32` identity (objects numbered per test in order of first
 //! sight) and `str` runtime class (binary name). Strings in results are cut to 65,536 chars. A
-//! probe is `u32` probe id, `u32` times taken (0: never), `f64` minimum distance bits.
+//! probe is `u32` probe id, `u32` times taken (0: never), `f64` minimum distance bits. After
+//! the probes: `u32` k, k × `str`, the strings the code under test compared, searched for or
+//! parsed (dynamic seeding; at most 32 per test, each at most 200 chars).
 
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -134,6 +136,8 @@ pub struct TestResult {
     pub stray_threads: u32,
     pub outcomes: Vec<StatementOutcome>,
     pub probes: Vec<ProbeRecord>,
+    /// Strings the code under test compared, searched for or parsed (dynamic seeding).
+    pub seeds: Vec<String>,
     /// The observed calls (empty when the batch observed nothing).
     pub observed: Vec<RawCall>,
 }
@@ -416,6 +420,10 @@ pub fn encode_response(r: &Response) -> Result<Vec<u8>, ProtocolError> {
                 e.u32(p.probe.0);
                 e.u32(p.hits);
                 e.u64(p.distance.to_bits());
+            }
+            e.len(t.seeds.len());
+            for s in &t.seeds {
+                e.str(s);
             }
             if !t.observed.is_empty() {
                 observe_wire::encode_calls(&mut e, &t.observed);
@@ -782,6 +790,11 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
                     distance: f64::from_bits(d.u64()?),
                 });
             }
+            let k = d.count(4)?;
+            let mut seeds = Vec::with_capacity(k);
+            for _ in 0..k {
+                seeds.push(d.str()?);
+            }
             let observed = if d.pos < d.buf.len() {
                 observe_wire::decode_calls(&mut d)?
             } else {
@@ -794,6 +807,7 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
                 stray_threads,
                 outcomes,
                 probes,
+                seeds,
                 observed,
             })
         }

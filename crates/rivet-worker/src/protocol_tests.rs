@@ -153,10 +153,12 @@ proptest! {
         batch in any::<u32>(), index in any::<u32>(), duration_ns in any::<u64>(), stray_threads in any::<u32>(),
         outcomes in prop::collection::vec(outcome(), 0..12),
         probes in prop::collection::vec((any::<u32>(), any::<u32>(), any::<u64>()), 0..20),
+        seeds in prop::collection::vec(any::<String>(), 0..4),
     ) {
         let r = Response::Result(TestResult {
             batch: BatchId(batch), index, duration_ns, stray_threads, outcomes,
             probes: probes.into_iter().map(|(p, hits, d)| ProbeRecord { probe: ProbeId(p), hits, distance: f64::from_bits(d) }).collect(),
+            seeds,
             observed: Vec::new(),
         });
         let frame = encode_response(&r).expect("encodes");

@@ -557,5 +557,6 @@ fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Executi
         worker: Some(worker),
         stray_threads: r.stray_threads,
         observations: observations(r.observed, spec),
+        seeds: r.seeds,
     }
 }

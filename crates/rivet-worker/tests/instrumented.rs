@@ -212,3 +212,32 @@ fn a_traced_call_reports_the_branch_outcomes_it_took_in_order() {
     t.call("lct/Examples", "figure15", "(II)I", Some(e), &[x, y]);
     assert!(pool.execute(&[t.build()])[0].observations.is_empty());
 }
+
+/// Dynamic seeding: the strings a class under test compared (`startsWith("DE")` on the IBAN
+/// it holds) come back with the test's result; a test that compares nothing reports none.
+#[test]
+fn strings_the_code_compared_are_reported() {
+    let mut pool = pool();
+    let mut iban = Builder::new();
+    let s = iban.string("XY12 3456 7890 1234 5678");
+    let i = iban.new_object("strings/Iban", "(Ljava/lang/String;)V", &[s]);
+    iban.call("strings/Iban", "isValid", "()Z", Some(i), &[]);
+    let mut tree = Builder::new();
+    let t = tree.new_object("structures/AvlTree", "()V", &[]);
+    let k = tree.int(4);
+    tree.call("structures/AvlTree", "insert", "(I)Z", Some(t), &[k]);
+    let results = pool.run(&[iban.build(), tree.build()]);
+    assert_eq!(
+        results[0].status,
+        ExecutionStatus::Completed,
+        "{:?}",
+        results[0]
+    );
+    assert_eq!(
+        results[0].seeds,
+        ["XY123456789012345678", "DE"],
+        "{:?}",
+        results[0]
+    );
+    assert!(results[1].seeds.is_empty(), "{:?}", results[1]);
+}

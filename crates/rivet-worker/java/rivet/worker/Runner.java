@@ -14,6 +14,7 @@ import rivet.runtime.Exits;
 import rivet.runtime.Probes;
 import rivet.runtime.Sandbox;
 import rivet.runtime.SandboxRefused;
+import rivet.runtime.Seeds;
 import rivet.runtime.Statics;
 
 /**
@@ -103,6 +104,7 @@ final class Runner {
             }
         }
         probes(out);
+        seeds(out);
         if (batch.observer != null) {
             batch.observer.write(out);
         }
@@ -408,9 +410,29 @@ final class Runner {
         }
         try {
             Probes.reset();
+            Seeds.reset();
         } catch (LinkageError e) {
             brokenProbes(e);
         }
+    }
+
+    /** The strings the code under test compared or parsed (none when the runtime is absent). */
+    private void seeds(Wire.Out out) {
+        int mark = out.pos;
+        if (!probesBroken) {
+            try {
+                int n = Seeds.count();
+                out.u32(n);
+                for (int i = 0; i < n; i++) {
+                    out.str(Seeds.get(i));
+                }
+                return;
+            } catch (LinkageError e) {
+                brokenProbes(e);
+            }
+        }
+        out.pos = mark;
+        out.u32(0);
     }
 
     private void probes(Wire.Out out) {
