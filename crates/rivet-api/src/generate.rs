@@ -63,7 +63,7 @@ pub struct Generator<'m> {
     pub config: GenConfig,
 }
 
-const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#";
+const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
 
 /// Chance that a fresh string is one the code under test was seen comparing or parsing.
 const P_DYNAMIC: f64 = 0.2;

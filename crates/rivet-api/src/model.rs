@@ -44,18 +44,50 @@ pub fn known_implementation(class: &str) -> Option<&'static str> {
     })
 }
 
+/// Other JDK classes built for an abstract I/O type besides its [`known_implementation`]
+/// (code often branches on `instanceof BufferedReader` or on a `Readable` that is no
+/// `Reader`).
+fn more_implementations(class: &str) -> &'static [&'static str] {
+    match class {
+        "java/io/Reader" => &["java/io/BufferedReader", "java/io/CharArrayReader"],
+        "java/lang/Readable" => &["java/io/BufferedReader"],
+        "java/io/InputStream" => &["java/io/BufferedInputStream"],
+        _ => &[],
+    }
+}
+
+/// Static JDK factories producing a type Rivet builds otherwise too: (type, owner, name,
+/// descriptor).
+const JDK_FACTORIES: &[(&str, &str, &str, &str)] = &[(
+    "java/lang/Readable",
+    "java/nio/CharBuffer",
+    "wrap",
+    "(Ljava/lang/CharSequence;)Ljava/nio/CharBuffer;",
+)];
+
+/// JDK I/O types whose values a JDK constructor may take (a `BufferedReader` over a
+/// `Reader`).
+const WRAPPABLE: &[&str] = &["java/io/Reader", "java/io/InputStream"];
+
+/// Methods a test may call on JDK I/O values it holds (to close a stream under the code).
+const JDK_IO_CALLS: &[&str] = &["close"];
+
 /// Is `imp` (a [`known_implementation`]) a collection, filled by calls after a no-argument
 /// constructor? The others are built from their constructor's value (a string, bytes).
 fn is_collection(imp: &str) -> bool {
     imp.starts_with("java/util/")
 }
 
-/// Can a test pass a value of `t` to a JDK constructor (a primitive, a string, or an array
-/// of primitives)?
+/// Can a test pass a value of `t` to a JDK constructor (a primitive, a string, an array of
+/// primitives, or a reader or stream it builds)?
 fn simple_value(t: &JType) -> bool {
     match t {
         JType::Array(c) => c.prim().is_some(),
-        _ => t.prim().is_some() || t.is_string(),
+        _ => {
+            t.prim().is_some()
+                || t.is_string()
+                || t.class_name().is_some_and(|c| WRAPPABLE.contains(&c))
+        }
     }
 }
 
@@ -361,6 +393,25 @@ impl ApiModel {
                     out.retain(|c| c.params.is_empty());
                 }
             }
+            for more in more_implementations(&name) {
+                if let Some(api) = self.class_api(more) {
+                    add_class(&api, &mut out, true);
+                }
+            }
+            for (ty, owner, method, descriptor) in JDK_FACTORIES {
+                if *ty == name {
+                    if let Some(m) = self.class_api(owner).and_then(|api| {
+                        api.methods
+                            .iter()
+                            .find(|m| {
+                                m.member.name == *method && m.member.descriptor == *descriptor
+                            })
+                            .cloned()
+                    }) {
+                        out.push(m);
+                    }
+                }
+            }
         } else if let Some(api) = self.class_api(&name) {
             let jdk = self.is_jdk(&name);
             add_class(&api, &mut out, jdk);
@@ -437,6 +488,28 @@ impl ApiModel {
                 }
                 // `add(int, E)` and friends: only the one-element forms.
                 out.retain(|m| m.params.first().and_then(JType::prim) != Some(Prim::Int));
+            } else if name.starts_with("java/io/") {
+                if let Some(api) = self.class_api(&name) {
+                    let mut current = Some(api);
+                    while let Some(a) = current.take() {
+                        for m in &a.methods {
+                            if !m.is_static
+                                && m.params.is_empty()
+                                && JDK_IO_CALLS.contains(&m.member.name.as_str())
+                                && !out
+                                    .iter()
+                                    .any(|o: &Callable| o.member.name == m.member.name)
+                            {
+                                out.push(m.clone());
+                            }
+                        }
+                        current = a
+                            .superclass
+                            .as_deref()
+                            .filter(|s| *s != OBJECT)
+                            .and_then(|s| self.class_api(s));
+                    }
+                }
             }
         } else {
             out = self
