@@ -12,7 +12,8 @@ use rivet_testcase::MemberRef;
 use crate::access::Access;
 
 use rivet_testcase::{
-    parse_class_type_params, parse_field_signature, parse_method_signature, JType, TypeParams,
+    parse_class_supertype, parse_class_type_params, parse_field_signature, parse_method_signature,
+    JType, TypeParams,
 };
 
 /// What a callable does.
@@ -87,6 +88,9 @@ pub struct ClassApi {
     /// For an inner (non-static member) class: its enclosing class. Its constructors take the
     /// enclosing instance first, as in the class file.
     pub enclosing: Option<String>,
+    /// The superclass with its type arguments in terms of this class's type variables (from
+    /// the Signature attribute), when generic.
+    pub super_type: Option<JType>,
 }
 
 impl ClassApi {
@@ -137,6 +141,7 @@ impl ClassApi {
             nameable,
             superclass: cf.super_name().ok().flatten().map(str::to_string),
             enclosing: enclosing_instance_class(cf, &name),
+            super_type: signature(&cf.attributes).and_then(parse_class_supertype),
         };
         for f in &cf.fields {
             let fname = cf.member_name(f).map_err(|e| e.to_string())?;

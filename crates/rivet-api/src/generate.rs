@@ -148,7 +148,7 @@ impl<'m> Generator<'m> {
     ) -> Option<StatementId> {
         let receiver_args: Vec<JType> = receiver
             .as_ref()
-            .map(|(_, ty)| ty.args().to_vec())
+            .map(|(_, ty)| self.model.owner_args(ty, c.member.owner.internal()))
             .unwrap_or_default();
         let (params, returns) = c.instantiate(&receiver_args);
         let mut args = Vec::with_capacity(params.len());
@@ -252,7 +252,15 @@ impl<'m> Generator<'m> {
             })
             .map(|(i, _)| i)
             .collect();
-        let p_reuse = if non_null { 0.9 } else { self.config.p_reuse };
+        // Strings are cheap to make afresh and distinct ones matter (map keys): reused half
+        // as often as other references.
+        let p_reuse = if non_null {
+            0.9
+        } else if ty.is_string() {
+            self.config.p_reuse * 0.5
+        } else {
+            self.config.p_reuse
+        };
         if !reuse.is_empty() && rng.chance(p_reuse) {
             return rng.pick(&reuse).map(|i| StatementId(*i as u32));
         }

@@ -616,6 +616,41 @@ impl ApiModel {
         ok
     }
 
+    /// The type arguments of `owner` (a superclass of the receiver's class, or that class)
+    /// as seen from a receiver of static type `receiver`: `PatriciaTrie` (raw) is an
+    /// `AbstractPatriciaTrie<String, E>`, so an inherited `put(K, V)` takes a `String` key.
+    /// Empty when unknown or raw.
+    pub fn owner_args(&self, receiver: &JType, owner: &str) -> Vec<JType> {
+        let mut current = receiver.clone();
+        for _ in 0..16 {
+            let Some(name) = current.class_name().map(str::to_string) else {
+                break;
+            };
+            if name == owner {
+                return current.args().to_vec();
+            }
+            let Some(api) = self.class_api(&name) else {
+                break;
+            };
+            let Some(sup) = api.super_type.clone() else {
+                break;
+            };
+            let env: HashMap<String, JType> = api
+                .type_params
+                .params
+                .iter()
+                .map(|(n, _)| n.clone())
+                .zip(current.args().iter().cloned())
+                .collect();
+            current = if env.is_empty() {
+                sup
+            } else {
+                sup.substitute(&env)
+            };
+        }
+        Vec::new()
+    }
+
     /// The source spelling of a class for a test (`a.b.Outer.Inner`), when it can be named.
     pub fn is_nameable(&self, class: &str) -> bool {
         self.class_api(class).is_some_and(|a| a.nameable)

@@ -183,3 +183,39 @@ fn strings_seen_at_run_time_join_the_pool() {
         .count();
     assert!((40..200).contains(&hits), "{hits} of 500");
 }
+
+#[test]
+fn inherited_methods_take_the_type_arguments_the_subclass_binds() {
+    // PatriciaTrie<E> extends AbstractPatriciaTrie<String, E>: put(K, V) on a PatriciaTrie
+    // takes a String key.
+    let m = model(
+        "commons-collections4",
+        "org.apache.commons.collections4.trie.AbstractPatriciaTrie",
+    );
+    let trie = JType::class("org/apache/commons/collections4/trie/PatriciaTrie");
+    let args = m.owner_args(
+        &trie,
+        "org/apache/commons/collections4/trie/AbstractPatriciaTrie",
+    );
+    assert_eq!(
+        args.first(),
+        Some(&JType::class("java/lang/String")),
+        "{args:?}"
+    );
+    assert!(
+        matches!(args.get(1), Some(JType::Var { name, .. }) if name == "E"),
+        "{args:?}"
+    );
+    // Up the chain: AbstractBitwiseTrie<K, V> sees K = String too.
+    let args = m.owner_args(
+        &trie,
+        "org/apache/commons/collections4/trie/AbstractBitwiseTrie",
+    );
+    assert_eq!(
+        args.first(),
+        Some(&JType::class("java/lang/String")),
+        "{args:?}"
+    );
+    // Not a superclass: nothing.
+    assert!(m.owner_args(&trie, "java/util/ArrayList").is_empty());
+}

@@ -27,8 +27,8 @@ pub use outcome::{StatementOutcome, ValueSummary};
 pub use suite::{Assertion, GeneratedTest, GoalId};
 pub use typed::{remap, TypedTest};
 pub use types::{
-    parse_class_type_params, parse_field_signature, parse_method_signature, JType, MethodSignature,
-    Prim, TypeParams, OBJECT, STRING,
+    parse_class_supertype, parse_class_type_params, parse_field_signature, parse_method_signature,
+    JType, MethodSignature, Prim, TypeParams, OBJECT, STRING,
 };
 
 pub use rivet_classfile::ClassName;

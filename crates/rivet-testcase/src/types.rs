@@ -429,6 +429,19 @@ pub fn parse_class_type_params(signature: &str) -> Option<TypeParams> {
     p.type_params()
 }
 
+/// Parses the superclass of a class signature, with its type arguments in terms of the
+/// class's own type variables (`AbstractPatriciaTrie<String, E>` for `PatriciaTrie<E>`).
+pub fn parse_class_supertype(signature: &str) -> Option<JType> {
+    let mut p = SigParser {
+        s: signature.as_bytes(),
+        pos: 0,
+        bounds: HashMap::new(),
+    };
+    let params = p.type_params()?;
+    p.bounds = params.params.into_iter().collect();
+    p.reference()
+}
+
 /// Parses a method signature; `class_params` are the type parameters of its class.
 pub fn parse_method_signature(
     signature: &str,
