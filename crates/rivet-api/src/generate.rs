@@ -474,8 +474,13 @@ impl<'m> Generator<'m> {
                 rng.range_i64(lo.max(-10), hi.min(10))
             } else if roll < 0.95 {
                 rng.range_i64(lo.max(-1000), hi.min(1000))
+            } else if roll < 0.98 {
+                rng.range_i64(lo.max(-65_536), hi.min(65_536))
             } else {
-                rng.range_i64(lo, hi)
+                // The extremes rather than any huge value: a random 58,463,489 passed as a
+                // capacity allocates hundreds of megabytes and slows every run of the test.
+                let extremes = [lo, lo + 1, hi - 1, hi];
+                extremes[rng.below(extremes.len())]
             }
         };
         match p {

@@ -178,8 +178,14 @@ impl<'g, 'm> Search<'g, 'm> {
     fn evaluate(&mut self, arena: &mut Arena<'_>, tests: &[TypedTest]) -> Vec<Execution> {
         let runs = arena.evaluate(tests);
         self.executions += runs.len() as u64;
-        for e in &runs {
+        for (t, e) in tests.iter().zip(&runs) {
             self.generator.model.observe_strings(&e.seeds);
+            if e.duration > std::time::Duration::from_millis(20) {
+                debug!(ms = e.duration.as_millis() as u64, statements = t.len(), status = ?e.status, "slow test");
+                if e.duration > std::time::Duration::from_millis(100) {
+                    tracing::trace!(test = ?t.test.statements, "slow test body");
+                }
+            }
         }
         runs
     }
