@@ -154,6 +154,9 @@ pub fn generate(
     if let Some(c) = concolic.as_mut() {
         strategies.push(c);
     }
+    // Loops the strategies' tests fall into cost less with limits that follow the tests;
+    // minimizing, verifying and the final run keep the configured limit.
+    workers.pool.set_adaptive_time_limit(true);
     let driven = drive(
         &mut strategies,
         &mut goals,
@@ -171,6 +174,7 @@ pub fn generate(
         archive.forget(g.id);
     }
     workers.pool.set_observation(&ObservationSpec::default());
+    workers.pool.set_adaptive_time_limit(false);
 
     // Finish: minimize, assert, emit, verify.
     observe(Event::Finishing);

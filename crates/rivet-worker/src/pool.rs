@@ -156,6 +156,15 @@ impl WorkerPool {
             .collect()
     }
 
+    /// In adaptive mode each JVM's time limit follows the tests it ran: twenty times the
+    /// slowest it completed after its first, between 250 ms and the configured limit (a search
+    /// that keeps producing loops loses less time to them). Off: the configured limit.
+    pub fn set_adaptive_time_limit(&mut self, on: bool) {
+        for w in &mut self.workers {
+            w.set_adaptive(on);
+        }
+    }
+
     /// Runs the tests on the workers and returns one execution per test, in input order.
     ///
     /// Malformed tests are `Rejected`; a test over the time limit is `TimedOut` and a test

@@ -49,8 +49,26 @@ struct Process {
     responses: FrameReader,
     log: PathBuf,
     java_version: String,
+    /// Tests this JVM completed.
+    completed: u64,
+    /// The slowest of them after the first (which also loads classes).
+    slowest: Option<Duration>,
     /// Dropped after the process is dead (field order).
     _dir: TempDir,
+}
+
+/// The shortest time limit the adaptive mode sets.
+const ADAPTIVE_FLOOR: Duration = Duration::from_millis(250);
+/// How many times the slowest completed test the adaptive mode allows.
+const ADAPTIVE_FACTOR: u32 = 20;
+
+/// The time limit of the next test: `limit`, or in adaptive mode twenty times the slowest
+/// test this JVM completed after its first, at least [`ADAPTIVE_FLOOR`], at most `limit`.
+fn time_limit(limit: Duration, adaptive: bool, slowest: Option<Duration>) -> Duration {
+    match (adaptive, slowest) {
+        (true, Some(s)) => (s * ADAPTIVE_FACTOR).clamp(ADAPTIVE_FLOOR.min(limit), limit),
+        _ => limit,
+    }
 }
 
 impl Process {
@@ -143,6 +161,8 @@ impl Process {
             responses: FrameReader::new(stdout),
             log,
             java_version: String::new(),
+            completed: 0,
+            slowest: None,
             _dir: dir,
         };
         match process
@@ -276,6 +296,8 @@ pub(crate) struct Worker {
     observation: Arc<ObservationSpec>,
     /// Threads the code under test left running in the current JVM, at its last result.
     stray: u32,
+    /// Time limits adapted to the tests seen (see [`time_limit`]).
+    adaptive: bool,
 }
 
 /// A worker as seen from outside.
@@ -299,7 +321,13 @@ impl Worker {
             spawns: 0,
             observation: Arc::new(ObservationSpec::default()),
             stray: 0,
+            adaptive: false,
         }
+    }
+
+    /// Adapts the time limit to the tests seen (on) or keeps the configured one (off).
+    pub(crate) fn set_adaptive(&mut self, on: bool) {
+        self.adaptive = on;
     }
 
     /// Ends the JVM if tests left threads running in it (a new one starts on demand).
@@ -431,7 +459,8 @@ impl Worker {
         out: &mut Vec<Execution>,
     ) {
         let id = self.id;
-        let limit = self.config.time_limit;
+        let configured = self.config.time_limit;
+        let adaptive = self.adaptive;
         let max_stray = self.config.max_stray_threads;
         let spec = Arc::clone(&self.observation);
         let Some(p) = self.process.as_mut() else {
@@ -458,6 +487,7 @@ impl Worker {
             )
         };
         for (index, test) in tests.iter().enumerate() {
+            let limit = time_limit(configured, adaptive, p.slowest);
             match p.responses.next(started + limit) {
                 Event::Frame(Response::Result(r))
                     if r.batch == batch
@@ -465,6 +495,11 @@ impl Worker {
                         && r.outcomes.len() == test.len() =>
                 {
                     started = Instant::now();
+                    p.completed += 1;
+                    if p.completed > 1 {
+                        let took = Duration::from_nanos(r.duration_ns);
+                        p.slowest = Some(p.slowest.map_or(took, |s| s.max(took)));
+                    }
                     let stray = r.stray_threads;
                     self.stray = stray;
                     out.push(completed(r, id, &spec));
@@ -558,5 +593,23 @@ fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Executi
         stray_threads: r.stray_threads,
         observations: observations(r.observed, spec),
         seeds: r.seeds,
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn adaptive_limits_follow_the_slowest_test_within_bounds() {
+        let limit = Duration::from_secs(1);
+        let ms = Duration::from_millis;
+        assert_eq!(time_limit(limit, false, Some(ms(1))), limit);
+        assert_eq!(time_limit(limit, true, None), limit);
+        assert_eq!(time_limit(limit, true, Some(ms(1))), ms(250));
+        assert_eq!(time_limit(limit, true, Some(ms(20))), ms(400));
+        assert_eq!(time_limit(limit, true, Some(ms(200))), limit);
+        // A configured limit below the floor stays the limit.
+        assert_eq!(time_limit(ms(100), true, Some(ms(1))), ms(100));
     }
 }
