@@ -19,6 +19,9 @@ pub struct Constants {
     pub casts: Vec<String>,
     /// Classes (internal names, or array descriptors) the code loads as class literals.
     pub literals: Vec<String>,
+    /// Does the code look classes up by name (`Class.forName`, `ClassLoader.loadClass`)?
+    /// Then class names are interesting strings.
+    pub names_classes: bool,
 }
 
 impl Constants {
@@ -29,6 +32,7 @@ impl Constants {
         let mut strings = BTreeSet::new();
         let mut casts = BTreeSet::new();
         let mut literals = BTreeSet::new();
+        let mut names_classes = false;
         let int = |v: i64, ints: &mut BTreeSet<i64>| {
             ints.insert(v);
             ints.insert(v.saturating_add(1));
@@ -50,6 +54,14 @@ impl Constants {
                         }
                     }
                     _ => {}
+                }
+            }
+            for i in 0..cp.len() {
+                if let Ok(r) = cp.member_ref(rivet_classfile::CpIndex(i as u16)) {
+                    names_classes |= matches!(
+                        (r.owner, r.name),
+                        ("java/lang/Class", "forName") | ("java/lang/ClassLoader", "loadClass")
+                    );
                 }
             }
             for m in &cf.methods {
@@ -100,6 +112,7 @@ impl Constants {
             strings: strings.into_iter().collect(),
             casts: casts.into_iter().collect(),
             literals: literals.into_iter().collect(),
+            names_classes,
         }
     }
 

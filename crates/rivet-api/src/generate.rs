@@ -559,6 +559,11 @@ impl<'m> Generator<'m> {
                 return s;
             }
         }
+        if self.model.constants.names_classes && rng.chance(0.15) {
+            if let Some(s) = rng.pick(&self.model.class_name_strings()) {
+                return s.clone();
+            }
+        }
         let strings = &self.model.constants.strings;
         if !strings.is_empty() && rng.chance(self.config.p_constant + 0.15) {
             return strings[rng.below(strings.len())].clone();

@@ -58,12 +58,20 @@ fn more_implementations(class: &str) -> &'static [&'static str] {
 
 /// Static JDK factories producing a type Rivet builds otherwise too: (type, owner, name,
 /// descriptor).
-const JDK_FACTORIES: &[(&str, &str, &str, &str)] = &[(
-    "java/lang/Readable",
-    "java/nio/CharBuffer",
-    "wrap",
-    "(Ljava/lang/CharSequence;)Ljava/nio/CharBuffer;",
-)];
+const JDK_FACTORIES: &[(&str, &str, &str, &str)] = &[
+    (
+        "java/lang/Readable",
+        "java/nio/CharBuffer",
+        "wrap",
+        "(Ljava/lang/CharSequence;)Ljava/nio/CharBuffer;",
+    ),
+    (
+        "java/lang/ClassLoader",
+        "java/lang/ClassLoader",
+        "getSystemClassLoader",
+        "()Ljava/lang/ClassLoader;",
+    ),
+];
 
 /// JDK I/O types whose values a JDK constructor may take (a `BufferedReader` over a
 /// `Reader`).
@@ -398,20 +406,6 @@ impl ApiModel {
                     add_class(&api, &mut out, true);
                 }
             }
-            for (ty, owner, method, descriptor) in JDK_FACTORIES {
-                if *ty == name {
-                    if let Some(m) = self.class_api(owner).and_then(|api| {
-                        api.methods
-                            .iter()
-                            .find(|m| {
-                                m.member.name == *method && m.member.descriptor == *descriptor
-                            })
-                            .cloned()
-                    }) {
-                        out.push(m);
-                    }
-                }
-            }
         } else if let Some(api) = self.class_api(&name) {
             let jdk = self.is_jdk(&name);
             add_class(&api, &mut out, jdk);
@@ -422,6 +416,18 @@ impl ApiModel {
                             add_class(&sub, &mut out, false);
                         }
                     }
+                }
+            }
+        }
+        for (ty, owner, method, descriptor) in JDK_FACTORIES {
+            if *ty == name {
+                if let Some(m) = self.class_api(owner).and_then(|api| {
+                    api.methods
+                        .iter()
+                        .find(|m| m.member.name == *method && m.member.descriptor == *descriptor)
+                        .cloned()
+                }) {
+                    out.push(m);
                 }
             }
         }

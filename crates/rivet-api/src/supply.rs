@@ -147,6 +147,27 @@ impl ApiModel {
             .clone()
     }
 
+    /// Names of the classes [`ApiModel::class_literals`] offers, as code that looks classes up
+    /// by name reads them: `int`, `java.lang.String`, `java.util.Map$Entry`-style binary
+    /// names, array names both as `Class.getName` (`[I`) and as source (`int[]`).
+    pub fn class_name_strings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for d in self.class_literals(None) {
+            match JType::from_descriptor(&d) {
+                Some(JType::Prim(p)) => out.push(p.java_name().to_string()),
+                Some(JType::Class { name, .. }) => {
+                    out.push(rivet_testcase::ClassName::from_internal(&name).binary())
+                }
+                Some(t @ JType::Array(_)) => {
+                    out.push(d.replace('/', "."));
+                    out.push(t.to_string());
+                }
+                _ => out.push("void".to_string()),
+            }
+        }
+        out
+    }
+
     /// Class literals (field descriptors, `V` for `void`) for a `Class<T>` parameter whose
     /// argument is `arg`: enums for `T extends Enum<T>`; the class itself (and the JDK class
     /// Rivet builds for it) when `T` is pinned down; otherwise primitives, wrappers, strings,

@@ -219,3 +219,33 @@ fn inherited_methods_take_the_type_arguments_the_subclass_binds() {
     // Not a superclass: nothing.
     assert!(m.owner_args(&trie, "java/util/ArrayList").is_empty());
 }
+
+#[test]
+fn code_that_looks_classes_up_by_name_gets_class_names_and_a_class_loader() {
+    let m = model("commons-lang3", "org.apache.commons.lang3.ClassUtils");
+    assert!(m.constants.names_classes);
+    let names = m.class_name_strings();
+    for n in [
+        "int",
+        "void",
+        "java.lang.String",
+        "[I",
+        "int[]",
+        "org.apache.commons.lang3.ClassUtils",
+    ] {
+        assert!(names.contains(&n.to_string()), "{n} in {names:?}");
+    }
+    let loaders = m.producers(&JType::class("java/lang/ClassLoader"));
+    assert!(
+        loaders
+            .iter()
+            .any(|p| p.member.name == "getSystemClassLoader"),
+        "{loaders:?}"
+    );
+    // A class that looks nothing up by name does not get them.
+    assert!(
+        !model("commons-lang3", "org.apache.commons.lang3.text.WordUtils")
+            .constants
+            .names_classes
+    );
+}
