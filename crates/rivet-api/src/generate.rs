@@ -389,6 +389,23 @@ impl<'m> Generator<'m> {
                 Some(JType::class(name)),
             ));
         }
+        // An interface or abstract class the code tests with `instanceof` or casts to one of
+        // its subtypes: now and then a value of that subtype (cast seeding beyond `Object`).
+        if rng.chance(0.2) {
+            let target = JType::class(name);
+            let fitting: Vec<&String> = self
+                .model
+                .constants
+                .casts
+                .iter()
+                .filter(|c| c.as_str() != name && self.model.assignable(&JType::class(c), &target))
+                .collect();
+            if let Some(pick) = rng.pick(&fitting).map(|c| c.to_string()) {
+                if let Some(id) = self.object(rng, t, &pick, &[], depth + 1, non_null) {
+                    return Some(id);
+                }
+            }
+        }
         let producers = self.model.producers(&JType::class(name));
         if let Some(sam) = self.model.functional(name) {
             if producers.is_empty() || rng.chance(0.6) {
@@ -423,7 +440,8 @@ impl<'m> Generator<'m> {
     }
 
     /// A producer, constructors and static methods preferred (7 in 10) over instance methods
-    /// of other values (a builder's `build()`, a parser's result), which need more statements.
+    /// of other values (a builder's `build()`, a parser's result), which need more statements;
+    /// producers that threw every time they ran weigh less.
     fn pick_producer(&self, rng: &mut Rng, producers: &[Callable]) -> Option<Callable> {
         let (direct, indirect): (Vec<&Callable>, Vec<&Callable>) = producers
             .iter()
@@ -433,7 +451,23 @@ impl<'m> Generator<'m> {
         } else {
             indirect
         };
-        rng.pick(&pool).map(|c| (*c).clone())
+        // Producers that threw every time they ran are picked less often.
+        let weights: Vec<f64> = pool
+            .iter()
+            .map(|c| self.model.producer_weight(&c.member))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if pool.is_empty() || total <= 0.0 {
+            return None;
+        }
+        let mut roll = rng.unit() * total;
+        for (c, w) in pool.iter().zip(&weights) {
+            if roll < *w {
+                return Some((*c).clone());
+            }
+            roll -= w;
+        }
+        pool.last().map(|c| (*c).clone())
     }
 
     /// Adds a few elements to a new JDK collection.

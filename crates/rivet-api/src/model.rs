@@ -141,6 +141,9 @@ pub struct ApiModel {
     pub(crate) package_enums: std::cell::OnceCell<Vec<String>>,
     /// Strings the code under test compared or parsed during the run (dynamic seeding).
     pub(crate) dynamic_strings: RefCell<crate::supply::DynamicStrings>,
+    /// How often each constructor and method ran and threw during the run (producers that
+    /// always throw are tried less).
+    pub(crate) record: RefCell<HashMap<rivet_testcase::MemberRef, crate::supply::Record>>,
 }
 
 /// Converts a binary name (`a.b.C$D`) to an internal name (`a/b/C$D`).
@@ -222,6 +225,7 @@ impl ApiModel {
             package_methods: std::cell::OnceCell::new(),
             package_enums: std::cell::OnceCell::new(),
             dynamic_strings: RefCell::new(Default::default()),
+            record: RefCell::new(HashMap::new()),
         };
         model.finish(method)
     }

@@ -5,7 +5,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use rivet_testcase::{JType, OBJECT};
+use rivet_testcase::{JType, Statement, StatementOutcome, TestCase, OBJECT};
 
 use crate::class_api::Callable;
 use crate::functional::{
@@ -29,7 +29,48 @@ pub struct DynamicStrings {
     known: HashSet<String>,
 }
 
+/// How often a constructor or method ran in the run's tests, and how often it threw.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    pub runs: u32,
+    pub throws: u32,
+}
+
+/// Runs after which a producer that threw every time is tried less.
+const LEARNED_AFTER: u32 = 4;
+/// The weight of such a producer (the others weigh 1).
+const FAILING_WEIGHT: f64 = 0.15;
+
 impl ApiModel {
+    /// Learns from a test's outcomes which constructors and methods throw.
+    pub fn observe_outcomes(&self, test: &TestCase, outcomes: &[StatementOutcome]) {
+        let mut record = self.record.borrow_mut();
+        for (s, o) in test.statements.iter().zip(outcomes) {
+            let member = match s {
+                Statement::Construct { constructor, .. } => constructor,
+                Statement::Call { method, .. } => method,
+                _ => continue,
+            };
+            let threw = match o {
+                StatementOutcome::Normal(_) => false,
+                StatementOutcome::Threw { .. } => true,
+                StatementOutcome::NotRun => break,
+            };
+            let r = record.entry(member.clone()).or_default();
+            r.runs = r.runs.saturating_add(1);
+            r.throws = r.throws.saturating_add(u32::from(threw));
+        }
+    }
+
+    /// The weight of a producer when picking one: low for one that threw every time it ran
+    /// (at least a few times), else 1.
+    pub fn producer_weight(&self, member: &rivet_testcase::MemberRef) -> f64 {
+        match self.record.borrow().get(member) {
+            Some(r) if r.runs >= LEARNED_AFTER && r.throws == r.runs => FAILING_WEIGHT,
+            _ => 1.0,
+        }
+    }
+
     /// Adds strings the code under test was seen comparing or parsing to the pool the
     /// generator draws strings from.
     pub fn observe_strings(&self, seen: &[String]) {

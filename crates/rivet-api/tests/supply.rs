@@ -249,3 +249,53 @@ fn code_that_looks_classes_up_by_name_gets_class_names_and_a_class_loader() {
             .names_classes
     );
 }
+
+#[test]
+fn producers_that_always_throw_weigh_less() {
+    use rivet_testcase::{MemberRef, StatementOutcome, TestCase, ValueSummary};
+    let m = model("commons-lang3", "org.apache.commons.lang3.math.Fraction");
+    let bad = MemberRef::new(
+        "org/apache/commons/lang3/math/Fraction",
+        "getFraction",
+        "(II)Lorg/apache/commons/lang3/math/Fraction;",
+    );
+    let good = MemberRef::new(
+        "org/apache/commons/lang3/math/Fraction",
+        "getFraction",
+        "(D)Lorg/apache/commons/lang3/math/Fraction;",
+    );
+    let call = |method: &MemberRef| Statement::Call {
+        method: method.clone(),
+        receiver: None,
+        args: vec![],
+    };
+    let test = TestCase {
+        statements: vec![call(&bad), call(&good)],
+    };
+    let threw = StatementOutcome::Threw {
+        class: "java.lang.ArithmeticException".into(),
+        message: None,
+    };
+    let fine = StatementOutcome::Normal(ValueSummary::Null);
+    assert_eq!(m.producer_weight(&bad), 1.0);
+    for _ in 0..3 {
+        m.observe_outcomes(&test, &[threw.clone(), fine.clone()]);
+    }
+    // Not yet enough runs to judge.
+    assert_eq!(m.producer_weight(&bad), 1.0);
+    m.observe_outcomes(&test, &[threw.clone(), fine.clone()]);
+    assert!(m.producer_weight(&bad) < 0.5);
+    assert_eq!(m.producer_weight(&good), 1.0);
+    // One success and it is back.
+    let alone = TestCase {
+        statements: vec![call(&bad)],
+    };
+    m.observe_outcomes(&alone, &[fine]);
+    assert_eq!(m.producer_weight(&bad), 1.0);
+    // Statements after a throw did not run: they are not counted.
+    let after = TestCase {
+        statements: vec![call(&bad), call(&good)],
+    };
+    m.observe_outcomes(&after, &[threw, StatementOutcome::NotRun]);
+    assert_eq!(m.producer_weight(&good), 1.0);
+}

@@ -180,6 +180,10 @@ impl<'g, 'm> Search<'g, 'm> {
         self.executions += runs.len() as u64;
         for (t, e) in tests.iter().zip(&runs) {
             self.generator.model.observe_strings(&e.seeds);
+            // Which producers throw: learned from a sample of the runs.
+            if e.is_completed() && (self.executions + t.len() as u64) % 4 == 0 {
+                self.generator.model.observe_outcomes(&t.test, &e.outcomes);
+            }
             if e.duration > std::time::Duration::from_millis(20) {
                 debug!(ms = e.duration.as_millis() as u64, statements = t.len(), status = ?e.status, "slow test");
                 if e.duration > std::time::Duration::from_millis(100) {
