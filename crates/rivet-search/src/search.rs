@@ -181,7 +181,7 @@ impl<'g, 'm> Search<'g, 'm> {
         for (t, e) in tests.iter().zip(&runs) {
             self.generator.model.observe_strings(&e.seeds);
             // Which producers throw: learned from a sample of the runs.
-            if e.is_completed() && (self.executions + t.len() as u64) % 4 == 0 {
+            if e.is_completed() && (self.executions + t.len() as u64).is_multiple_of(4) {
                 self.generator.model.observe_outcomes(&t.test, &e.outcomes);
             }
             if e.duration > std::time::Duration::from_millis(20) {
