@@ -342,10 +342,13 @@ impl<'m> Generator<'m> {
                         return Some(id);
                     }
                 }
-                let choice = rng.below(4);
+                let choice = rng.below(5);
                 let pick = match choice {
                     0 => STRING,
                     1 => "java/lang/Integer",
+                    // Equal hash codes, unequal values: Long 1 beside Integer 1 reaches the
+                    // collision branches of hash tables.
+                    4 => "java/lang/Long",
                     2 if !self
                         .model
                         .producers(&JType::class(&self.model.class))

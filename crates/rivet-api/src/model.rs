@@ -74,8 +74,13 @@ const JDK_FACTORIES: &[(&str, &str, &str, &str)] = &[
 ];
 
 /// JDK I/O types whose values a JDK constructor may take (a `BufferedReader` over a
-/// `Reader`).
-const WRAPPABLE: &[&str] = &["java/io/Reader", "java/io/InputStream"];
+/// `Reader`, an `ObjectOutputStream` over an `OutputStream`).
+const WRAPPABLE: &[&str] = &[
+    "java/io/Reader",
+    "java/io/InputStream",
+    "java/io/Writer",
+    "java/io/OutputStream",
+];
 
 /// Methods a test may call on JDK I/O values it holds (to close a stream under the code).
 const JDK_IO_CALLS: &[&str] = &["close"];
