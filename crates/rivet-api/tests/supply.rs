@@ -137,7 +137,7 @@ fn builders_and_lambdas_produce_what_constructors_cannot() {
     let g = Generator::new(&m, GenConfig::default());
     let mut rng = Rng::new(9);
     let (mut lambdas, mut bodies) = (0, std::collections::BTreeSet::new());
-    for _ in 0..300 {
+    for _ in 0..1000 {
         let t = g.random_test(&mut rng, 4);
         assert!(t.test.validate().is_ok());
         for s in t.statements() {
@@ -161,7 +161,7 @@ fn builders_and_lambdas_produce_what_constructors_cannot() {
             }
         }
     }
-    assert!(lambdas > 10, "{lambdas} comparator lambdas");
+    assert!(lambdas > 30, "{lambdas} comparator lambdas");
     assert!(
         bodies.contains("returns") && bodies.contains("throws"),
         "{bodies:?}"
