@@ -1,4 +1,5 @@
-//! Post-dominator tree (Cooper–Harvey–Kennedy) over a method's CFG with a virtual exit node.
+//! Post-dominator tree (Cooper–Harvey–Kennedy) over a method's CFG with a virtual exit node,
+//! and the dominator tree from its entry.
 
 use crate::cfg::{BlockId, Cfg};
 
@@ -73,6 +74,56 @@ impl PostDominators {
             cur = self.ipdom_of_node(c);
         }
         false
+    }
+}
+
+/// Immediate dominators of every block from the method's entry (block 0), over normal and
+/// exceptional edges.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dominators {
+    /// None for the entry and for blocks unreachable from it.
+    idom: Vec<Option<u32>>,
+}
+
+impl Dominators {
+    pub fn compute(cfg: &Cfg) -> Dominators {
+        if cfg.is_empty() {
+            return Dominators { idom: Vec::new() };
+        }
+        let succ: Vec<Vec<u32>> = cfg
+            .blocks
+            .iter()
+            .map(|b| {
+                b.successors
+                    .iter()
+                    .chain(&b.handlers)
+                    .map(|x| x.0)
+                    .collect()
+            })
+            .collect();
+        let pred: Vec<Vec<u32>> = cfg
+            .predecessors()
+            .into_iter()
+            .map(|ps| ps.into_iter().map(|p| p.0).collect())
+            .collect();
+        Dominators {
+            idom: dominators(&succ, &pred, 0),
+        }
+    }
+
+    /// Does block `a` dominate block `b` (reflexive)? Only `b` itself dominates a block
+    /// unreachable from the entry.
+    pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
+        let mut cur = b.0;
+        loop {
+            if cur == a.0 {
+                return true;
+            }
+            match self.idom.get(cur as usize).copied().flatten() {
+                Some(p) => cur = p,
+                None => return false,
+            }
+        }
     }
 }
 

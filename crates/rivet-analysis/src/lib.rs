@@ -1,8 +1,10 @@
 //! Bytecode analysis for Rivet: per method a control-flow graph, branches numbered as JaCoCo
-//! counts them, post-dominators, control dependence and source lines.
+//! counts them, post-dominators, control dependence and source lines; per class the calls
+//! between its methods that guide a search through them (`callees`).
 
 use rivet_classfile::ClassName;
 pub mod branch;
+pub mod callees;
 pub mod cfg;
 pub mod dominance;
 pub mod filter;
@@ -10,8 +12,9 @@ pub mod place;
 pub mod probes;
 
 pub use branch::{Branch, BranchId, BranchKind};
+pub use callees::{BranchCallees, CallSite, CalleeOutcomes, CALLEE_DEPTH};
 pub use cfg::{Block, BlockId, Cfg};
-pub use dominance::PostDominators;
+pub use dominance::{Dominators, PostDominators};
 pub use place::BranchPlace;
 pub use probes::{MethodProbes, ProbePoint};
 

@@ -1,17 +1,21 @@
 //! The plan of one class under test: its API model, its goals (the branches of the class and
-//! of its nested classes, with control dependence, then a goal per method or constructor the
-//! tests call) and the place of every branch goal, built once the probes are known.
+//! of its nested classes, with control dependence and guidance through the calls of the class's
+//! own methods on the way to them, then a goal per method or constructor the tests call) and
+//! the place of every branch goal, built once the probes are known.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use rivet_analysis::{analyze_class, BranchPlace};
+use rivet_analysis::{analyze_class, BranchId, BranchPlace, CalleeOutcomes as AnalysisCallee};
 use rivet_api::{ApiModel, CallableKind};
 use rivet_classfile::ClassName;
 use rivet_classpath::Classpath;
 use rivet_instrument::ProbeMap;
-use rivet_search::{BranchObjective, Goal, Goals, MethodObjective, Objective, UNREACHED};
-use rivet_testcase::{Execution, GoalId, ProbeId, TestCase};
+use rivet_search::{
+    BranchObjective, CalleeGuidance, CalleeOutcomes, Goal, Goals, MethodObjective, Objective,
+    UNREACHED,
+};
+use rivet_testcase::{Execution, GoalId, MemberRef, ProbeId, TestCase};
 
 use crate::error::EngineError;
 
@@ -28,6 +32,17 @@ impl Objective for UnprobedBranch {
     fn is_branch(&self) -> bool {
         true
     }
+}
+
+/// The probes of branches of one class (`probe_of`: by branch id), ascending.
+fn probes_of(probe_of: &[Option<ProbeId>], branches: &[BranchId]) -> Vec<ProbeId> {
+    let mut out: Vec<ProbeId> = branches
+        .iter()
+        .filter_map(|b| probe_of.get(b.0 as usize).copied().flatten())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// One class's plan.
@@ -93,6 +108,27 @@ impl ClassPlan {
                 class: c.binary(),
                 source: Box::new(source),
             })?;
+            let all_places = analysis.places();
+            // Branch ids are dense from 0 in the order of `places`.
+            let probe_of: Vec<Option<ProbeId>> =
+                all_places.iter().map(|p| probes.probe_of(p)).collect();
+            let callees = analysis.callee_guidance(&cf);
+            let member = |i: usize| {
+                analysis
+                    .methods
+                    .get(i)
+                    .map(|m| MemberRef::new(c.internal(), &m.name, &m.descriptor))
+            };
+            let outcomes = |callees: &[AnalysisCallee]| -> Vec<CalleeOutcomes> {
+                callees
+                    .iter()
+                    .map(|x| CalleeOutcomes {
+                        probes: probes_of(&probe_of, &x.continuing),
+                        entries: x.entries.iter().filter_map(|i| member(*i)).collect(),
+                    })
+                    .filter(|x| !x.probes.is_empty())
+                    .collect()
+            };
             let base = goals.len() as u32;
             let mut local: BTreeMap<u32, GoalId> = BTreeMap::new();
             for (m, b) in analysis.branches() {
@@ -101,7 +137,7 @@ impl ClassPlan {
                 }
             }
             let branches = analysis.branches().map(|(_, b)| b);
-            for (place, b) in analysis.places().into_iter().zip(branches) {
+            for (place, b) in all_places.into_iter().zip(branches) {
                 let Some(&id) = local.get(&b.id.0) else {
                     continue;
                 };
@@ -110,10 +146,21 @@ impl ClassPlan {
                     confirmers.insert(id, c.clone());
                 }
                 let objective: Arc<dyn Objective> = match probes.probe_of(&place) {
-                    Some(p) => Arc::new(BranchObjective::confirmed_by(
-                        p,
-                        confirming.unwrap_or_default(),
-                    )),
+                    Some(p) => {
+                        let o = BranchObjective::confirmed_by(p, confirming.unwrap_or_default());
+                        Arc::new(match callees.get(&b.id) {
+                            Some(g) => o.with_callees(CalleeGuidance {
+                                before: outcomes(&g.before),
+                                after: outcomes(&g.after),
+                                method: Some(MemberRef::new(
+                                    c.internal(),
+                                    &place.method,
+                                    &place.descriptor,
+                                )),
+                            }),
+                            None => o,
+                        })
+                    }
                     None => Arc::new(UnprobedBranch),
                 };
                 goals.push(Goal {

@@ -220,3 +220,153 @@ fn goals_whose_tests_verification_dropped_are_lost_and_only_those() {
     assert_eq!(lost_goals(&plan, &archive, &none), vec![a, b]);
     assert!(lost_goals(&plan, &Archive::default(), &none).is_empty());
 }
+
+/// A branch by method, line, which jump on the line (0 for the first) and outcome.
+type Jump = (&'static str, u16, usize, &'static str);
+
+/// The guidance through calls the plan gives branch goals of `strings.DateParser`: the callee
+/// outcomes (`method:line:kind`) before and after a branch, and the members that run a callee
+/// other than through the branch's method.
+#[test]
+fn date_parser_branches_after_calls_are_guided_by_the_callees_continuing_outcomes() {
+    let cp = classpath();
+    let model = ApiModel::build(
+        cp.clone(),
+        "strings.DateParser",
+        None,
+        AccessMode::SamePackage,
+    )
+    .expect("model");
+    let map = probes(&cp, &["strings/DateParser"]);
+    let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
+    let class = map.class("strings.DateParser").expect("probes");
+    let describe = |p: &rivet_testcase::ProbeId| -> String {
+        let (c, b) = map.resolve(*p).expect("a branch probe");
+        let (m, _) = c.method_of(b).expect("its method");
+        let info = &c.branches[b.0 as usize];
+        format!("{m}:{}:{}", info.line.expect("a line"), info.kind)
+    };
+    let goal = |method: &str, line: u16, nth_jump: usize, kind: &str| {
+        let mut jumps: Vec<u32> = plan
+            .places
+            .iter()
+            .filter(|(_, p)| p.method == method && p.line == Some(line))
+            .map(|(_, p)| p.offset)
+            .collect();
+        jumps.dedup();
+        let offset = jumps[nth_jump];
+        plan.places
+            .iter()
+            .find(|(_, p)| p.offset == offset && p.method == method && p.kind.to_string() == kind)
+            .expect("the branch")
+            .0
+    };
+    let digits = [
+        "digits:58:true",
+        "digits:58:false",
+        "digits:60:false",
+        "digits:60:true",
+    ];
+    // (method, line, which jump on the line, outcome) → the callee outcomes guiding it.
+    let cases: &[(Jump, &[&str])] = &[
+        // month < 1, month > 12, day < 1: after the three digits() calls; digits' outcomes
+        // that can only throw (`c < '0'`, `c > '9'`) are left out.
+        (("parse", 18, 0, "true"), &digits),
+        (("parse", 18, 1, "false"), &digits),
+        (("parse", 21, 0, "true"), &digits),
+        // The length and '-' checks come before any call.
+        (("parse", 12, 2, "true"), &[]),
+        (("isLeap", 47, 0, "true"), &[]),
+    ];
+    for ((method, line, nth, kind), expected) in cases {
+        let g = goal(method, *line, *nth, kind);
+        let objective = &plan.goals.get(g).expect("goal").objective;
+        let got: Vec<String> = objective
+            .callees()
+            .map(|c| {
+                c.before
+                    .iter()
+                    .flat_map(|x| &x.probes)
+                    .map(describe)
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(got, *expected, "{method}:{line}#{nth}:{kind}");
+        if let Some(c) = objective.callees() {
+            let m = c.method.as_ref().expect("its method");
+            assert_eq!(
+                (m.name.as_str(), m.descriptor.as_str()),
+                (*method, "(Ljava/lang/String;)[I")
+            );
+        }
+    }
+    // The methods whose outcomes guide a branch before and after it (one call deep and more).
+    let methods = |callees: &[rivet_search::CalleeOutcomes]| -> Vec<String> {
+        let set: std::collections::BTreeSet<String> = callees
+            .iter()
+            .flat_map(|c| &c.probes)
+            .map(|p| {
+                describe(p)
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        set.into_iter().collect()
+    };
+    let strings = |s: &[&str]| -> Vec<String> { s.iter().map(|x| x.to_string()).collect() };
+    let deep = ["daysIn", "digits", "isLeap"];
+    let cases: &[(Jump, &[&str], &[&str])] = &[
+        // isLeapDay's first check follows parse(text): parse's continuing outcomes and,
+        // deeper, those of digits, daysIn and isLeap.
+        (
+            ("isLeapDay", 29, 0, "false"),
+            &["daysIn", "digits", "isLeap", "parse"],
+            &[],
+        ),
+        // Past the last '-' check come the digits() calls, then daysIn's: what stands
+        // between the check and JaCoCo's next probe.
+        (("parse", 12, 2, "true"), &[], &deep),
+        (("parse", 12, 2, "false"), &[], &[]),
+    ];
+    for ((method, line, nth, kind), before, after) in cases {
+        let g = plan
+            .goals
+            .get(goal(method, *line, *nth, kind))
+            .expect("goal");
+        let (b, a) = g
+            .objective
+            .callees()
+            .map(|c| (methods(&c.before), methods(&c.after)))
+            .unwrap_or_default();
+        assert_eq!(
+            (b, a),
+            (strings(before), strings(after)),
+            "{method}:{line}#{nth}:{kind}"
+        );
+    }
+    // A test calling daysIn runs isLeap outside parse: the members named for isLeap.
+    let dash = plan.goals.get(goal("parse", 12, 2, "true")).expect("goal");
+    let is_leap = dash
+        .objective
+        .callees()
+        .expect("guided")
+        .after
+        .iter()
+        .find(|c| describe(&c.probes[0]).starts_with("isLeap:"))
+        .expect("isLeap guides it");
+    let entries: Vec<(&str, &str)> = is_leap
+        .entries
+        .iter()
+        .map(|m| (m.owner.internal(), m.name.as_str()))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("strings/DateParser", "daysIn"),
+            ("strings/DateParser", "isLeap")
+        ]
+    );
+    assert_eq!(class.branches.len(), 37);
+}

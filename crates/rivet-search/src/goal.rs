@@ -1,13 +1,15 @@
 //! Coverage goals and their fitness behind one open interface ([`Objective`]): a branch of the
 //! class under test (covered when its probe fires; otherwise approach level + normalized branch
-//! distance over the control dependence of the branch), a method or constructor (covered when a
-//! statement calls it), and whatever later strategies add (path conditions). Goals can be added
-//! and retired while a search runs.
+//! distance over the control dependence of the branch, refined by the progress made in the
+//! methods called on the way when it has [`CalleeGuidance`]), a method or constructor (covered
+//! when a statement calls it), and whatever later strategies add (path conditions). Goals can be
+//! added and retired while a search runs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
+use crate::callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance};
 use rivet_testcase::{
     Execution, GoalId, MemberRef, Observation, ObservationSpec, ProbeId, Statement,
     StatementOutcome, TestCase, UNRUNNABLE_CLASS,
@@ -60,6 +62,11 @@ pub trait Objective: fmt::Debug + Send + Sync {
     fn confirmers(&self) -> &[ProbeId] {
         &[]
     }
+
+    /// For a branch guided through the calls before or after it, that guidance.
+    fn callees(&self) -> Option<&CalleeGuidance> {
+        None
+    }
 }
 
 /// The fitness of a branch that was taken while none of its confirming points ran (its code
@@ -68,7 +75,7 @@ pub const UNCONFIRMED: f64 = f64::MIN_POSITIVE;
 
 /// A branch: covered when its probe fires (and, with confirmers, one of them too); else the
 /// approach level (how many control-dependence levels above it the nearest evaluated branch
-/// is) plus ν of that branch's distance.
+/// is) plus ν of that branch's distance; with [`CalleeGuidance`], see [`crate::callee`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BranchObjective {
     pub probe: ProbeId,
@@ -77,6 +84,8 @@ pub struct BranchObjective {
     levels: Vec<Vec<ProbeId>>,
     /// See [`Objective::confirmers`].
     confirmers: Vec<ProbeId>,
+    /// Progress in the methods called on the way to it, when there are such calls.
+    callees: Option<Arc<CalleeGuidance>>,
 }
 
 impl BranchObjective {
@@ -85,6 +94,16 @@ impl BranchObjective {
             probe,
             levels: Vec::new(),
             confirmers: Vec::new(),
+            callees: None,
+        }
+    }
+
+    /// The same branch guided through the calls before and after it (no guidance when
+    /// `callees` has no outcomes).
+    pub fn with_callees(self, callees: CalleeGuidance) -> BranchObjective {
+        BranchObjective {
+            callees: (!callees.is_empty()).then(|| Arc::new(callees)),
+            ..self
         }
     }
 
@@ -94,6 +113,11 @@ impl BranchObjective {
             confirmers,
             ..BranchObjective::new(probe)
         }
+    }
+
+    /// The guidance through calls before the branch, if there are such calls.
+    fn guided_before(&self) -> Option<&CalleeGuidance> {
+        self.callees.as_deref().filter(|g| !g.before.is_empty())
     }
 
     fn confirmed(&self, e: &Execution) -> bool {
@@ -106,14 +130,19 @@ impl BranchObjective {
 }
 
 impl Objective for BranchObjective {
-    fn fitness(&self, _test: &TestCase, e: &Execution) -> f64 {
+    fn fitness(&self, test: &TestCase, e: &Execution) -> f64 {
         if let Some(d) = e.distance(self.probe) {
             return if e.covered.binary_search(&self.probe).is_err() {
                 normalize(d)
             } else if self.confirmed(e) {
                 0.0
             } else {
-                UNCONFIRMED
+                match &self.callees {
+                    Some(g) if !g.after.is_empty() => unconfirmed_fitness(
+                        CalleeGuidance::progress(&g.after, test, e, e.hits(self.probe)),
+                    ),
+                    _ => UNCONFIRMED,
+                }
             };
         }
         for (level, probes) in self.levels.iter().enumerate() {
@@ -123,7 +152,26 @@ impl Objective for BranchObjective {
                 .map(normalize)
                 .min_by(f64::total_cmp);
             if let Some(b) = best {
-                return (level + 1) as f64 + b;
+                let Some(g) = self.guided_before() else {
+                    return (level + 1) as f64 + b;
+                };
+                // Times the path to the branch was taken at this level.
+                let reached = probes
+                    .iter()
+                    .filter(|p| e.distance(**p) == Some(0.0))
+                    .map(|p| e.hits(*p))
+                    .fold(0u32, u32::saturating_add);
+                let progress = CalleeGuidance::progress(&g.before, test, e, reached);
+                return guided_fitness(level + 1, b, progress);
+            }
+        }
+        // No ancestor evaluated: a statement that entered the branch's method stands for the
+        // parent of its top level taken.
+        if let Some(g) = self.guided_before() {
+            let entries = g.entries(test, e);
+            if entries > 0 {
+                let progress = CalleeGuidance::progress(&g.before, test, e, entries);
+                return guided_fitness(self.levels.len() + 1, 0.0, progress);
             }
         }
         UNREACHED
@@ -138,11 +186,16 @@ impl Objective for BranchObjective {
             probe: self.probe,
             levels,
             confirmers: self.confirmers.clone(),
+            callees: self.callees.clone(),
         }))
     }
 
     fn confirmers(&self) -> &[ProbeId] {
         &self.confirmers
+    }
+
+    fn callees(&self) -> Option<&CalleeGuidance> {
+        self.callees.as_deref()
     }
 }
 

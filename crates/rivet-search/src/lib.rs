@@ -2,7 +2,9 @@
 //!
 //! [`Goals`] are what a run tries to cover, each behind the open [`Objective`] interface:
 //! branches of the class under test (by global probe id, with their control-dependence
-//! parents; fitness = approach level + ν(branch distance), ν(x) = x/(x+1)), its methods, and
+//! parents; fitness = approach level + ν(branch distance), ν(x) = x/(x+1), refined on its
+//! plateaus by the progress made in the class's methods called before or after the branch,
+//! [`CalleeGuidance`]), its methods, and
 //! whatever other strategies add (path conditions); goals can be added and retired during a
 //! run. [`Search`] advances one generation per [`Search::step`], evolving a population with the
 //! operators of [`operators`] (insert, delete, change, crossover) against the current targets
@@ -14,6 +16,7 @@
 
 mod archive;
 mod assertions;
+mod callee;
 mod goal;
 mod minimize;
 pub mod operators;
@@ -23,7 +26,10 @@ mod search;
 
 pub use archive::Archive;
 pub use assertions::add_assertions;
-pub use goal::{normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNREACHED};
+pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutcomes};
+pub use goal::{
+    normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNCONFIRMED, UNREACHED,
+};
 pub use minimize::{distinct_tests, minimize, MinimizedTest};
 pub use pc_goal::{observed_path, PathConditionObjective};
 pub use rank::{dominates, rank, Scored};

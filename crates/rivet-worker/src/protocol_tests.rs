@@ -3,6 +3,7 @@
 
 use super::*;
 use proptest::prelude::*;
+use rivet_testcase::{LambdaBody, PrimitiveValue, Statement, StatementId};
 
 fn member() -> impl Strategy<Value = MemberRef> {
     (
