@@ -91,6 +91,9 @@ pub struct ClassApi {
     /// The superclass with its type arguments in terms of this class's type variables (from
     /// the Signature attribute), when generic.
     pub super_type: Option<JType>,
+    /// Accessible static final fields of reference type other than enum constants (`Locale.ROOT`,
+    /// `BigDecimal.ZERO`), with their declared types.
+    pub static_constants: Vec<(MemberRef, JType)>,
 }
 
 impl ClassApi {
@@ -142,6 +145,7 @@ impl ClassApi {
             superclass: cf.super_name().ok().flatten().map(str::to_string),
             enclosing: enclosing_instance_class(cf, &name),
             super_type: signature(&cf.attributes).and_then(parse_class_supertype),
+            static_constants: Vec::new(),
         };
         for f in &cf.fields {
             let fname = cf.member_name(f).map_err(|e| e.to_string())?;
@@ -149,6 +153,17 @@ impl ClassApi {
             if f.access_flags.is_enum() {
                 api.enum_constants.push(fname.to_string());
                 continue;
+            }
+            if f.access_flags.is_static()
+                && f.access_flags.has(AccessFlags::FINAL)
+                && !f.is_synthetic()
+                && access.allows(&name, f.access_flags)
+                && (desc.starts_with('L') || desc.starts_with('['))
+            {
+                if let Some(ty) = JType::from_descriptor(desc) {
+                    api.static_constants
+                        .push((MemberRef::new(&name, fname, desc), ty));
+                }
             }
             if !access.allows(&name, f.access_flags)
                 || f.access_flags.has(AccessFlags::FINAL)

@@ -372,7 +372,8 @@ impl<'m> Generator<'m> {
             }
             _ => {}
         }
-        if name == CLASS {
+        // A `Class` is also the `java.lang.reflect.Type` code asks for.
+        if name == CLASS || name == "java/lang/reflect/Type" {
             if let Some(id) = self.class_literal(rng, t, args) {
                 return Some(id);
             }
@@ -407,6 +408,14 @@ impl<'m> Generator<'m> {
                 if let Some(id) = self.object(rng, t, &pick, &[], depth + 1, non_null) {
                     return Some(id);
                 }
+            }
+        }
+        // A constant of the type (`Locale.ROOT`, the class's own `EMPTY`), now and then.
+        if rng.chance(0.2) {
+            if let Some(field) = rng.pick(&self.model.constants_of(name)).cloned() {
+                let ty =
+                    JType::from_descriptor(&field.descriptor).map(|t| self.model.declarable(&t));
+                return Some(t.push(Statement::Constant { field }, ty));
             }
         }
         let producers = self.model.producers(&JType::class(name));

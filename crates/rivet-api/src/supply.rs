@@ -71,6 +71,25 @@ impl ApiModel {
         }
     }
 
+    /// Static final fields (of the type's own class and of the class under test) whose
+    /// declared type fits `name`: `Locale.ROOT` for a `Locale`, a class's `EMPTY` instance.
+    pub fn constants_of(&self, name: &str) -> Vec<rivet_testcase::MemberRef> {
+        let target = JType::class(name);
+        let mut out = Vec::new();
+        let own = self.class_api(name);
+        for api in own.iter().chain(std::iter::once(&self.cut)) {
+            if !api.nameable {
+                continue;
+            }
+            for (field, ty) in &api.static_constants {
+                if self.assignable(ty, &target) && !out.contains(field) {
+                    out.push(field.clone());
+                }
+            }
+        }
+        out
+    }
+
     /// Adds strings the code under test was seen comparing or parsing to the pool the
     /// generator draws strings from.
     pub fn observe_strings(&self, seen: &[String]) {

@@ -299,3 +299,28 @@ fn producers_that_always_throw_weigh_less() {
     m.observe_outcomes(&after, &[threw, StatementOutcome::NotRun]);
     assert_eq!(m.producer_weight(&good), 1.0);
 }
+
+#[test]
+fn constants_of_a_type_are_offered() {
+    let m = model("commons-lang3", "org.apache.commons.lang3.math.Fraction");
+    let names =
+        |ty: &str| -> Vec<String> { m.constants_of(ty).iter().map(|f| f.name.clone()).collect() };
+    let fractions = names("org/apache/commons/lang3/math/Fraction");
+    for c in ["ZERO", "ONE", "ONE_HALF"] {
+        assert!(fractions.contains(&c.to_string()), "{fractions:?}");
+    }
+    let locales = names("java/util/Locale");
+    assert!(locales.contains(&"ROOT".to_string()), "{locales:?}");
+    // A JDK interface type gets the constants of the class under test that fit it (none here).
+    assert!(names("java/lang/Runnable").is_empty());
+    // Constants show up in generated tests.
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(4);
+    let seen = (0..300).any(|_| {
+        g.random_test(&mut rng, 4)
+            .statements()
+            .iter()
+            .any(|s| matches!(s, Statement::Constant { field } if field.name == "ONE_HALF" || field.name == "ZERO"))
+    });
+    assert!(seen);
+}

@@ -274,6 +274,9 @@ fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
             Statement::Lambda { interface, .. } => {
                 used.insert(top_level(interface.internal()).to_string());
             }
+            Statement::Constant { field } => {
+                used.insert(top_level(field.owner.internal()).to_string());
+            }
             _ => {}
         }
     }
@@ -595,6 +598,13 @@ impl<'a> Body<'a> {
                 )
             }
             Statement::ClassLiteral { descriptor } => class_literal(self.names, descriptor),
+            Statement::Constant { field } => {
+                format!(
+                    "{}.{}",
+                    self.names.class(field.owner.internal()),
+                    field.name
+                )
+            }
             Statement::Lambda { method, body, .. } => {
                 let arity = rivet_classfile_descriptor(&method.descriptor)
                     .map(|p| p.len())

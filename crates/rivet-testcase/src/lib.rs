@@ -134,6 +134,10 @@ pub enum Statement {
     ClassLiteral {
         descriptor: String,
     },
+    /// The value of a static final field (a constant such as `Locale.ROOT`).
+    Constant {
+        field: MemberRef,
+    },
     /// A lambda implementing the functional interface `interface`, whose single abstract
     /// method is `method` (declared by `interface` or one of its superinterfaces).
     Lambda {
@@ -172,7 +176,7 @@ impl Statement {
             Statement::FieldWrite {
                 receiver, value, ..
             } => receiver.iter().copied().chain([*value]).collect(),
-            Statement::ClassLiteral { .. } => Vec::new(),
+            Statement::ClassLiteral { .. } | Statement::Constant { .. } => Vec::new(),
             Statement::Lambda { body, .. } => match body {
                 LambdaBody::Returns(v) => vec![*v],
                 _ => Vec::new(),

@@ -20,7 +20,8 @@ pub fn remap(s: &Statement, f: &dyn Fn(StatementId) -> Option<StatementId>) -> O
         Statement::Primitive(_)
         | Statement::String(_)
         | Statement::Null { .. }
-        | Statement::ClassLiteral { .. } => s.clone(),
+        | Statement::ClassLiteral { .. }
+        | Statement::Constant { .. } => s.clone(),
         Statement::Lambda {
             interface,
             method,

@@ -31,6 +31,7 @@
 //! | 5 | call | `u32` member, `u32` receiver statement or `NONE` (static), `u32` n, n × `u32` argument |
 //! | 6 | field write | `u32` member, `u32` receiver or `NONE` (static), `u32` value statement |
 //! | 7 | class literal | `str` field descriptor or `V` |
+//! | 9 | constant | `u32` member (a static field), its value read |
 //! | 8 | lambda | `str` functional interface (internal name), `u32` member (its abstract method), `u8` body (0 returns a value, 1 its first argument, 2 nothing, 3 throws `IllegalStateException`), `u32` value statement for body 0, else `NONE` |
 //!
 //! Statement references must point to earlier statements of the same test.

@@ -76,6 +76,10 @@ pub(super) fn encode_statement<'a>(
             e.u8(7);
             e.str(descriptor);
         }
+        Statement::Constant { field } => {
+            e.u8(9);
+            e.u32(member(field));
+        }
         Statement::Lambda {
             interface,
             method,
@@ -166,6 +170,7 @@ pub(super) fn decode_statement(
         7 => Statement::ClassLiteral {
             descriptor: d.str()?,
         },
+        9 => Statement::Constant { field: member(d)? },
         8 => {
             let interface = ClassName::from_internal(&d.str()?);
             let method = member(d)?;

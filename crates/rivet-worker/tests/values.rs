@@ -434,9 +434,10 @@ fn workers_write_only_in_their_own_temporary_directories() {
 
 /// Class literals are the JVM's classes (primitives, `void`, arrays); lambdas answer their
 /// single abstract method as the emitted Java lambda does (a captured value, the argument,
-/// nothing, an `IllegalStateException`), run default methods, and compare by identity.
+/// nothing, an `IllegalStateException`), run default methods, and compare by identity;
+/// constants are the static fields' values.
 #[test]
-fn class_literals_and_lambdas_run_in_the_jvm() {
+fn class_literals_lambdas_and_constants_run_in_the_jvm() {
     use rivet_testcase::{ClassName, LambdaBody, MemberRef, Statement, LAMBDA_FAILURE};
     let mut b = Builder::new();
     let mut expect: Vec<(usize, V)> = Vec::new();
@@ -557,6 +558,16 @@ fn class_literals_and_lambdas_run_in_the_jvm() {
     );
     let r = b.call("java/lang/Runnable", "run", "()V", Some(idle), &[]);
     expect.push((r.0 as usize, V::Void));
+    // Constants: a static final object and a primitive.
+    let empty = b.test.push(Statement::Constant {
+        field: MemberRef::new("java/util/Collections", "EMPTY_LIST", "Ljava/util/List;"),
+    });
+    let r = b.call("java/util/List", "size", "()I", Some(empty), &[]);
+    expect.push((r.0 as usize, V::Int(0)));
+    let max = b.test.push(Statement::Constant {
+        field: MemberRef::new("java/lang/Integer", "MAX_VALUE", "I"),
+    });
+    expect.push((max.0 as usize, V::Int(i32::MAX)));
     let fail = lambda(
         &mut b,
         "java/util/function/Supplier",

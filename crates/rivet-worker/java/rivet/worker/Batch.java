@@ -107,6 +107,10 @@ final class Batch {
             case Wire.ST_CLASS_LITERAL:
                 s.text = Wire.getString(b);
                 break;
+            case Wire.ST_CONSTANT:
+                s.member = member(b, members);
+                s.args = new int[0];
+                break;
             case Wire.ST_LAMBDA: {
                 s.text = Wire.getString(b);
                 s.member = member(b, members);

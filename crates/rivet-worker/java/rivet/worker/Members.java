@@ -51,13 +51,13 @@ final class Members {
             for (Class<?> k = c; k != null; k = k.getSuperclass()) {
                 for (Field f : k.getDeclaredFields()) {
                     if (f.getName().equals(name) && descriptorOf(f.getType()).equals(descriptor)) {
-                        return usable(f, f.getModifiers(), where, true);
+                        return usable(f, f.getModifiers(), where);
                     }
                 }
             }
             for (Field f : c.getFields()) {
                 if (f.getName().equals(name) && descriptorOf(f.getType()).equals(descriptor)) {
-                    return usable(f, f.getModifiers(), where, true);
+                    return usable(f, f.getModifiers(), where);
                 }
             }
             throw new Unrunnable("no field " + where);
@@ -68,7 +68,7 @@ final class Members {
             }
             for (Constructor<?> k : c.getDeclaredConstructors()) {
                 if (descriptorOf(k.getParameterTypes(), void.class).equals(descriptor)) {
-                    return usable(k, k.getModifiers(), where, false);
+                    return usable(k, k.getModifiers(), where);
                 }
             }
             throw new Unrunnable("no constructor " + where);
@@ -76,24 +76,21 @@ final class Members {
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             for (Method m : k.getDeclaredMethods()) {
                 if (m.getName().equals(name) && descriptorOf(m.getParameterTypes(), m.getReturnType()).equals(descriptor)) {
-                    return usable(m, m.getModifiers(), where, false);
+                    return usable(m, m.getModifiers(), where);
                 }
             }
         }
         for (Method m : c.getMethods()) {
             if (m.getName().equals(name) && descriptorOf(m.getParameterTypes(), m.getReturnType()).equals(descriptor)) {
-                return usable(m, m.getModifiers(), where, false);
+                return usable(m, m.getModifiers(), where);
             }
         }
         throw new Unrunnable("no method " + where);
     }
 
-    private static Object usable(AccessibleObject member, int modifiers, String where, boolean field) throws Unrunnable {
+    private static Object usable(AccessibleObject member, int modifiers, String where) throws Unrunnable {
         if (Modifier.isPrivate(modifiers)) {
             throw new Unrunnable(where + " is private");
-        }
-        if (field && Modifier.isFinal(modifiers)) {
-            throw new Unrunnable(where + " is final");
         }
         try {
             member.setAccessible(true);

@@ -247,6 +247,9 @@ final class Runner {
             case Wire.ST_FIELD_WRITE: {
                 types[at] = void.class;
                 Field f = (Field) resolve(batch, s.member, true);
+                if (Modifier.isFinal(f.getModifiers())) {
+                    throw new Unrunnable(f + " is final");
+                }
                 Object receiver = null;
                 if (!Modifier.isStatic(f.getModifiers())) {
                     if (s.receiver == Wire.NONE) {
@@ -265,6 +268,18 @@ final class Runner {
                     throw new Unrunnable(f + ": " + e.getMessage());
                 }
                 return null;
+            }
+            case Wire.ST_CONSTANT: {
+                Field f = (Field) resolve(batch, s.member, true);
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    throw new Unrunnable(f + " is not static");
+                }
+                types[at] = f.getType();
+                try {
+                    return f.get(null);
+                } catch (IllegalAccessException e) {
+                    throw new Unrunnable(f + ": " + e.getMessage());
+                }
             }
             case Wire.ST_CLASS_LITERAL:
                 types[at] = Class.class;

@@ -36,6 +36,7 @@ final class Wire {
     static final int ST_FIELD_WRITE = 6;
     static final int ST_CLASS_LITERAL = 7;
     static final int ST_LAMBDA = 8;
+    static final int ST_CONSTANT = 9;
 
     // Outcomes.
     static final int OUT_NOT_RUN = 0;
