@@ -82,8 +82,17 @@ const WRAPPABLE: &[&str] = &[
     "java/io/OutputStream",
 ];
 
-/// Methods a test may call on JDK I/O values it holds (to close a stream under the code).
-const JDK_IO_CALLS: &[&str] = &["close"];
+/// Methods a test may call on JDK I/O values it holds: (name, descriptor). Closing a stream
+/// under the code; a serialization round trip (an object written to an `ObjectOutputStream`
+/// over a `ByteArrayOutputStream`, whose bytes an `ObjectInputStream` reads back) reaches a
+/// class's `writeObject` and `readObject`.
+const JDK_IO_CALLS: &[(&str, &str)] = &[
+    ("close", "()V"),
+    ("flush", "()V"),
+    ("toByteArray", "()[B"),
+    ("writeObject", "(Ljava/lang/Object;)V"),
+    ("readObject", "()Ljava/lang/Object;"),
+];
 
 /// Is `imp` (a [`known_implementation`]) a collection, filled by calls after a no-argument
 /// constructor? The others are built from their constructor's value (a string, bytes).
@@ -508,9 +517,9 @@ impl ApiModel {
                     let mut current = Some(api);
                     while let Some(a) = current.take() {
                         for m in &a.methods {
+                            let call = (m.member.name.as_str(), m.member.descriptor.as_str());
                             if !m.is_static
-                                && m.params.is_empty()
-                                && JDK_IO_CALLS.contains(&m.member.name.as_str())
+                                && JDK_IO_CALLS.contains(&call)
                                 && !out
                                     .iter()
                                     .any(|o: &Callable| o.member.name == m.member.name)
