@@ -67,6 +67,13 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         for (at, n) in &c.diverged_at {
             let _ = writeln!(s, "    diverged at {at}: {n}");
         }
+        if c.dse_requests > 0 {
+            let _ = writeln!(
+                s,
+                "    adaptive DSE: the search asked {} times, {} steps taken, {} covered more",
+                c.dse_requests, c.dse_steps, c.dse_improved
+            );
+        }
     }
     let events = r.events.phrases();
     if !events.is_empty() {

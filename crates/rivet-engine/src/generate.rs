@@ -90,12 +90,19 @@ pub fn generate(
     // The strategies, sharing the goals and the archive.
     let budget = config.strategy_budget();
     let generator = Generator::new(&plan.model, GenConfig::default());
+    let concolic_on = matches!(
+        config.strategy,
+        StrategyChoice::Concolic | StrategyChoice::All
+    );
     let mut search = SearchStrategy::new(
         &generator,
         SearchConfig {
             seed: config.seed,
             budget,
             max_executions: config.max_executions,
+            // Adaptive DSE: the search asks the concolic step to explore the offspring whose
+            // primitive mutation changed their fitness.
+            dse_requests: concolic_on,
             ..SearchConfig::default()
         },
     );
@@ -116,10 +123,6 @@ pub fn generate(
                 .map(|d| Artifacts::new(d.join("symbolic"))),
         )
     });
-    let concolic_on = matches!(
-        config.strategy,
-        StrategyChoice::Concolic | StrategyChoice::All
-    );
     let mut concolic = concolic_on.then(|| {
         ConcolicStrategy::new(
             &plan,
@@ -341,6 +344,9 @@ fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
         explore_s: seconds(stats.explore_time),
         divergences: stats.divergences.len(),
         diverged_at,
+        dse_requests: stats.dse_requests,
+        dse_steps: stats.dse_steps,
+        dse_improved: stats.dse_improved,
     }
 }
 

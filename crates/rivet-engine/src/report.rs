@@ -144,6 +144,14 @@ pub struct ConcolicReport {
     pub divergences: usize,
     /// Per branch whose predicted outcome a run did not take: how many times.
     pub diverged_at: BTreeMap<String, usize>,
+    /// Adaptive DSE inside the search: tests the search asked about (a primitive mutation
+    /// changed their fitness), concolic steps taken on them, and steps that covered more.
+    #[serde(default)]
+    pub dse_requests: usize,
+    #[serde(default)]
+    pub dse_steps: usize,
+    #[serde(default)]
+    pub dse_improved: usize,
 }
 
 /// The symbolic strategy's share of a run: the time split and what became of its goals.

@@ -478,6 +478,21 @@ impl SymbolicStrategy {
     }
 }
 
+/// Goals that must have failed before the strategy judges its yield.
+const JUDGE_AFTER_FAILED: usize = 8;
+/// The least share of reached goals (one in this many) for the strategy to go on.
+const MIN_YIELD: usize = 6;
+
+impl SymbolicStrategy {
+    /// Have enough of its goals failed, and few enough been reached (under one in
+    /// [`MIN_YIELD`]), that its time is better spent elsewhere?
+    fn unprofitable(&self) -> bool {
+        let s = &self.stats;
+        s.goals_failed >= JUDGE_AFTER_FAILED
+            && s.goals_reached * MIN_YIELD < s.goals_reached + s.goals_failed
+    }
+}
+
 /// The searcher of the pass after a pass with `s` (None: no pass left).
 fn next_searcher(s: SearcherKind) -> Option<SearcherKind> {
     match s {
@@ -537,6 +552,18 @@ impl Strategy for SymbolicStrategy {
         let phase = self.phase;
         if phase == Phase::Searching && self.settle(goals, archive, false) {
             self.phase = Phase::Select;
+        }
+        if self.phase != Phase::Done && self.unprofitable() {
+            // The class's path conditions keep failing: the rest of the time goes to the
+            // other strategies.
+            debug!(
+                reached = self.stats.goals_reached,
+                failed = self.stats.goals_failed,
+                "symbolic strategy stops: its goals are rarely reached"
+            );
+            self.settle(goals, archive, true);
+            self.phase = Phase::Done;
+            return;
         }
         if self.phase == Phase::Select {
             self.select_round(goals, archive);

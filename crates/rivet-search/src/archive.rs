@@ -14,7 +14,14 @@ pub struct Archive {
     pub best: BTreeMap<GoalId, f64>,
     /// Test executions evaluated through the archive.
     pub executions: u64,
+    /// Tests the search asks a concolic step to explore (EvoSuite's adaptive DSE, ISSRE'13
+    /// §III: a mutation of one of their primitive values changed their fitness), newest last,
+    /// at most [`MAX_DSE_REQUESTS`].
+    pub dse_requests: Vec<TypedTest>,
 }
+
+/// Most tests waiting for a concolic step.
+pub const MAX_DSE_REQUESTS: usize = 4;
 
 impl Archive {
     /// Takes `test` for every goal it covers if it is new or shorter. True if anything changed.
@@ -49,6 +56,14 @@ impl Archive {
 
     pub fn is_covered(&self, goal: GoalId) -> bool {
         self.entries.contains_key(&goal)
+    }
+
+    /// Asks for a concolic step on `test` (the oldest request goes when too many wait).
+    pub fn request_dse(&mut self, test: TypedTest) {
+        if self.dse_requests.len() >= MAX_DSE_REQUESTS {
+            self.dse_requests.remove(0);
+        }
+        self.dse_requests.push(test);
     }
 
     pub fn covered(&self) -> BTreeSet<GoalId> {

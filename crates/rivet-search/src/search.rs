@@ -7,7 +7,9 @@
 use std::time::{Duration, Instant};
 
 use rivet_api::{GenConfig, Generator, Rng};
-use rivet_testcase::{Execution, Executor, GoalId, ObservationSpec, TestCase, TypedTest};
+use rivet_testcase::{
+    Execution, Executor, GoalId, ObservationSpec, Statement, TestCase, TypedTest,
+};
 use tracing::{debug, info};
 
 use crate::archive::Archive;
@@ -28,6 +30,9 @@ pub struct SearchConfig {
     /// Most calls of a test of the initial population.
     pub max_initial_calls: usize,
     pub generation: GenConfig,
+    /// Ask for concolic steps on offspring whose primitive mutation changed their fitness
+    /// (the archive's DSE requests; on when a concolic strategy runs beside the search).
+    pub dse_requests: bool,
 }
 
 impl Default for SearchConfig {
@@ -40,6 +45,7 @@ impl Default for SearchConfig {
             crossover_rate: 0.75,
             max_initial_calls: 8,
             generation: GenConfig::default(),
+            dse_requests: false,
         }
     }
 }
@@ -240,11 +246,14 @@ impl<'g, 'm> Search<'g, 'm> {
         let mut ranked = self.scored(arena, &self.population, &targets);
         rank(&mut ranked, n);
         let mut offspring = Vec::with_capacity(n + seeds.len());
+        // For each offspring made by mutation alone: its parent's index in the population.
+        let mut mutated_from: Vec<Option<usize>> = Vec::with_capacity(n);
         while offspring.len() < n {
-            let a = self.tournament(&ranked);
-            let b = self.tournament(&ranked);
-            let (a, b) = (self.population[a].0.clone(), self.population[b].0.clone());
-            let (mut c, mut d) = if self.rng.chance(self.config.crossover_rate) {
+            let ia = self.tournament(&ranked);
+            let ib = self.tournament(&ranked);
+            let (a, b) = (self.population[ia].0.clone(), self.population[ib].0.clone());
+            let crossed = self.rng.chance(self.config.crossover_rate);
+            let (mut c, mut d) = if crossed {
                 (
                     crossover(self.generator, &mut self.rng, &a, &b),
                     crossover(self.generator, &mut self.rng, &b, &a),
@@ -256,9 +265,14 @@ impl<'g, 'm> Search<'g, 'm> {
             mutate(self.generator, &mut self.rng, &mut d);
             offspring.push(c);
             offspring.push(d);
+            mutated_from.push((!crossed).then_some(ia));
+            mutated_from.push((!crossed).then_some(ib));
         }
         offspring.extend(seeds);
         let runs = self.evaluate(arena, &offspring);
+        if self.config.dse_requests {
+            self.request_dse(arena, &targets, &ranked, &offspring, &runs, &mutated_from);
+        }
         // Survivors among parents and offspring, ranked against the targets after the archive
         // update.
         let targets = arena.targets();
@@ -320,6 +334,43 @@ impl<'g, 'm> Search<'g, 'm> {
         }
     }
 
+    /// EvoSuite's adaptive DSE trigger (ISSRE'13 §III): among the offspring that differ from
+    /// their parent only in primitive and string values, the best one whose fitness on the
+    /// targets changed goes to the archive's DSE requests, for a concolic step to explore.
+    fn request_dse(
+        &self,
+        arena: &mut Arena<'_>,
+        targets: &[GoalId],
+        parents: &[Scored],
+        offspring: &[TypedTest],
+        runs: &[Execution],
+        mutated_from: &[Option<usize>],
+    ) {
+        let mut best: Option<(f64, usize)> = None;
+        for (k, parent) in mutated_from.iter().enumerate() {
+            let (Some(p), Some(child), Some(run)) = (*parent, offspring.get(k), runs.get(k)) else {
+                continue;
+            };
+            if !run.is_completed() || !values_only_differ(&self.population[p].0, child) {
+                continue;
+            }
+            let fitness: Vec<f64> = targets
+                .iter()
+                .map(|g| arena.goals.fitness(*g, &child.test, run))
+                .collect();
+            let changed = parents
+                .get(p)
+                .is_some_and(|s| s.fitness.iter().zip(&fitness).any(|(a, b)| a != b));
+            let total: f64 = fitness.iter().filter(|f| f.is_finite()).sum();
+            if changed && best.is_none_or(|(b, _)| total < b) {
+                best = Some((total, k));
+            }
+        }
+        if let Some((_, k)) = best {
+            arena.archive.request_dse(offspring[k].clone());
+        }
+    }
+
     /// Binary tournament: lower rank wins, then larger crowding distance.
     fn tournament(&mut self, ranked: &[Scored]) -> usize {
         let a = self.rng.below(ranked.len());
@@ -329,5 +380,72 @@ impl<'g, 'm> Search<'g, 'm> {
         } else {
             b
         }
+    }
+}
+
+/// Do two tests differ only in the values of primitive and string statements (the same
+/// statements otherwise, in the same order)?
+fn values_only_differ(a: &TypedTest, b: &TypedTest) -> bool {
+    let (x, y) = (a.statements(), b.statements());
+    x.len() == y.len()
+        && x != y
+        && x.iter().zip(y).all(|(s, t)| {
+            s == t
+                || matches!(
+                    (s, t),
+                    (Statement::Primitive(_), Statement::Primitive(_))
+                        | (Statement::String(_), Statement::String(_))
+                )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rivet_testcase::{JType, MemberRef, Prim, PrimitiveValue};
+
+    fn test(x: i32, s: &str, method: &str) -> TypedTest {
+        let mut t = TypedTest::new();
+        let a = t.push(
+            Statement::Primitive(PrimitiveValue::Int(x)),
+            Some(JType::Prim(Prim::Int)),
+        );
+        let b = t.push(
+            Statement::String(s.into()),
+            Some(JType::class("java/lang/String")),
+        );
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("p/C", method, "(ILjava/lang/String;)V"),
+                receiver: None,
+                args: vec![a, b],
+            },
+            None,
+        );
+        t
+    }
+
+    #[test]
+    fn only_value_changes_trigger_dse_requests() {
+        let base = test(1, "a", "f");
+        assert!(values_only_differ(&base, &test(2, "a", "f")));
+        assert!(values_only_differ(&base, &test(1, "b", "f")));
+        // The same test is no mutation; another call is a structural change.
+        assert!(!values_only_differ(&base, &test(1, "a", "f")));
+        assert!(!values_only_differ(&base, &test(2, "a", "g")));
+        let mut longer = base.clone();
+        longer.push(Statement::Primitive(PrimitiveValue::Int(3)), None);
+        assert!(!values_only_differ(&base, &longer));
+    }
+
+    #[test]
+    fn dse_requests_keep_the_newest_few() {
+        let mut archive = Archive::default();
+        for i in 0..(crate::archive::MAX_DSE_REQUESTS as i32 + 2) {
+            archive.request_dse(test(i, "a", "f"));
+        }
+        assert_eq!(archive.dse_requests.len(), crate::archive::MAX_DSE_REQUESTS);
+        assert_eq!(archive.dse_requests.last(), Some(&test(5, "a", "f")));
+        assert_eq!(archive.dse_requests.first(), Some(&test(2, "a", "f")));
     }
 }
