@@ -620,12 +620,40 @@ impl<'m> Generator<'m> {
             .collect()
     }
 
-    /// A string near `s`: one character inserted, removed or replaced, or a fresh string.
+    /// A constant of the class under test or a string seen at run time (empty when there is
+    /// none).
+    fn pool_string(&self, rng: &mut Rng) -> String {
+        if rng.chance(0.5) {
+            if let Some(s) = self.model.dynamic_string(rng) {
+                return s;
+            }
+        }
+        rng.pick(&self.model.constants.strings)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// A string near `s`: one character inserted, removed or replaced, a constant written
+    /// over part of it, or a fresh string.
     pub fn mutate_string(&self, rng: &mut Rng, s: &str) -> String {
         let mut chars: Vec<char> = s.chars().collect();
-        match rng.below(6) {
+        match rng.below(7) {
             0 if !chars.is_empty() => {
                 chars.remove(rng.below(chars.len()));
+            }
+            // A constant or a string seen at run time written over part of the string, the
+            // length kept: a valid IBAN becomes one that `startsWith("DE")`.
+            5 if !chars.is_empty() => {
+                let piece: Vec<char> = self.pool_string(rng).chars().collect();
+                if piece.is_empty() || piece.len() > chars.len() {
+                    return self.string(rng);
+                }
+                let at = if rng.chance(0.5) {
+                    0
+                } else {
+                    rng.below(chars.len() - piece.len() + 1)
+                };
+                chars.splice(at..at + piece.len(), piece);
             }
             1 => {
                 let at = rng.below(chars.len() + 1);
