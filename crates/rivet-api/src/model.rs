@@ -151,8 +151,8 @@ pub struct ApiModel {
     /// Methods of the other classes of the package (nested ones included) returning objects,
     /// read once (see [`ApiModel::package_methods`]).
     pub(crate) package_methods: std::cell::OnceCell<Arc<Vec<Callable>>>,
-    /// Enums of the package a test may name, read once.
-    pub(crate) package_enums: std::cell::OnceCell<Vec<String>>,
+    /// The nameable classes of the package, read once.
+    pub(crate) package_apis: std::cell::OnceCell<Vec<Arc<ClassApi>>>,
     /// Strings the code under test compared or parsed during the run (dynamic seeding).
     pub(crate) dynamic_strings: RefCell<crate::supply::DynamicStrings>,
     /// How often each constructor and method ran and threw during the run (producers that
@@ -237,7 +237,7 @@ impl ApiModel {
             assignable: RefCell::new(HashMap::new()),
             functional: RefCell::new(HashMap::new()),
             package_methods: std::cell::OnceCell::new(),
-            package_enums: std::cell::OnceCell::new(),
+            package_apis: std::cell::OnceCell::new(),
             dynamic_strings: RefCell::new(Default::default()),
             record: RefCell::new(HashMap::new()),
         };

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rivet_testcase::{JType, Statement, StatementOutcome, TestCase, OBJECT};
 
-use crate::class_api::Callable;
+use crate::class_api::{Callable, ClassApi};
 use crate::functional::{
     find_sam, is_enum_bound, literal_descriptor, pinned_class, Sam, COMMON_CLASS_LITERALS,
     JDK_ENUMS,
@@ -146,26 +146,30 @@ impl ApiModel {
         sam
     }
 
+    /// The nameable classes of the class under test's package (its nested classes included,
+    /// itself too), read once.
+    fn package_apis(&self) -> &[Arc<ClassApi>] {
+        self.package_apis.get_or_init(|| {
+            let package = self.class.rsplit_once('/').map_or("", |(p, _)| p);
+            self.classpath()
+                .package_classes(package)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|n| self.class_api(n))
+                .filter(|api| api.nameable)
+                .collect()
+        })
+    }
+
     /// Accessible methods, static and instance, of the nameable classes in the class under
     /// test's package other than itself (its nested classes included) that return a
     /// reference other than `Object` and `String`. Sorted by member.
     pub fn package_methods(&self) -> Arc<Vec<Callable>> {
         self.package_methods
             .get_or_init(|| {
-                let package = self.class.rsplit_once('/').map_or("", |(p, _)| p);
-                let names = self
-                    .classpath()
-                    .package_classes(package)
-                    .unwrap_or_default();
                 let mut out = Vec::new();
-                for n in names {
-                    if n == self.class || out.len() >= MAX_PACKAGE_METHODS {
-                        continue;
-                    }
-                    let Some(api) = self.class_api(&n) else {
-                        continue;
-                    };
-                    if !api.nameable {
+                for api in self.package_apis() {
+                    if api.name == self.class || out.len() >= MAX_PACKAGE_METHODS {
                         continue;
                     }
                     for m in &api.methods {
@@ -189,22 +193,11 @@ impl ApiModel {
     /// Enums of the class under test's package (its nested ones included) that a test can
     /// name, sorted.
     pub fn package_enums(&self) -> Vec<String> {
-        self.package_enums
-            .get_or_init(|| {
-                let package = self.class.rsplit_once('/').map_or("", |(p, _)| p);
-                let names = self
-                    .classpath()
-                    .package_classes(package)
-                    .unwrap_or_default();
-                names
-                    .into_iter()
-                    .filter(|n| {
-                        self.class_api(n)
-                            .is_some_and(|a| a.nameable && a.flags.is_enum())
-                    })
-                    .collect()
-            })
-            .clone()
+        self.package_apis()
+            .iter()
+            .filter(|a| a.flags.is_enum())
+            .map(|a| a.name.clone())
+            .collect()
     }
 
     /// Names of the classes [`ApiModel::class_literals`] offers, as code that looks classes up

@@ -70,7 +70,7 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         if c.dse_requests > 0 {
             let _ = writeln!(
                 s,
-                "    adaptive DSE: the search asked {} times, {} steps taken, {} covered more",
+                "    adaptive DSE: {} requests from the search, {} steps taken, {} covered more",
                 c.dse_requests, c.dse_steps, c.dse_improved
             );
         }
