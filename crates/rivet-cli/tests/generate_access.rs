@@ -61,6 +61,21 @@ fn generate(
     (rivet(&refs), out)
 }
 
+/// Generates tests for a fixture and checks that the run succeeded, verified its tests and
+/// covered all `branches` of the class; returns the emitted test source.
+fn covered_and_verified(classes: &Path, class: &str, simple: &str, branches: u64) -> String {
+    let (o, out) = generate(classes, class, simple, &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{class}: {stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["verified"], true, "{report}");
+    assert_eq!(report["branches_total"], branches, "{class}: {report}");
+    assert_eq!(report["branches_covered"], branches, "{class}: {report}");
+    std::fs::read_to_string(out.join(format!("acc/{simple}RivetTest.java"))).unwrap()
+}
+
 #[test]
 fn package_private_classes_and_members_are_tested_from_their_package() {
     let classes = fixtures();
@@ -69,17 +84,7 @@ fn package_private_classes_and_members_are_tested_from_their_package() {
         ("acc.Gauge", "Gauge", 4),
         ("acc.Kinds", "Kinds", 8),
     ] {
-        let (o, out) = generate(&classes, class, simple, &[]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert!(o.status.success(), "{class}: {stderr}");
-        let report: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
-                .unwrap();
-        assert_eq!(report["verified"], true, "{report}");
-        assert_eq!(report["branches_total"], branches, "{report}");
-        assert_eq!(report["branches_covered"], branches, "{class}: {report}");
-        let source =
-            std::fs::read_to_string(out.join(format!("acc/{simple}RivetTest.java"))).unwrap();
+        let source = covered_and_verified(&classes, class, simple, branches);
         assert!(source.starts_with("package acc;"), "{source}");
         assert!(!source.contains("reflect"), "{source}");
         assert!(!source.contains("reset("), "a private method: {source}");
@@ -89,7 +94,8 @@ fn package_private_classes_and_members_are_tested_from_their_package() {
 /// Values beyond constructors: a class obtained only from another class's method
 /// (`Token.Lexer.next()`), class literals for a converter's `(Object, Class)` with
 /// `instanceof` chains, an abstract class through its two concrete subclasses, and lambdas for
-/// JDK and package functional interfaces, an inner class through its enclosing instance. Every branch covered, no private member called.
+/// JDK and package functional interfaces, an inner class through its enclosing instance.
+/// Every branch covered, no private member called.
 #[test]
 fn producers_class_literals_subclasses_and_lambdas_cover_their_fixtures() {
     let classes = fixtures();
@@ -109,17 +115,7 @@ fn producers_class_literals_subclasses_and_lambdas_cover_their_fixtures() {
         ),
     ];
     for (class, simple, branches, must, never) in cases {
-        let (o, out) = generate(&classes, class, simple, &[]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert!(o.status.success(), "{class}: {stderr}");
-        let report: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
-                .unwrap();
-        assert_eq!(report["verified"], true, "{report}");
-        assert_eq!(report["branches_total"], branches, "{class}: {report}");
-        assert_eq!(report["branches_covered"], branches, "{class}: {report}");
-        let source =
-            std::fs::read_to_string(out.join(format!("acc/{simple}RivetTest.java"))).unwrap();
+        let source = covered_and_verified(&classes, class, simple, branches);
         assert!(source.contains(must), "{class}: {source}");
         assert!(!source.contains(never), "{class}: {source}");
         assert!(!source.contains("reflect"), "{source}");
