@@ -67,6 +67,10 @@ pub struct ExploreConfig {
     pub symbolic_strings: bool,
     /// Wall-clock budget of the whole exploration.
     pub time_budget: Option<Duration>,
+    /// Concolic replay: a split takes the side the state's model satisfies without asking
+    /// the solver about the other (the model holds a concrete run's inputs; trace-guided
+    /// branches of the target class still ask where the trace wants the other side).
+    pub follow_model: bool,
 }
 
 impl Default for ExploreConfig {
@@ -87,6 +91,7 @@ impl Default for ExploreConfig {
             black_box_jdk: false,
             symbolic_strings: false,
             time_budget: None,
+            follow_model: false,
         }
     }
 }

@@ -173,6 +173,14 @@ impl Explorer {
         &self.config
     }
 
+    pub(crate) fn classpath(&self) -> &Arc<Classpath> {
+        &self.classpath
+    }
+
+    pub(crate) fn hierarchy(&self) -> &Arc<Hierarchy> {
+        &self.hierarchy
+    }
+
     /// An explorer of the same classpath (sharing its class hierarchy) with other bounds.
     pub fn with_config(&self, config: ExploreConfig) -> Explorer {
         Explorer {

@@ -38,6 +38,7 @@ pub mod state;
 pub mod strings;
 pub mod strings_symbolic;
 pub mod value;
+pub mod whole_test;
 
 pub use config::{ExploreConfig, SearcherKind};
 pub use error::SymbolicError;
@@ -47,3 +48,4 @@ pub use invariants::Invariants;
 pub use output::{PathLine, SummaryFile};
 pub use rivet_pc::{AccessPath, Clause, ClauseKind, PathCondition, SymbolTable};
 pub use searcher::{Searcher, StateId, StateMeta};
+pub use whole_test::{TestStep, WholeTest, WholeTestSolution};

@@ -130,6 +130,19 @@ pub fn invoke(
         _ => return Err(method_error(method, "invoke without a method reference")),
     };
     let mref = ctx.program.member_ref(method.class, index)?;
+    invoke_ref(state, ctx, method, op, &mref)
+}
+
+/// An invoke instruction of `method` (named in errors) calling `mref`, with the receiver
+/// and arguments on the top frame's stack: dispatch, models, black boxes, then a new frame.
+/// Also the driver of whole-test replay, which calls the test's methods this way.
+pub fn invoke_ref(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    mref: &crate::program::MemberRefInfo,
+) -> Result<Step, SymbolicError> {
     let n = arg_count(&mref.descriptor);
     let target = if op == Opcode::INVOKESTATIC {
         let target = ctx

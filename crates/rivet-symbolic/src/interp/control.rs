@@ -157,6 +157,22 @@ fn traced_side(
     }
 }
 
+/// In trace-guided mode, true if the trace takes the switch's edge to `dest` next.
+fn traced_switch(
+    state: &SymbolicState,
+    ctx: &Ctx<'_>,
+    method: &MethodBody,
+    offset: u32,
+    dest: u32,
+) -> bool {
+    let next = ctx
+        .config
+        .trace
+        .as_ref()
+        .and_then(|t| t.get(state.trace_pos));
+    next.is_some() && method.branches.get(&(offset, dest)) == next
+}
+
 /// `if*`, `if_icmp*`, `if_acmp*`, `ifnull`, `ifnonnull`.
 pub fn conditional(
     state: &mut SymbolicState,
@@ -223,6 +239,16 @@ pub fn conditional(
                     Value::FCmp(a, b, nan) => {
                         let cond = crate::value::fcmp_condition(cmp, a, b, nan)
                             .map_err(|e| super::method_error(method, e.to_string()))?;
+                        if let Some(want) =
+                            traced_side(state, ctx, method, offset, dest_true, dest_false)
+                        {
+                            return Ok(if ctx.follow(state, cond, want) {
+                                let dest = if want { dest_true } else { dest_false };
+                                single(state, ctx, method, offset, dest)?
+                            } else {
+                                Step::End(PathEnd::Dropped)
+                            });
+                        }
                         let split = ctx.split(state, cond);
                         return two_way(state, ctx, method, offset, dest_true, dest_false, split);
                     }
@@ -318,6 +344,13 @@ pub fn switch(
     for (clause, dest) in alternatives {
         if state.model.eval(&clause) == Concrete::Bool(true) {
             feasible.push((clause, dest, None));
+        } else if ctx.config.follow_model && traced_switch(state, ctx, method, offset, dest) {
+            // Concolic replay: only the model's case, unless the trace wants this one.
+            if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model) {
+                feasible.push((clause, dest, Some(m)));
+            }
+        } else if ctx.config.follow_model {
+            ctx.counters.pruned += 1;
         } else if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model) {
             feasible.push((clause, dest, Some(m)));
         } else {

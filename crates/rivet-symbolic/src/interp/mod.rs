@@ -25,7 +25,7 @@ use crate::value::{Reference, Value};
 use rivet_pc::{Clause, SymbolTable};
 
 pub use arrays::alloc_array;
-pub use calls::{enter_method, fresh_value, not_followed, return_descriptor};
+pub use calls::{enter_method, fresh_value, invoke_ref, not_followed, return_descriptor};
 pub use control::throw_new;
 pub use objects::{alloc_instance, alloc_string, ensure_initialized, is_string_class, mirror};
 
@@ -167,6 +167,14 @@ impl Ctx<'_> {
         } else {
             (negated.clone(), cond.clone())
         };
+        if self.config.follow_model {
+            // Concolic replay: the model is the concrete run's input; its side is taken
+            // without asking about the other.
+            if !state.numeric.contains(&model_side) {
+                state.assume(Clause::Numeric(model_side));
+            }
+            return if holds { Split::True } else { Split::False };
+        }
         let other_model = self.feasible(&state.numeric, &other_side, &state.model);
         match other_model {
             None => {

@@ -1,0 +1,447 @@
+//! Whole-test replay (mode (a) of trace-guided replay, EvoSuite+DSE): a test's statements
+//! run one after another in the interpreter, each primitive value of the test a symbol whose
+//! model value is the test's own, every branch taking the side the concrete run took, and the
+//! call of interest following a traced prefix whose last outcome is the one to reach. The
+//! solver's answer at that outcome gives new values for the test's primitives.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rivet_classfile::{ClassName, Instruction, MethodDescriptor, Opcode, Operand};
+use rivet_pc::{AccessPath, Clause, SymbolId, SymbolSort, SymbolTable, Term};
+use rivet_solver::default_solver;
+
+use crate::config::ExploreConfig;
+use crate::error::SymbolicError;
+use crate::explorer::Explorer;
+use crate::heap::{Elements, ObjKind, StrValue};
+use crate::interp::{self, Counters, Ctx, PathEnd, Step};
+use crate::program::{MemberRefInfo, MethodBody, Program};
+use crate::state::SymbolicState;
+use crate::value::{Reference, Value};
+
+/// One statement of a test, its uses by index of earlier statements.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TestStep {
+    /// A primitive value: its sort and its model value (bits for floats and doubles, 0/1
+    /// for booleans). Each becomes a symbol `{sK}` (K the statement's index); a test should
+    /// be expanded first so that each use of a value is its own statement.
+    Primitive {
+        sort: SymbolSort,
+        value: i64,
+    },
+    /// A string, concrete.
+    Str(String),
+    Null,
+    /// A new array (component field descriptor) of earlier values.
+    Array {
+        component: String,
+        elements: Vec<usize>,
+    },
+    /// `new C(args)`.
+    New {
+        class: ClassName,
+        descriptor: String,
+        args: Vec<usize>,
+    },
+    /// A method call; `receiver` None for a static method.
+    Call {
+        class: ClassName,
+        name: String,
+        descriptor: String,
+        receiver: Option<usize>,
+        args: Vec<usize>,
+    },
+}
+
+/// A test to replay, the class whose branch ids the prefix uses, the statement whose call
+/// follows the prefix, and the prefix (the branch outcomes of the class under test during
+/// that call, the last one the outcome to reach).
+#[derive(Debug, Clone)]
+pub struct WholeTest {
+    pub class: ClassName,
+    pub steps: Vec<TestStep>,
+    pub target: usize,
+    pub prefix: Vec<u32>,
+}
+
+/// New primitive values that take the test's call of interest along the prefix.
+#[derive(Debug, Clone)]
+pub struct WholeTestSolution {
+    /// (statement index, new model value) of the primitives whose value changed.
+    pub changed: Vec<(usize, i64)>,
+    /// The path condition of the replay up to the end of the call, and its symbols.
+    pub pc: Vec<Clause>,
+    pub symbols: SymbolTable,
+}
+
+/// Where a replay stands.
+#[derive(Clone)]
+enum Phase {
+    /// About to run statement `step`.
+    Next,
+    /// A call was made from the driver frame; `new` is the object a constructor call builds.
+    InCall {
+        op: Opcode,
+        mref: MemberRefInfo,
+        new: Option<Value>,
+    },
+}
+
+#[derive(Clone)]
+struct Cursor {
+    state: SymbolicState,
+    step: usize,
+    phase: Phase,
+    values: Vec<Value>,
+    /// The symbol of each primitive statement run so far.
+    inputs: Vec<(usize, SymbolId)>,
+}
+
+/// The driver's frame: one `nop`, under the calls the test makes. A call has returned when
+/// the driver's pc moved past it.
+fn driver_body(program: &mut Program, class: &ClassName) -> Result<Arc<MethodBody>, SymbolicError> {
+    let info = program.require(class.internal())?;
+    let signature = MethodDescriptor::parse("()V").map_err(|_| SymbolicError::Bytecode {
+        class: class.clone(),
+        method: "<driver>".into(),
+        reason: "driver descriptor".into(),
+    })?;
+    Ok(Arc::new(MethodBody {
+        class: info.id,
+        class_name: info.name.clone(),
+        name: Arc::from("<driver>"),
+        descriptor: Arc::from("()V"),
+        signature,
+        access: rivet_classfile::AccessFlags(0x0008),
+        max_locals: 0,
+        insns: vec![Instruction::new(Opcode::NOP, Operand::None)],
+        handlers: Vec::new(),
+        branches: Default::default(),
+        model: None,
+    }))
+}
+
+fn unsupported(class: &ClassName, reason: impl Into<String>) -> SymbolicError {
+    SymbolicError::Bytecode {
+        class: class.clone(),
+        method: "<test>".into(),
+        reason: reason.into(),
+    }
+}
+
+impl Explorer {
+    /// Replays `test` (see the module): Some(solution) when the call of interest can follow
+    /// the whole prefix, None when no input found does so within the configured time.
+    pub fn replay_test(
+        &self,
+        test: &WholeTest,
+    ) -> Result<Option<WholeTestSolution>, SymbolicError> {
+        let started = Instant::now();
+        let mut program = Program::new(
+            self.classpath().clone(),
+            self.hierarchy().clone(),
+            test.class.internal(),
+        );
+        let driver = driver_body(&mut program, &test.class)?;
+        let mut symbols = SymbolTable::default();
+        let mut counters = Counters::default();
+        let mut solver = default_solver(self.config().solver_timeout);
+        let free = ExploreConfig {
+            trace: None,
+            trace_prefix: false,
+            follow_model: true,
+            ..self.config().clone()
+        };
+        let guided = ExploreConfig {
+            trace: Some(test.prefix.clone()),
+            trace_prefix: true,
+            ..free.clone()
+        };
+        let deadline = self.config().time_budget.map(|b| started + b);
+        let mut initial = SymbolicState::new();
+        interp::enter_method(&mut initial, driver.clone(), Vec::new());
+        let mut work = vec![Cursor {
+            state: initial,
+            step: 0,
+            phase: Phase::Next,
+            values: Vec::new(),
+            inputs: Vec::new(),
+        }];
+        let mut steps_run = 0u64;
+        while let Some(mut cursor) = work.pop() {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Ok(None);
+            }
+            let config = if cursor.step == test.target {
+                &guided
+            } else {
+                &free
+            };
+            let mut ctx = Ctx {
+                program: &mut program,
+                symbols: &mut symbols,
+                solver: &mut solver,
+                config,
+                counters: &mut counters,
+            };
+            match cursor.phase.clone() {
+                Phase::Next => {
+                    let Some(step) = test.steps.get(cursor.step) else {
+                        continue;
+                    };
+                    if cursor.step == test.target {
+                        cursor.state.trace_pos = 0;
+                    }
+                    if let Some(v) = start(&mut cursor, &mut ctx, &driver, step, test)? {
+                        cursor.values.push(v);
+                        cursor.step += 1;
+                    }
+                    work.push(cursor);
+                }
+                Phase::InCall { op, mref, new } => {
+                    // Run until the call returns to the driver, forks or ends.
+                    let outcome = loop {
+                        if cursor.state.frames.len() <= 1 {
+                            break None;
+                        }
+                        steps_run += 1;
+                        if steps_run % 4096 == 0 && deadline.is_some_and(|d| Instant::now() > d) {
+                            return Ok(None);
+                        }
+                        match interp::step(&mut cursor.state, &mut ctx)? {
+                            Step::Continue => {}
+                            other => break Some(other),
+                        }
+                    };
+                    match outcome {
+                        Some(Step::Fork(children)) => {
+                            for child in children.into_iter().rev() {
+                                work.push(Cursor {
+                                    state: child,
+                                    step: cursor.step,
+                                    phase: cursor.phase.clone(),
+                                    values: cursor.values.clone(),
+                                    inputs: cursor.inputs.clone(),
+                                });
+                            }
+                        }
+                        Some(Step::End(_)) | Some(Step::Continue) => {}
+                        None => {
+                            let at_target = cursor.step == test.target;
+                            let followed = cursor.state.trace_pos >= test.prefix.len();
+                            if cursor.state.frames.is_empty() {
+                                // The call threw past the driver: the test ends here.
+                                if at_target && followed {
+                                    return Ok(Some(solution(test, cursor, symbols)));
+                                }
+                                continue;
+                            }
+                            let driver_pc = cursor.state.frames.last().map_or(0, |f| f.pc);
+                            if driver_pc == 0 {
+                                // A static initializer ran first: make the call again.
+                                let step = interp::invoke_ref(
+                                    &mut cursor.state,
+                                    &mut ctx,
+                                    &driver,
+                                    op,
+                                    &mref,
+                                )?;
+                                if !matches!(step, Step::Continue) {
+                                    continue;
+                                }
+                                work.push(cursor);
+                                continue;
+                            }
+                            if at_target {
+                                if followed {
+                                    return Ok(Some(solution(test, cursor, symbols)));
+                                }
+                                continue;
+                            }
+                            let result = match new {
+                                Some(v) => v,
+                                None if interp::return_descriptor(&mref.descriptor) == "V" => {
+                                    Value::null()
+                                }
+                                None => interp::Ops::pop(&mut cursor.state)?,
+                            };
+                            if let Some(f) = cursor.state.frames.last_mut() {
+                                f.pc = 0;
+                                f.stack.clear();
+                            }
+                            cursor.values.push(result);
+                            cursor.step += 1;
+                            cursor.phase = Phase::Next;
+                            work.push(cursor);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Starts statement `step`: a value is returned at once; a call is made from the driver
+/// frame (the cursor's phase becomes `InCall`, and None is returned).
+fn start(
+    cursor: &mut Cursor,
+    ctx: &mut Ctx<'_>,
+    driver: &Arc<MethodBody>,
+    step: &TestStep,
+    test: &WholeTest,
+) -> Result<Option<Value>, SymbolicError> {
+    let state = &mut cursor.state;
+    let value = |i: &usize| -> Result<Value, SymbolicError> {
+        cursor
+            .values
+            .get(*i)
+            .cloned()
+            .ok_or_else(|| unsupported(&test.class, format!("use of statement {i} before it")))
+    };
+    Ok(Some(match step {
+        TestStep::Primitive { sort, value: v } => {
+            let symbol: SymbolId = ctx
+                .symbols
+                .fresh(AccessPath::root(&format!("s{}", cursor.step)), *sort);
+            state.model.set(symbol, *v);
+            cursor.inputs.push((cursor.step, symbol));
+            let t = Term::var(symbol, *sort);
+            match sort {
+                SymbolSort::Long => Value::Long(t),
+                SymbolSort::Float => Value::Float(t),
+                SymbolSort::Double => Value::Double(t),
+                _ => Value::Int(t),
+            }
+        }
+        TestStep::Str(text) => {
+            let id =
+                interp::alloc_string(state, ctx, StrValue::Concrete(Arc::from(text.as_str())))?;
+            Value::Ref(Reference::Object(id))
+        }
+        TestStep::Null => Value::null(),
+        TestStep::Array {
+            component,
+            elements,
+        } => {
+            let values = elements.iter().map(value).collect::<Result<Vec<_>, _>>()?;
+            let id = interp::alloc_array(state, component, values.len() as i32);
+            if let Some(o) = state.object_mut(id) {
+                if let ObjKind::Array { elements, .. } = &mut o.kind {
+                    *elements = Elements::Dense(values);
+                }
+            }
+            Value::Ref(Reference::Object(id))
+        }
+        TestStep::New {
+            class,
+            descriptor,
+            args,
+        } => {
+            let args = args.iter().map(value).collect::<Result<Vec<_>, _>>()?;
+            // Static initialization first (frames run to completion before the call).
+            if !interp::ensure_initialized(state, ctx, class.internal())? {
+                run_to_driver(state, ctx)?;
+            }
+            let id = interp::alloc_instance(state, ctx, class.internal())?;
+            let this = Value::Ref(Reference::Object(id));
+            let mref = MemberRefInfo {
+                owner: Arc::from(class.internal()),
+                name: Arc::from("<init>"),
+                descriptor: Arc::from(descriptor.as_str()),
+                interface: false,
+            };
+            call(
+                cursor,
+                ctx,
+                driver,
+                Opcode::INVOKESPECIAL,
+                mref,
+                Some(this),
+                args,
+            )?;
+            return Ok(None);
+        }
+        TestStep::Call {
+            class,
+            name,
+            descriptor,
+            receiver,
+            args,
+        } => {
+            let args = args.iter().map(value).collect::<Result<Vec<_>, _>>()?;
+            let (op, receiver) = match receiver {
+                Some(r) => (Opcode::INVOKEVIRTUAL, Some(value(r)?)),
+                None => (Opcode::INVOKESTATIC, None),
+            };
+            let mref = MemberRefInfo {
+                owner: Arc::from(class.internal()),
+                name: Arc::from(name.as_str()),
+                descriptor: Arc::from(descriptor.as_str()),
+                interface: false,
+            };
+            let mut all = Vec::with_capacity(args.len() + 1);
+            all.extend(receiver);
+            all.extend(args);
+            call(cursor, ctx, driver, op, mref, None, all)?;
+            return Ok(None);
+        }
+    }))
+}
+
+/// Runs the state's frames above the driver's to completion, without forks (static
+/// initializers of the test's classes).
+fn run_to_driver(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<(), SymbolicError> {
+    let class = ClassName::from_internal("?");
+    while state.frames.len() > 1 {
+        match interp::step(state, ctx)? {
+            Step::Continue => {}
+            Step::End(PathEnd::Return) => break,
+            _ => return Err(unsupported(&class, "a static initializer forked")),
+        }
+    }
+    Ok(())
+}
+
+/// Pushes the receiver (or the new object) and arguments on the driver's stack and invokes.
+fn call(
+    cursor: &mut Cursor,
+    ctx: &mut Ctx<'_>,
+    driver: &Arc<MethodBody>,
+    op: Opcode,
+    mref: MemberRefInfo,
+    new: Option<Value>,
+    args: Vec<Value>,
+) -> Result<(), SymbolicError> {
+    let state = &mut cursor.state;
+    if let Some(f) = state.frames.last_mut() {
+        f.pc = 0;
+        f.stack.clear();
+        f.stack.extend(new.clone());
+        f.stack.extend(args);
+    }
+    interp::invoke_ref(state, ctx, driver, op, &mref)?;
+    cursor.phase = Phase::InCall { op, mref, new };
+    Ok(())
+}
+
+/// The primitives whose model value changed, and the path condition.
+fn solution(test: &WholeTest, cursor: Cursor, symbols: SymbolTable) -> WholeTestSolution {
+    let mut changed = Vec::new();
+    for (k, id) in &cursor.inputs {
+        let Some(TestStep::Primitive { value, .. }) = test.steps.get(*k) else {
+            continue;
+        };
+        if let Some(v) = cursor.state.model.get(*id) {
+            if v != *value {
+                changed.push((*k, v));
+            }
+        }
+    }
+    WholeTestSolution {
+        changed,
+        pc: cursor.state.pc,
+        symbols,
+    }
+}
