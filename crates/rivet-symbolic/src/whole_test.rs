@@ -206,7 +206,9 @@ impl Explorer {
                             break None;
                         }
                         steps_run += 1;
-                        if steps_run % 4096 == 0 && deadline.is_some_and(|d| Instant::now() > d) {
+                        if steps_run.is_multiple_of(4096)
+                            && deadline.is_some_and(|d| Instant::now() > d)
+                        {
                             return Ok(None);
                         }
                         match interp::step(&mut cursor.state, &mut ctx)? {

@@ -103,7 +103,9 @@ fn values_set_before_the_call_are_solved_for_through_the_constructor_and_calls()
         .map(|c| c.text(&solution.symbols))
         .collect();
     assert!(
-        texts.iter().any(|t| t.contains("{s0}") && t.contains("{s4}")),
+        texts
+            .iter()
+            .any(|t| t.contains("{s0}") && t.contains("{s4}")),
         "{texts:?}"
     );
 }
