@@ -61,8 +61,8 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
     if let Some(c) = r.concolic.as_ref().filter(|c| c.traced_runs > 0) {
         let _ = writeln!(
             s,
-            "  concolic    {} traced runs; {} of {} unvisited outcomes solved in {:.1} s; {} new tests, {} heap goals ({} reached); {} runs diverged",
-            c.traced_runs, c.solved, c.nodes, c.explore_s, c.tests, c.goals, c.goals_reached, c.divergences
+            "  concolic    {} traced runs; {} of {} unvisited outcomes solved in {:.1} s ({} by whole-test replay); {} new tests, {} heap goals ({} reached); {} runs diverged",
+            c.traced_runs, c.solved, c.nodes, c.explore_s, c.whole_tests, c.tests, c.goals, c.goals_reached, c.divergences
         );
         for (at, n) in &c.diverged_at {
             let _ = writeln!(s, "    diverged at {at}: {n}");

@@ -21,6 +21,7 @@ use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
 use crate::concolic_inputs::{arguments_only, with_arguments};
+use crate::concolic_whole::{whole_test, with_values};
 use crate::plan::ClassPlan;
 use crate::strategy::{StepOutcome, Strategy};
 
@@ -112,6 +113,8 @@ pub struct ConcolicStats {
     pub dse_requests: usize,
     pub dse_steps: usize,
     pub dse_improved: usize,
+    /// Nodes solved by replaying the whole test (mode (a)).
+    pub whole_tests: usize,
 }
 
 /// A method of the class under test whose calls are traced.
@@ -394,7 +397,11 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         if found.is_none() {
             debug!(method = %target.spec.name, prefix = ?node.prefix, "concolic node: no path");
         }
-        let (pc, model, imprecise) = found?;
+        let Some((pc, model, imprecise)) = found else {
+            let built = self.solve_whole(node);
+            self.stats.solved += usize::from(built.is_some());
+            return built;
+        };
         self.stats.solved += 1;
         debug!(method = %target.spec.name, pc = ?pc.texts(), ?model, imprecise, prefix = ?node.prefix, "concolic node solved");
         if let Some(args) = arguments_only(&pc) {
@@ -402,6 +409,10 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
                 debug!(test = ?built.0.test, "concolic test");
                 return Some(built);
             }
+        }
+        // The condition needs more than the call's arguments: the whole test's values.
+        if let Some(built) = self.solve_whole(node) {
+            return Some(built);
         }
         let observable = pc
             .symbols
@@ -411,6 +422,36 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             self.new_goals.push((node.target, Arc::new(pc)));
         }
         None
+    }
+
+    /// Mode (a): the node's test replayed whole, its primitives as symbols; new values for
+    /// them become a test (the test expanded, each use of a value its own statement).
+    fn solve_whole(&mut self, node: &Node) -> Option<(TypedTest, usize)> {
+        let target = &self.targets[node.target];
+        let (whole, expanded, at) =
+            whole_test(&target.spec.class, &node.test, node.statement, &node.prefix)?;
+        let explorer = self.explorer.with_config(ExploreConfig {
+            depth: 400,
+            max_paths: 8,
+            time_budget: Some(self.config.node_time),
+            solver_timeout: Duration::from_millis(250),
+            seed: self.config.seed,
+            ..ExploreConfig::default()
+        });
+        let started = Instant::now();
+        let solution = explorer.replay_test(&whole);
+        self.stats.explore_time += started.elapsed();
+        let solution = match solution {
+            Ok(Some(s)) if !s.changed.is_empty() => s,
+            Ok(_) => return None,
+            Err(e) => {
+                debug!(error = %e, "whole-test replay failed");
+                return None;
+            }
+        };
+        self.stats.whole_tests += 1;
+        debug!(method = %target.spec.name, changed = ?solution.changed, prefix = ?node.prefix, "whole-test replay solved");
+        Some((with_values(&expanded, &solution.changed), at))
     }
 
     /// Compares a run of a predicted test with its prediction; a mismatch is a divergence.

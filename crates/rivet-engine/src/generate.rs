@@ -347,6 +347,7 @@ fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
         dse_requests: stats.dse_requests,
         dse_steps: stats.dse_steps,
         dse_improved: stats.dse_improved,
+        whole_tests: stats.whole_tests,
     }
 }
 

@@ -16,6 +16,7 @@
 mod artifacts;
 mod concolic;
 mod concolic_inputs;
+mod concolic_whole;
 mod config;
 mod error;
 pub mod finish;

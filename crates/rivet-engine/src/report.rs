@@ -152,6 +152,9 @@ pub struct ConcolicReport {
     pub dse_steps: usize,
     #[serde(default)]
     pub dse_improved: usize,
+    /// Unvisited outcomes solved by replaying the whole test, its values as symbols.
+    #[serde(default)]
+    pub whole_tests: usize,
 }
 
 /// The symbolic strategy's share of a run: the time split and what became of its goals.
