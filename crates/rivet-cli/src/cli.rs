@@ -94,6 +94,19 @@ pub struct GenerateArgs {
     /// protected and package-private members; never private ones), or the public API only
     #[arg(long, value_enum, default_value = "same-package")]
     pub access: Access,
+    /// How the concolic strategy picks the next unvisited outcome: depth-first (LCT's
+    /// default), breadth-first, priority (the outcome tried least so far, then the shallowest)
+    /// or random
+    #[arg(long, value_enum, default_value = "dfs")]
+    pub concolic_order: ConcolicOrder,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ConcolicOrder {
+    Dfs,
+    Bfs,
+    Priority,
+    Random,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

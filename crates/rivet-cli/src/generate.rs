@@ -5,11 +5,13 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use rivet_engine::{generate, AccessMode, EngineError, Event, GenerateConfig, StrategyChoice};
+use rivet_engine::{
+    generate, AccessMode, EngineError, Event, GenerateConfig, NodeOrder, StrategyChoice,
+};
 use rivet_junit::JUnitVersion;
 
 use crate::bad_input;
-use crate::cli::{Access, GenerateArgs, Strategy};
+use crate::cli::{Access, ConcolicOrder, GenerateArgs, Strategy};
 use crate::report::summary;
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
@@ -38,6 +40,12 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         access: match args.access {
             Access::SamePackage => AccessMode::SamePackage,
             Access::Public => AccessMode::Public,
+        },
+        concolic_order: match args.concolic_order {
+            ConcolicOrder::Dfs => NodeOrder::DepthFirst,
+            ConcolicOrder::Bfs => NodeOrder::BreadthFirst,
+            ConcolicOrder::Priority => NodeOrder::Priority,
+            ConcolicOrder::Random => NodeOrder::Random,
         },
     };
     let mut bar: Option<indicatif::ProgressBar> = None;

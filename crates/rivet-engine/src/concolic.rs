@@ -34,6 +34,9 @@ pub enum NodeOrder {
     BreadthFirst,
     /// Uniformly at random, seeded.
     Random,
+    /// The node whose outcome has been tried least so far (spreading the effort over the
+    /// branches), then the shallowest.
+    Priority,
 }
 
 /// Settings of the concolic strategy.
@@ -174,6 +177,8 @@ pub struct ConcolicStrategy<'g, 'm> {
     uncovered_left: bool,
     /// The current probability of a step on a requested test (adaptive DSE).
     p_dse: f64,
+    /// Nodes tried per outcome (the priority order spreads the effort).
+    attempts: BTreeMap<u32, usize>,
     stats: ConcolicStats,
 }
 
@@ -252,6 +257,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             active: Vec::new(),
             seeded: false,
             p_dse: config.dse_probability,
+            attempts: BTreeMap::new(),
             uncovered_left: true,
             stats: ConcolicStats::default(),
         }
@@ -337,7 +343,12 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     /// (one covered meanwhile becomes a stepping stone), then the stepping stones.
     fn next_node(&mut self, arena: &Arena<'_>) -> Option<Node> {
         while !self.pending.is_empty() {
-            let i = self.pick(self.pending.len());
+            let i = pick(
+                self.config.order,
+                &mut self.rng,
+                &self.attempts,
+                &self.pending,
+            );
             let mut node = self.pending.remove(i);
             let alt = node.prefix.last().copied().unwrap_or(u32::MAX);
             let open = self
@@ -353,16 +364,13 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         if self.stepping.is_empty() {
             return None;
         }
-        let i = self.pick(self.stepping.len());
+        let i = pick(
+            self.config.order,
+            &mut self.rng,
+            &self.attempts,
+            &self.stepping,
+        );
         Some(self.stepping.remove(i))
-    }
-
-    fn pick(&mut self, n: usize) -> usize {
-        match self.config.order {
-            NodeOrder::DepthFirst => n - 1,
-            NodeOrder::BreadthFirst => 0,
-            NodeOrder::Random => self.rng.below(n),
-        }
     }
 
     /// Asks the executor about a node; returns a new test with the index of its call, or
@@ -517,6 +525,9 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
 
     /// Solves a node and runs the test built from the solution, checking its prediction.
     fn try_node(&mut self, arena: &mut Arena<'_>, node: &Node) {
+        if let Some(&outcome) = node.prefix.last() {
+            *self.attempts.entry(outcome).or_insert(0) += 1;
+        }
         if let Some((test, statement)) = self.solve(node) {
             self.stats.tests += 1;
             let prediction = Prediction {
@@ -661,6 +672,24 @@ impl Strategy for ConcolicStrategy<'_, '_> {
     }
 }
 
+/// The index of the next node of `nodes` in `order`.
+fn pick(order: NodeOrder, rng: &mut Rng, attempts: &BTreeMap<u32, usize>, nodes: &[Node]) -> usize {
+    let n = nodes.len();
+    match order {
+        NodeOrder::DepthFirst => n - 1,
+        NodeOrder::BreadthFirst => 0,
+        NodeOrder::Random => rng.below(n),
+        NodeOrder::Priority => (0..n)
+            .min_by_key(|&i| {
+                let node = &nodes[i];
+                let outcome = node.prefix.last().copied().unwrap_or(u32::MAX);
+                let tried = attempts.get(&outcome).copied().unwrap_or(0);
+                (tried, node.prefix.len(), std::cmp::Reverse(i))
+            })
+            .unwrap_or(n - 1),
+    }
+}
+
 /// A node's key in the tree: its method and outcome prefix.
 fn key(target: usize, prefix: &[u32]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -673,4 +702,35 @@ fn fingerprint(t: &TypedTest) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     format!("{:?}", t.test).hash(&mut h);
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(prefix: &[u32]) -> Node {
+        Node {
+            target: 0,
+            test: TypedTest::new(),
+            statement: 0,
+            prefix: prefix.to_vec(),
+            uncovered: true,
+        }
+    }
+
+    #[test]
+    fn each_order_picks_its_node() {
+        let nodes = [node(&[1, 2]), node(&[3]), node(&[1, 4, 5])];
+        let mut rng = Rng::new(0);
+        let mut attempts = BTreeMap::new();
+        assert_eq!(pick(NodeOrder::DepthFirst, &mut rng, &attempts, &nodes), 2);
+        assert_eq!(pick(NodeOrder::BreadthFirst, &mut rng, &attempts, &nodes), 0);
+        // Priority: untried outcomes first, the shallowest among them.
+        assert_eq!(pick(NodeOrder::Priority, &mut rng, &attempts, &nodes), 1);
+        attempts.insert(3, 2);
+        attempts.insert(2, 1);
+        assert_eq!(pick(NodeOrder::Priority, &mut rng, &attempts, &nodes), 2);
+        let r = pick(NodeOrder::Random, &mut rng, &attempts, &nodes);
+        assert!(r < 3);
+    }
 }

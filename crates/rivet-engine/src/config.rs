@@ -45,6 +45,8 @@ pub struct GenerateConfig {
     /// What the tests may use: what a test in the class's package may (the default), or
     /// only the public API.
     pub access: AccessMode,
+    /// How the concolic strategy picks the next unvisited node of its execution tree.
+    pub concolic_order: crate::concolic::NodeOrder,
 }
 
 impl GenerateConfig {
@@ -116,6 +118,7 @@ mod tests {
             strategy: StrategyChoice::All,
             max_executions: None,
             access: AccessMode::SamePackage,
+            concolic_order: crate::concolic::NodeOrder::DepthFirst,
         }
     }
 

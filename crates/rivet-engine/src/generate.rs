@@ -129,11 +129,14 @@ pub fn generate(
             workers.probes.class(class.internal()),
             &generator,
             Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-            ConcolicConfig::for_budget(
-                budget,
-                config.strategy == StrategyChoice::Concolic,
-                config.seed,
-            ),
+            ConcolicConfig {
+                order: config.concolic_order,
+                ..ConcolicConfig::for_budget(
+                    budget,
+                    config.strategy == StrategyChoice::Concolic,
+                    config.seed,
+                )
+            },
         )
     });
     if matches!(
