@@ -64,17 +64,35 @@ pub enum Strategy {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("classes").required(true).args(["class", "package", "all"])))]
 pub struct GenerateArgs {
     #[arg(long, value_name = "CP")]
     pub classpath: String,
+    /// A class to test (repeatable)
     #[arg(long, value_name = "FQN")]
-    pub class: String,
+    pub class: Vec<String>,
+    /// Every class of this package and its sub-packages
+    #[arg(long, value_name = "PKG")]
+    pub package: Option<String>,
+    /// Every class of the classpath's first entry, or of --target
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: the directory or jar whose classes are tested
+    #[arg(long, value_name = "DIR|JAR", requires = "all")]
+    pub target: Option<PathBuf>,
     #[arg(long, value_name = "NAME")]
     pub method: Option<String>,
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Seconds per class
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub budget: u64,
+    /// Seconds for the whole run (classes get an even share of what is left, at most --budget)
+    #[arg(long, value_name = "SECONDS")]
+    pub total_budget: Option<u64>,
+    /// Take part i of n of the classes (sorted, dealt round-robin), for a CI matrix
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
     /// Stop the search after this many test executions (besides the time budget)
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,

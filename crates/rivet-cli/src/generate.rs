@@ -14,10 +14,11 @@ use crate::bad_input;
 use crate::cli::{Access, ConcolicOrder, GenerateArgs, Strategy};
 use crate::report::summary;
 
-pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
-    let config = GenerateConfig {
+/// The settings the flags describe (`class` is the first `--class`, if any).
+fn base_config(args: &GenerateArgs) -> GenerateConfig {
+    GenerateConfig {
         classpath: args.classpath.clone(),
-        class: args.class.clone(),
+        class: args.class.first().cloned().unwrap_or_default(),
         method: args.method.clone(),
         out: args.out.clone(),
         budget_s: args.budget,
@@ -47,7 +48,22 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             ConcolicOrder::Priority => NodeOrder::Priority,
             ConcolicOrder::Random => NodeOrder::Random,
         },
-    };
+    }
+}
+
+pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+    let config = base_config(args);
+    let single = args.class.len() == 1
+        && args.package.is_none()
+        && !args.all
+        && args.shard.is_none()
+        && args.total_budget.is_none();
+    if !single {
+        if args.method.is_some() {
+            return Err(bad_input("--method needs exactly one --class"));
+        }
+        return crate::generate_project::run(args, config);
+    }
     let mut bar: Option<indicatif::ProgressBar> = None;
     let mut budget = std::time::Duration::ZERO;
     let outcome = generate(&config, &mut |event| match event {

@@ -7,6 +7,7 @@ mod branches;
 mod cli;
 mod explore;
 mod generate;
+mod generate_project;
 mod instrument;
 mod report;
 

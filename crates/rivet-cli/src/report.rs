@@ -101,3 +101,103 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
     let _ = writeln!(s, "  report      {}", report_path.display());
     s
 }
+
+/// The summary of a run over many classes: totals, then one line per class.
+pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> String {
+    let mut s = String::new();
+    let pct = |c: usize, t: usize| {
+        if t == 0 {
+            100.0
+        } else {
+            100.0 * c as f64 / t as f64
+        }
+    };
+    let budgets: u64 = r.classes.iter().map(|c| c.budget_s).sum();
+    let _ = writeln!(
+        s,
+        "rivet generate: {} classes{} (seed {}, budget {} s per class{})",
+        r.classes.len(),
+        r.shard
+            .as_ref()
+            .map(|x| format!(", shard {x}"))
+            .unwrap_or_default(),
+        r.seed,
+        r.budget_s,
+        r.total_budget_s
+            .map(|t| format!(", {t} s in total"))
+            .unwrap_or_default(),
+    );
+    let _ = writeln!(
+        s,
+        "  classes     {} generated, {} skipped, {} failed",
+        r.generated, r.skipped, r.failed
+    );
+    let _ = writeln!(
+        s,
+        "  branches    {}/{} covered ({:.1} %), {} tests",
+        r.branches_covered,
+        r.branches_total,
+        pct(r.branches_covered, r.branches_total),
+        r.tests
+    );
+    let _ = writeln!(
+        s,
+        "  time        {:.1} s (sum of the class budgets {budgets} s)",
+        r.elapsed_s
+    );
+    let nested = r
+        .classes
+        .iter()
+        .filter(|c| {
+            c.reason
+                .as_deref()
+                .is_some_and(|x| x.starts_with("nested in"))
+        })
+        .count();
+    for c in &r.classes {
+        if c.reason
+            .as_deref()
+            .is_some_and(|x| x.starts_with("nested in"))
+        {
+            continue;
+        }
+        match c.status {
+            rivet_engine::ClassStatus::Generated => {
+                let _ = writeln!(
+                    s,
+                    "    {:<60} {:>5}/{:<5} {:>5.1} % {:>4} tests {:>6.1} s{}",
+                    c.class,
+                    c.branches_covered,
+                    c.branches_total,
+                    pct(c.branches_covered, c.branches_total),
+                    c.tests,
+                    c.elapsed_s,
+                    if c.verified { "" } else { " (not verified)" }
+                );
+            }
+            rivet_engine::ClassStatus::Skipped | rivet_engine::ClassStatus::Failed => {
+                let reason: String = c
+                    .reason
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .take(120)
+                    .collect();
+                let what = if c.status == rivet_engine::ClassStatus::Failed {
+                    "failed"
+                } else {
+                    "skipped"
+                };
+                let _ = writeln!(s, "    {:<60} {what}: {reason}", c.class);
+            }
+        }
+    }
+    if nested > 0 {
+        let _ = writeln!(
+            s,
+            "    ({nested} nested classes: their branches are goals of their outer classes' runs)"
+        );
+    }
+    let _ = writeln!(s, "  report      {}", report_path.display());
+    s
+}

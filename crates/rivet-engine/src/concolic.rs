@@ -724,7 +724,10 @@ mod tests {
         let mut rng = Rng::new(0);
         let mut attempts = BTreeMap::new();
         assert_eq!(pick(NodeOrder::DepthFirst, &mut rng, &attempts, &nodes), 2);
-        assert_eq!(pick(NodeOrder::BreadthFirst, &mut rng, &attempts, &nodes), 0);
+        assert_eq!(
+            pick(NodeOrder::BreadthFirst, &mut rng, &attempts, &nodes),
+            0
+        );
         // Priority: untried outcomes first, the shallowest among them.
         assert_eq!(pick(NodeOrder::Priority, &mut rng, &attempts, &nodes), 1);
         attempts.insert(3, 2);

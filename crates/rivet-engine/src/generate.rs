@@ -22,7 +22,7 @@ use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
 use crate::report::{seconds, ConcolicReport, Report, RunEvents, SymbolicReport};
-use crate::session::{check_static_initializer, Session};
+use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
 
@@ -59,31 +59,74 @@ pub fn generate(
     let started = Instant::now();
     config.validate().map_err(EngineError::BadInput)?;
     let session = Session::open(&config.classpath)?;
-    // Workers, javac and JUnit run in directories of their own: paths they get are absolute.
-    let keep_artifacts = config
-        .keep_artifacts
-        .as_ref()
-        .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone()));
     let class = ClassName::from_binary(&config.class);
     let _span = info_span!("generate", class = %class).entered();
+    let model = api_model(&session, config)?;
+    // Instrument the class (cached per input state) and start the workers.
+    let mut workers = session.start_workers(
+        std::slice::from_ref(&class),
+        &cache_root(config),
+        config.workers,
+    )?;
+    let report_file = config.out.join("rivet-report.json");
+    run_class(
+        &session,
+        &mut workers,
+        config,
+        model,
+        (started, &report_file),
+        observe,
+    )
+}
+
+/// Workers, javac and JUnit run in directories of their own: paths they get are absolute.
+pub(crate) fn keep_artifacts(config: &GenerateConfig) -> Option<PathBuf> {
+    config
+        .keep_artifacts
+        .as_ref()
+        .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone()))
+}
+
+/// Where instrumented classes are cached.
+pub(crate) fn cache_root(config: &GenerateConfig) -> PathBuf {
+    match keep_artifacts(config) {
+        Some(d) => d.join("instrumented"),
+        None => std::env::temp_dir().join("rivet-cache"),
+    }
+}
+
+/// The API model of the configured class.
+pub(crate) fn api_model(
+    session: &Session,
+    config: &GenerateConfig,
+) -> Result<ApiModel, EngineError> {
     let method = config.method.as_deref();
-    let model = ApiModel::build(
+    ApiModel::build(
         session.classpath.clone(),
         &config.class,
         method,
         config.access,
     )
     .map_err(|source| EngineError::Api {
-        class: class.binary(),
+        class: ClassName::from_binary(&config.class).binary(),
         source: Box::new(source),
-    })?;
-    // Instrument the class (cached per input state) and start the workers.
-    let cache_root = match &keep_artifacts {
-        Some(d) => d.join("instrumented"),
-        None => std::env::temp_dir().join("rivet-cache"),
-    };
-    let mut workers =
-        session.start_workers(std::slice::from_ref(&class), &cache_root, config.workers)?;
+    })
+}
+
+/// One class on instrumented workers (the class among those instrumented): plan,
+/// strategies, finish, and the files written; `started` is when the class's time began, and
+/// the report goes to `report_file`.
+pub(crate) fn run_class(
+    session: &Session,
+    workers: &mut Workers,
+    config: &GenerateConfig,
+    model: ApiModel,
+    (started, report_file): (Instant, &std::path::Path),
+    observe: &mut dyn FnMut(Event),
+) -> Result<Outcome, EngineError> {
+    let class = ClassName::from_binary(&config.class);
+    let method = config.method.as_deref();
+    let keep_artifacts = keep_artifacts(config);
     let plan = ClassPlan::build(&session.classpath, model, method, &workers.probes)?;
     check_static_initializer(&mut workers.pool, &class)?;
 
@@ -263,7 +306,6 @@ pub fn generate(
     fresh_config
         .extra_jvm_args
         .push("-Drivet.keepStatics=true".into());
-    drop(workers);
     let mut fresh = WorkerPool::new(&fresh_config).map_err(|source| EngineError::Worker {
         class: class.binary(),
         source: Box::new(source),
@@ -312,16 +354,15 @@ pub fn generate(
         concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
         branches,
     };
-    let report_file = config.out.join("rivet-report.json");
-    write(&report_file, &report.to_json())?;
+    write(report_file, &report.to_json())?;
     Ok(Outcome {
         report,
         test_file,
-        report_file,
+        report_file: report_file.to_path_buf(),
     })
 }
 
-fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {
+pub(crate) fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {
     let err = |source| EngineError::Write {
         path: path.to_path_buf(),
         source,

@@ -11,7 +11,9 @@
 //!   budget;
 //! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the
 //!   [`Report`] is the typed `rivet-report.json`;
-//! * [`generate`] does all of it for one class from a [`GenerateConfig`].
+//! * [`generate`] does all of it for one class from a [`GenerateConfig`];
+//!   [`generate_project`] for many classes (a list, a package, a jar; sharded) on one
+//!   instrumentation and one worker pool, with an index report.
 
 mod artifacts;
 mod concolic;
@@ -22,6 +24,7 @@ mod error;
 pub mod finish;
 mod generate;
 mod plan;
+mod project;
 mod report;
 mod select;
 mod session;
@@ -33,6 +36,10 @@ pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
 pub use plan::{goal_classes, ClassPlan};
+pub use project::{
+    generate_project, ClassEntry, ClassSelection, ClassStatus, ProjectConfig, ProjectEvent,
+    ProjectOutcome, ProjectReport, Shard,
+};
 pub use report::{
     seconds, BranchRow, ClassCoverage, ConcolicReport, DroppedTestRow, Report, RunEvents,
 };

@@ -1,0 +1,443 @@
+//! Many classes in one run: the classes a selection names (a list, a package with its
+//! sub-packages, or every class of a directory or jar), the shard of them this run takes,
+//! one instrumentation and one worker pool for all of them, each class in turn within its
+//! budget (and what is left of the total), and the index report over all of them. A class
+//! that cannot be tested is skipped with the reason; one that fails is reported and the run
+//! goes on.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rivet_classfile::ClassName;
+use rivet_classpath::{ClassHeader, Classpath, ClasspathEntry};
+use serde::{Deserialize, Serialize};
+
+use crate::config::GenerateConfig;
+use crate::error::EngineError;
+use crate::generate::{api_model, cache_root, run_class, write, Event};
+use crate::report::seconds;
+use crate::session::Session;
+
+/// Which classes a run takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClassSelection {
+    /// These classes (binary names).
+    Classes(Vec<String>),
+    /// The classes of a package and its sub-packages (`com.example`).
+    Package(String),
+    /// Every class of this directory or jar (None: the classpath's first entry).
+    All(Option<PathBuf>),
+}
+
+/// Part `index` (1-based) of `count`: the sorted class list dealt round-robin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `i/n` with 1 <= i <= n.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard {text:?}: expected i/n with 1 <= i <= n, e.g. 1/4");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The part of `classes` (sorted) this shard takes.
+    pub fn take(&self, classes: Vec<String>) -> Vec<String> {
+        classes
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| (*k as u32) % self.count == self.index - 1)
+            .map(|(_, c)| c)
+            .collect()
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A run over many classes.
+#[derive(Debug, Clone)]
+pub struct ProjectConfig {
+    /// Settings every class shares; its `class` is ignored and `budget_s` is per class.
+    pub base: GenerateConfig,
+    pub selection: ClassSelection,
+    /// Cap on the whole run, in seconds.
+    pub total_budget_s: Option<u64>,
+    pub shard: Option<Shard>,
+}
+
+/// What became of a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClassStatus {
+    Generated,
+    Skipped,
+    Failed,
+}
+
+/// One class in the index report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClassEntry {
+    pub class: String,
+    pub status: ClassStatus,
+    /// Why a class was skipped or failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub tests: usize,
+    pub branches_covered: usize,
+    pub branches_total: usize,
+    pub verified: bool,
+    pub budget_s: u64,
+    pub elapsed_s: f64,
+    /// Relative to the output directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_file: Option<String>,
+}
+
+/// The index `rivet-report.json` of a run over many classes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProjectReport {
+    /// `project`: tells the index from a one-class report.
+    pub kind: String,
+    pub strategy: String,
+    pub seed: u64,
+    /// Per class.
+    pub budget_s: u64,
+    pub total_budget_s: Option<u64>,
+    pub shard: Option<String>,
+    pub elapsed_s: f64,
+    pub generated: usize,
+    pub skipped: usize,
+    pub failed: usize,
+    pub tests: usize,
+    pub branches_covered: usize,
+    pub branches_total: usize,
+    pub classes: Vec<ClassEntry>,
+}
+
+impl ProjectReport {
+    /// The report over `classes`, totals counted (classes sorted by name).
+    pub fn over(mut classes: Vec<ClassEntry>, header: ProjectReport) -> ProjectReport {
+        classes.sort_by(|a, b| a.class.cmp(&b.class));
+        let count = |s: ClassStatus| classes.iter().filter(|c| c.status == s).count();
+        ProjectReport {
+            generated: count(ClassStatus::Generated),
+            skipped: count(ClassStatus::Skipped),
+            failed: count(ClassStatus::Failed),
+            tests: classes.iter().map(|c| c.tests).sum(),
+            branches_covered: classes.iter().map(|c| c.branches_covered).sum(),
+            branches_total: classes.iter().map(|c| c.branches_total).sum(),
+            classes,
+            ..header
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
+        text.push('\n');
+        text
+    }
+}
+
+/// What a project run tells its caller while it works.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProjectEvent {
+    /// The classes to run, after selection and sharding.
+    Selected { classes: usize },
+    /// Class `index` (0-based) of `of` starts.
+    Class {
+        class: String,
+        index: usize,
+        of: usize,
+    },
+    /// An event of the class's run.
+    Inner(Event),
+    /// A class is done.
+    Done(ClassEntry),
+}
+
+/// What a project run produced.
+#[derive(Debug, Clone)]
+pub struct ProjectOutcome {
+    pub report: ProjectReport,
+    pub report_file: PathBuf,
+}
+
+/// Internal names of the classes `selection` names, sorted.
+fn candidates(session: &Session, selection: &ClassSelection) -> Result<Vec<String>, EngineError> {
+    let bad = EngineError::BadInput;
+    let classpath: &Classpath = &session.classpath;
+    let mut names =
+        match selection {
+            ClassSelection::Classes(list) => list
+                .iter()
+                .map(|c| ClassName::from_binary(c).internal().to_string())
+                .collect(),
+            ClassSelection::Package(pkg) => {
+                let prefix = format!("{}/", pkg.trim_end_matches('.').replace('.', "/"));
+                let mut all = classpath.user_classes().map_err(|e| bad(e.to_string()))?;
+                all.retain(|n| n.starts_with(&prefix));
+                if all.is_empty() {
+                    return Err(bad(format!(
+                        "package {pkg} has no classes on the classpath (sub-packages included)"
+                    )));
+                }
+                all
+            }
+            ClassSelection::All(target) => {
+                let entry =
+                    match target {
+                        Some(path) => ClasspathEntry::open(path).map_err(|e| bad(e.to_string()))?,
+                        None => ClasspathEntry::open(session.entries.first().ok_or_else(|| {
+                            bad("the classpath names no directory or jar".into())
+                        })?)
+                        .map_err(|e| bad(e.to_string()))?,
+                    };
+                let all = entry.class_names().map_err(|e| bad(e.to_string()))?;
+                if all.is_empty() {
+                    return Err(bad(format!("{} holds no classes", entry.path().display())));
+                }
+                all
+            }
+        };
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// Why a class is not run on its own, from its header; None if it is a candidate.
+fn skip_reason(classpath: &Classpath, internal: &str) -> Option<String> {
+    let simple = internal.rsplit('/').next().unwrap_or(internal);
+    if simple == "package-info" || simple == "module-info" {
+        return Some(format!("{simple}: no code to test"));
+    }
+    if let Some((outer, _)) = internal.split_once('$') {
+        return Some(format!(
+            "nested in {}: its branches are goals of that class's run",
+            ClassName::from_internal(outer).binary()
+        ));
+    }
+    let header: ClassHeader = match classpath.class_header(internal) {
+        Ok(Some(h)) => (*h).clone(),
+        Ok(None) => return None, // the class's run says it is not found
+        Err(_) => return None,   // and that it does not parse
+    };
+    let flags = header.access_flags;
+    if flags.0 & 0x2000 != 0 {
+        return Some("an annotation type: no behaviour to test".into());
+    }
+    if flags.is_interface() {
+        return Some("an interface: its implementing classes are tested".into());
+    }
+    if flags.0 & 0x1000 != 0 {
+        return Some("synthetic (made by the compiler)".into());
+    }
+    None
+}
+
+fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64) -> ClassEntry {
+    ClassEntry {
+        class: class.to_string(),
+        status,
+        reason,
+        tests: 0,
+        branches_covered: 0,
+        branches_total: 0,
+        verified: false,
+        budget_s,
+        elapsed_s: 0.0,
+        test_file: None,
+        report_file: None,
+    }
+}
+
+fn relative(out: &Path, file: &Path) -> String {
+    file.strip_prefix(out).unwrap_or(file).display().to_string()
+}
+
+/// Generates tests for every class `config` selects; writes each class's tests and report
+/// and the index `rivet-report.json`.
+pub fn generate_project(
+    config: &ProjectConfig,
+    observe: &mut dyn FnMut(ProjectEvent),
+) -> Result<ProjectOutcome, EngineError> {
+    let started = Instant::now();
+    config.base.validate().map_err(EngineError::BadInput)?;
+    if config.total_budget_s == Some(0) {
+        return Err(EngineError::BadInput(
+            "--total-budget must be at least 1 second".into(),
+        ));
+    }
+    let session = Session::open(&config.base.classpath)?;
+    let mut names = candidates(&session, &config.selection)?;
+    if let Some(shard) = config.shard {
+        names = shard.take(names);
+    }
+    let mut entries = Vec::new();
+    let mut runnable = Vec::new();
+    for name in names {
+        let binary = ClassName::from_internal(&name).binary();
+        match skip_reason(&session.classpath, &name) {
+            Some(reason) => {
+                entries.push(entry(&binary, ClassStatus::Skipped, Some(reason), 0));
+            }
+            None => runnable.push(binary),
+        }
+    }
+    observe(ProjectEvent::Selected {
+        classes: runnable.len(),
+    });
+    // One instrumentation of all of them, one pool of workers.
+    let classes: Vec<ClassName> = runnable.iter().map(|c| ClassName::from_binary(c)).collect();
+    let mut workers = if classes.is_empty() {
+        None
+    } else {
+        Some(session.start_workers(&classes, &cache_root(&config.base), config.base.workers)?)
+    };
+    let total = config.total_budget_s.map(Duration::from_secs);
+    let reports = config.base.out.join("rivet-reports");
+    let of = runnable.len();
+    for (index, class) in runnable.iter().enumerate() {
+        let Some(workers) = workers.as_mut() else {
+            break;
+        };
+        // The class's budget: its own, within an even share of what is left of the total.
+        let mut budget_s = config.base.budget_s;
+        if let Some(total) = total {
+            let left = total.saturating_sub(started.elapsed());
+            let share = left.as_secs() / (of - index) as u64;
+            if share == 0 {
+                let mut e = entry(
+                    class,
+                    ClassStatus::Skipped,
+                    Some("the total budget was spent".into()),
+                    0,
+                );
+                e.budget_s = 0;
+                entries.push(e);
+                observe(ProjectEvent::Done(entries[entries.len() - 1].clone()));
+                continue;
+            }
+            budget_s = budget_s.min(share);
+        }
+        observe(ProjectEvent::Class {
+            class: class.clone(),
+            index,
+            of,
+        });
+        let class_started = Instant::now();
+        let class_config = GenerateConfig {
+            class: class.clone(),
+            budget_s,
+            keep_artifacts: config.base.keep_artifacts.as_ref().map(|d| d.join(class)),
+            ..config.base.clone()
+        };
+        let report_file = reports.join(format!("{class}.json"));
+        let result = api_model(&session, &class_config).and_then(|model| {
+            if model.targets.is_empty() {
+                return Err(EngineError::BadInput(
+                    "no usable API: no constructor or method a test can call".into(),
+                ));
+            }
+            run_class(
+                &session,
+                workers,
+                &class_config,
+                model,
+                (class_started, &report_file),
+                &mut |e| observe(ProjectEvent::Inner(e)),
+            )
+        });
+        let done = match result {
+            Ok(outcome) => ClassEntry {
+                class: class.clone(),
+                status: ClassStatus::Generated,
+                reason: None,
+                tests: outcome.report.tests,
+                branches_covered: outcome.report.branches_covered,
+                branches_total: outcome.report.branches_total,
+                verified: outcome.report.verified,
+                budget_s,
+                elapsed_s: seconds(class_started.elapsed()),
+                test_file: Some(relative(&config.base.out, &outcome.test_file)),
+                report_file: Some(relative(&config.base.out, &outcome.report_file)),
+            },
+            Err(e) => {
+                // Untestable classes are skipped; anything else failed. The run goes on.
+                let status = if e.is_bad_input() {
+                    ClassStatus::Skipped
+                } else {
+                    ClassStatus::Failed
+                };
+                tracing::warn!(%class, error = %e, "class not generated");
+                let mut e = entry(class, status, Some(e.to_string()), budget_s);
+                e.elapsed_s = seconds(class_started.elapsed());
+                e
+            }
+        };
+        observe(ProjectEvent::Done(done.clone()));
+        entries.push(done);
+    }
+    drop(workers);
+    let report = ProjectReport::over(
+        entries,
+        ProjectReport {
+            kind: "project".into(),
+            strategy: config.base.strategy_name().into(),
+            seed: config.base.seed,
+            budget_s: config.base.budget_s,
+            total_budget_s: config.total_budget_s,
+            shard: config.shard.map(|s| s.to_string()),
+            elapsed_s: seconds(started.elapsed()),
+            generated: 0,
+            skipped: 0,
+            failed: 0,
+            tests: 0,
+            branches_covered: 0,
+            branches_total: 0,
+            classes: Vec::new(),
+        },
+    );
+    let report_file = config.base.out.join("rivet-report.json");
+    write(&report_file, &report.to_json())?;
+    Ok(ProjectOutcome {
+        report,
+        report_file,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_deal_the_sorted_classes_round_robin_and_cover_them_exactly_once() {
+        let classes: Vec<String> = (0..7).map(|i| format!("a/C{i}")).collect();
+        let mut seen = Vec::new();
+        for i in 1..=3 {
+            let part = Shard::parse(&format!("{i}/3"))
+                .unwrap()
+                .take(classes.clone());
+            assert!(part.len() >= 2 && part.len() <= 3, "{part:?}");
+            seen.extend(part);
+        }
+        seen.sort();
+        assert_eq!(seen, classes);
+        for bad in ["0/2", "3/2", "1/0", "x/2", "12"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
