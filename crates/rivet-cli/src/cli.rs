@@ -21,10 +21,29 @@ pub enum Command {
     Branches(BranchesArgs),
     /// Instrument every class of directories and jars with branch probes into a directory
     Instrument(InstrumentArgs),
-    /// Generate JUnit tests for a class
+    /// Generate JUnit tests for a class, a package or a whole jar
     Generate(GenerateArgs),
     /// Explore a method symbolically and write its path conditions
     Explore(ExploreArgs),
+    /// Work on the reports of generate runs
+    #[command(subcommand)]
+    Report(ReportCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReportCommand {
+    /// Merge the output directories of several runs (shards) into one, with one index report
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output directories of `rivet generate` runs
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Where the merged tests and reports go
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -12,7 +12,7 @@ use rivet_engine::{
 };
 
 use crate::bad_input;
-use crate::cli::GenerateArgs;
+use crate::cli::{GenerateArgs, MergeArgs};
 use crate::report::project_summary;
 
 pub fn run(args: &GenerateArgs, base: GenerateConfig) -> Result<ExitCode> {
@@ -83,5 +83,27 @@ pub fn run(args: &GenerateArgs, base: GenerateConfig) -> Result<ExitCode> {
             r.classes.len()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rivet report merge DIR... --out DIR`.
+pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(bad_input(format!(
+            "--out {} exists and is not a directory",
+            args.out.display()
+        )));
+    }
+    let report = rivet_engine::merge_reports(&args.dirs, &args.out).map_err(|e| {
+        if e.is_bad_input() {
+            bad_input(e.to_string())
+        } else {
+            anyhow::Error::new(e)
+        }
+    })?;
+    print!(
+        "{}",
+        project_summary(&report, &args.out.join("rivet-report.json"))
+    );
     Ok(ExitCode::SUCCESS)
 }

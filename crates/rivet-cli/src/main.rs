@@ -89,6 +89,7 @@ fn main() -> ExitCode {
         Command::Instrument(args) => instrument::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Explore(args) => explore::run(&args),
+        Command::Report(cli::ReportCommand::Merge(args)) => generate_project::merge(&args),
     };
     match result {
         Ok(code) => code,

@@ -26,6 +26,7 @@ mod generate;
 mod plan;
 mod project;
 mod report;
+mod report_merge;
 mod select;
 mod session;
 mod strategy;
@@ -43,6 +44,7 @@ pub use project::{
 pub use report::{
     seconds, BranchRow, ClassCoverage, ConcolicReport, DroppedTestRow, Report, RunEvents,
 };
+pub use report_merge::merge_reports;
 pub use select::{select, Candidate, Selection, SelectionMethod};
 pub use session::{check_static_initializer, Session, Workers};
 pub use strategy::{
