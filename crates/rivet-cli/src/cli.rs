@@ -44,6 +44,9 @@ pub struct MergeArgs {
     /// Where the merged tests and reports go
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Java sources (`:`-separated directories) to show in the HTML report
+    #[arg(long, value_name = "DIRS")]
+    pub sourcepath: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -112,6 +115,9 @@ pub struct GenerateArgs {
     /// Take part i of n of the classes (sorted, dealt round-robin), for a CI matrix
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
+    /// Java sources (`:`-separated directories) to show in the HTML report
+    #[arg(long, value_name = "DIRS")]
+    pub sourcepath: Option<String>,
     /// Stop the search after this many test executions (besides the time budget)
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,

@@ -100,7 +100,10 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             anyhow::Error::new(e)
         }
     })?;
+    let index = rivet_engine::ProjectReport::of_class(&outcome.report, &args.out);
+    let html = crate::generate_project::html(&args.out, &index, args.sourcepath.as_deref())?;
     print!("{}", summary(&outcome.report, &outcome.report_file));
+    println!("  html        {}", html.display());
     if !outcome.report.verified {
         eprintln!(
             "rivet: warning: the tests were not verified: no JUnit jars found (pass --test-classpath with junit-platform-console-standalone.jar and the JUnit API jars, or install Debian's junit5/junit4)"

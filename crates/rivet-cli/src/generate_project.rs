@@ -67,7 +67,9 @@ pub fn run(args: &GenerateArgs, base: GenerateConfig) -> Result<ExitCode> {
         }
     })?;
     let r = &outcome.report;
+    let html = html(&config.base.out, r, args.sourcepath.as_deref())?;
     print!("{}", project_summary(r, &outcome.report_file));
+    println!("  html        {}", html.display());
     if r.generated == 0 {
         let what = if r.failed > 0 {
             format!("{} failed, {} skipped", r.failed, r.skipped)
@@ -101,9 +103,28 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             anyhow::Error::new(e)
         }
     })?;
+    let html = html(&args.out, &report, args.sourcepath.as_deref())?;
     print!(
         "{}",
         project_summary(&report, &args.out.join("rivet-report.json"))
     );
+    println!("  html        {}", html.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the HTML report of `index` under `out`.
+pub fn html(
+    out: &std::path::Path,
+    index: &rivet_engine::ProjectReport,
+    sourcepath: Option<&str>,
+) -> Result<std::path::PathBuf> {
+    let dirs: Vec<std::path::PathBuf> = sourcepath
+        .map(|s| {
+            s.split(':')
+                .filter(|d| !d.is_empty())
+                .map(std::path::PathBuf::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(rivet_html::write_site(out, index, &dirs)?)
 }

@@ -1,7 +1,9 @@
 //! `rivet generate` over many classes, end to end: a package of the subjects gives a test
 //! file and a per-class report per class, nested classes skipped with the reason, and the
 //! index report; two shards take the classes of the unsharded run exactly once between them,
-//! and `rivet report merge` of the shards gives the unsharded run's classes and totals.
+//! and `rivet report merge` of the shards gives the unsharded run's classes and totals. The
+//! HTML report renders in headless Chromium (a screenshot is taken; the page's text names the
+//! classes and their figures).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -12,8 +14,7 @@ use std::path::Path;
 use rivet_engine::{ClassStatus, ProjectReport};
 
 fn index(dir: &Path) -> ProjectReport {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("rivet-report.json")).unwrap())
-        .unwrap()
+    serde_json::from_str(&std::fs::read_to_string(dir.join("rivet-report.json")).unwrap()).unwrap()
 }
 
 fn run(subjects: &Path, out: &Path, extra: &[&str]) -> String {
@@ -52,8 +53,16 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
         .filter(|c| c.status == ClassStatus::Generated)
         .map(|c| c.class.as_str())
         .collect();
-    assert_eq!(generated, vec!["strings.DateParser", "strings.Iban"], "{r:?}");
-    for c in r.classes.iter().filter(|c| c.status == ClassStatus::Generated) {
+    assert_eq!(
+        generated,
+        vec!["strings.DateParser", "strings.Iban"],
+        "{r:?}"
+    );
+    for c in r
+        .classes
+        .iter()
+        .filter(|c| c.status == ClassStatus::Generated)
+    {
         let test = whole.join(c.test_file.as_deref().unwrap());
         assert!(test.is_file(), "{}", test.display());
         assert!(whole.join(c.report_file.as_deref().unwrap()).is_file());
@@ -65,6 +74,7 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
     );
     assert!(stdout.contains("2 generated"), "{stdout}");
     assert!(stdout.contains("strings.Iban"), "{stdout}");
+    html_renders(&whole, &r, dir.path());
 
     // Two shards: each class exactly once.
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
@@ -96,7 +106,11 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
         (m.generated, m.skipped, m.failed),
         (r.generated, r.skipped, r.failed)
     );
-    for c in m.classes.iter().filter(|c| c.status == ClassStatus::Generated) {
+    for c in m
+        .classes
+        .iter()
+        .filter(|c| c.status == ClassStatus::Generated)
+    {
         assert!(merged.join(c.test_file.as_deref().unwrap()).is_file());
         assert!(merged.join(c.report_file.as_deref().unwrap()).is_file());
     }
@@ -112,15 +126,104 @@ fn bad_project_flags_are_refused_with_one_message() {
         (vec!["--package", "nosuch.pkg"], "no classes"),
         (vec!["--package", "strings", "--shard", "3/2"], "--shard"),
         (
-            vec!["--class", "strings.Iban", "--class", "strings.DateParser", "--method", "x"],
+            vec![
+                "--class",
+                "strings.Iban",
+                "--class",
+                "strings.DateParser",
+                "--method",
+                "x",
+            ],
             "--method needs exactly one --class",
         ),
     ] {
-        let mut all = vec!["generate", "--classpath", &cp, "--out", &out, "--budget", "2"];
+        let mut all = vec![
+            "generate",
+            "--classpath",
+            &cp,
+            "--out",
+            &out,
+            "--budget",
+            "2",
+        ];
         all.extend(args.iter().copied());
         let o = common::rivet(&all);
         assert_eq!(o.status.code(), Some(2), "{all:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(expect), "{all:?}: {err}");
+    }
+}
+
+/// Headless Chromium (Debian's `chromium`): the output of `args` on `page`.
+fn chromium(page: &Path, args: &[&str]) -> std::process::Output {
+    let url = format!("file://{}", page.display());
+    let profile = tempfile::tempdir().unwrap();
+    let data_dir = format!("--user-data-dir={}", profile.path().display());
+    let out = std::process::Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", &data_dir])
+        .args(args)
+        .arg(&url)
+        .output()
+        .expect("chromium (Debian's chromium package) must be installed: .ci/run installs it");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// The page's text as Chromium's DOM has it, tags removed and entities decoded.
+fn page_text(page: &Path) -> String {
+    let dom = String::from_utf8(chromium(page, &["--dump-dom"]).stdout).unwrap();
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in dom.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
+    let index = out.join("rivet-report.html");
+    let shot = scratch.join("report.png");
+    let arg = format!("--screenshot={}", shot.display());
+    chromium(&index, &[&arg, "--window-size=1200,900"]);
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 5_000, "{} bytes", png.len());
+    let text = page_text(&index);
+    assert!(
+        text.contains(&format!("{}/{} branches covered", r.branches_covered, r.branches_total)),
+        "{text}"
+    );
+    for c in r.classes.iter().filter(|c| c.status == ClassStatus::Generated) {
+        assert!(text.contains(&c.class), "{text}");
+        assert!(
+            text.contains(&format!("{}/{}", c.branches_covered, c.branches_total)),
+            "{text}"
+        );
+        // The class page: its figures, a method, and a covering test's name.
+        let report: rivet_engine::Report = serde_json::from_str(
+            &std::fs::read_to_string(out.join(c.report_file.as_deref().unwrap())).unwrap(),
+        )
+        .unwrap();
+        let page = page_text(&out.join(format!("rivet-html/{}.html", c.class)));
+        assert!(page.contains(&c.class), "{page}");
+        let covered = report.branches.iter().find(|b| b.covered).unwrap();
+        assert!(page.contains(&covered.method), "{page}");
+        assert!(
+            page.contains(covered.covering_test.as_deref().unwrap()),
+            "{page}"
+        );
     }
 }

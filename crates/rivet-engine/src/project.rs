@@ -145,6 +145,52 @@ impl ProjectReport {
         }
     }
 
+    /// The index of a one-class run whose output directory is `out` (its report is
+    /// `out/rivet-report.json`).
+    pub fn of_class(one: &crate::report::Report, out: &Path) -> ProjectReport {
+        let test_file = Path::new(&one.test_file);
+        let entry = ClassEntry {
+            class: one.class.clone(),
+            status: ClassStatus::Generated,
+            reason: None,
+            tests: one.tests,
+            branches_covered: one.branches_covered,
+            branches_total: one.branches_total,
+            verified: one.verified,
+            budget_s: one.budget_s,
+            elapsed_s: one.elapsed_s,
+            test_file: Some(match test_file.strip_prefix(out) {
+                Ok(r) => r.display().to_string(),
+                // The run wrote it under the same directory named another way (`./out`).
+                Err(_) => format!(
+                    "{}RivetTest.java",
+                    one.class
+                        .split('$')
+                        .next()
+                        .unwrap_or(&one.class)
+                        .replace('.', "/")
+                ),
+            }),
+            report_file: Some("rivet-report.json".into()),
+        };
+        ProjectReport {
+            kind: "project".into(),
+            strategy: one.strategy.clone(),
+            seed: one.seed,
+            budget_s: one.budget_s,
+            total_budget_s: None,
+            shard: None,
+            elapsed_s: one.elapsed_s,
+            generated: 1,
+            skipped: 0,
+            failed: 0,
+            tests: one.tests,
+            branches_covered: one.branches_covered,
+            branches_total: one.branches_total,
+            classes: vec![entry],
+        }
+    }
+
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
         text.push('\n');

@@ -19,6 +19,9 @@ pub struct BranchRow {
     pub kind: String,
     pub covered: bool,
     pub covering_test: Option<String>,
+    /// For a branch not covered, why, as far as the run knows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 impl BranchRow {
@@ -33,6 +36,7 @@ impl BranchRow {
             kind: place.kind.to_string(),
             covered: covering_test.is_some(),
             covering_test,
+            why: None,
         }
     }
 }
@@ -186,10 +190,41 @@ impl Report {
         places: &[(GoalId, BranchPlace)],
         covering: &BTreeMap<GoalId, String>,
     ) -> Vec<BranchRow> {
-        places
+        let mut rows: Vec<BranchRow> = places
             .iter()
             .map(|(g, p)| BranchRow::new(p, covering.get(g).cloned()))
-            .collect()
+            .collect();
+        // Why an uncovered branch is: its condition ran (another outcome is covered), or the
+        // tests' paths through the method went elsewhere, or no test reached the method.
+        let same_method = |a: &BranchRow, b: &BranchRow| {
+            a.class == b.class && a.method == b.method && a.descriptor == b.descriptor
+        };
+        let reasons: Vec<Option<String>> = rows
+            .iter()
+            .map(|r| {
+                if r.covered {
+                    return None;
+                }
+                let sibling = rows
+                    .iter()
+                    .any(|o| o.covered && same_method(o, r) && o.offset == r.offset);
+                let method = rows.iter().any(|o| o.covered && same_method(o, r));
+                Some(
+                    if sibling {
+                        "the condition ran, but no test took this outcome within the budget"
+                    } else if method {
+                        "not reached: the tests' paths through the method went elsewhere or threw before it"
+                    } else {
+                        "no test reached it: no branch of its method is covered"
+                    }
+                    .to_string(),
+                )
+            })
+            .collect();
+        for (r, why) in rows.iter_mut().zip(reasons) {
+            r.why = why;
+        }
+        rows
     }
 
     /// Branch counts per class of `rows`, in order of first appearance (the class under test

@@ -46,43 +46,9 @@ fn entries_of(dir: &Path) -> Result<(ProjectReport, Vec<ClassEntry>), EngineErro
             index.display()
         ))
     })?;
-    let test_file = Path::new(&one.test_file);
-    let entry = ClassEntry {
-        class: one.class.clone(),
-        status: ClassStatus::Generated,
-        reason: None,
-        tests: one.tests,
-        branches_covered: one.branches_covered,
-        branches_total: one.branches_total,
-        verified: one.verified,
-        budget_s: one.budget_s,
-        elapsed_s: one.elapsed_s,
-        test_file: Some(
-            test_file
-                .strip_prefix(dir)
-                .unwrap_or(test_file)
-                .display()
-                .to_string(),
-        ),
-        report_file: Some("rivet-report.json".into()),
-    };
-    let header = ProjectReport {
-        kind: "project".into(),
-        strategy: one.strategy.clone(),
-        seed: one.seed,
-        budget_s: one.budget_s,
-        total_budget_s: None,
-        shard: None,
-        elapsed_s: one.elapsed_s,
-        generated: 1,
-        skipped: 0,
-        failed: 0,
-        tests: one.tests,
-        branches_covered: one.branches_covered,
-        branches_total: one.branches_total,
-        classes: vec![entry.clone()],
-    };
-    Ok((header, vec![entry]))
+    let header = ProjectReport::of_class(&one, dir);
+    let classes = header.classes.clone();
+    Ok((header, classes))
 }
 
 /// Merges the runs in `dirs` into `out`: every class once (a class in two runs keeps the

@@ -1,0 +1,264 @@
+//! Rivet's HTML report: `rivet-report.html` over the classes of a run (coverage bars,
+//! figures, why a class was skipped or failed) and a page per class under `rivet-html/`
+//! (per method each branch, covered or not, its covering test or why not, and the source with
+//! its lines marked when a source path is given). Static files: no server, no script, no
+//! network fonts. Rendered from minijinja templates over the typed reports.
+
+use std::path::{Path, PathBuf};
+
+use minijinja::{context, Environment};
+use rivet_engine::{BranchRow, ClassStatus, ProjectReport, Report};
+use serde::Serialize;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum HtmlError {
+    #[error("reading the report {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the report {path} is not a Rivet report: {source}")]
+    Parse {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("rendering {page}: {source}")]
+    Template {
+        page: String,
+        #[source]
+        source: minijinja::Error,
+    },
+    #[error("writing {path}: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The index page's file name, in the output directory.
+pub const INDEX: &str = "rivet-report.html";
+/// The directory of the class pages, in the output directory.
+pub const PAGES: &str = "rivet-html";
+
+fn environment() -> Result<Environment<'static>, HtmlError> {
+    let mut env = Environment::new();
+    for (name, text) in [
+        ("base.html", include_str!("templates/base.html")),
+        ("index.html", include_str!("templates/index.html")),
+        ("class.html", include_str!("templates/class.html")),
+    ] {
+        env.add_template(name, text)
+            .map_err(|source| HtmlError::Template {
+                page: name.into(),
+                source,
+            })?;
+    }
+    Ok(env)
+}
+
+fn pct(covered: usize, total: usize) -> f64 {
+    if total == 0 {
+        100.0
+    } else {
+        100.0 * covered as f64 / total as f64
+    }
+}
+
+/// A row of the index.
+#[derive(Debug, Serialize)]
+struct IndexRow {
+    class: String,
+    status: &'static str,
+    reason: Option<String>,
+    branches_covered: usize,
+    branches_total: usize,
+    tests: usize,
+    elapsed_s: f64,
+    verified: bool,
+    pct: f64,
+    page: Option<String>,
+}
+
+/// The branches of one method on a class page.
+#[derive(Debug, Serialize)]
+struct MethodRows<'a> {
+    name: String,
+    covered: usize,
+    total: usize,
+    branches: Vec<&'a BranchRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct SourceLine {
+    number: usize,
+    text: String,
+    class: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct SourceView {
+    file: String,
+    lines: Vec<SourceLine>,
+}
+
+fn write(path: &Path, text: &str) -> Result<(), HtmlError> {
+    let err = |source| HtmlError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(err)?;
+    }
+    std::fs::write(path, text).map_err(err)
+}
+
+fn read_report(path: &Path) -> Result<Report, HtmlError> {
+    let text = std::fs::read_to_string(path).map_err(|source| HtmlError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| HtmlError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The source file of `class` under one of `sourcepath`, with each line marked by the
+/// coverage of the branches on it.
+fn source_view(class: &str, rows: &[BranchRow], sourcepath: &[PathBuf]) -> Option<SourceView> {
+    let outer = class.split('$').next().unwrap_or(class);
+    let relative = format!("{}.java", outer.replace('.', "/"));
+    let (file, text) = sourcepath.iter().find_map(|dir| {
+        let f = dir.join(&relative);
+        std::fs::read_to_string(&f).ok().map(|t| (f, t))
+    })?;
+    let lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let number = i + 1;
+            let on: Vec<&BranchRow> = rows
+                .iter()
+                .filter(|r| r.line.map(usize::from) == Some(number))
+                .collect();
+            let covered = on.iter().filter(|r| r.covered).count();
+            let class = match (on.len(), covered) {
+                (0, _) => "",
+                (n, c) if c == n => "full",
+                (_, 0) => "none",
+                _ => "part",
+            };
+            SourceLine {
+                number,
+                text: line.to_string(),
+                class,
+            }
+        })
+        .collect();
+    Some(SourceView {
+        file: file.display().to_string(),
+        lines,
+    })
+}
+
+/// Renders the page of one class's report.
+fn class_page(
+    env: &Environment<'_>,
+    report: &Report,
+    sourcepath: &[PathBuf],
+) -> Result<String, HtmlError> {
+    let mut methods: Vec<MethodRows> = Vec::new();
+    for b in &report.branches {
+        let name = if b.class == report.class {
+            format!("{}{}", b.method, b.descriptor)
+        } else {
+            format!("{}.{}{}", b.class, b.method, b.descriptor)
+        };
+        let i = match methods.iter().position(|m| m.name == name) {
+            Some(i) => i,
+            None => {
+                methods.push(MethodRows {
+                    name,
+                    covered: 0,
+                    total: 0,
+                    branches: Vec::new(),
+                });
+                methods.len() - 1
+            }
+        };
+        methods[i].total += 1;
+        methods[i].covered += usize::from(b.covered);
+        methods[i].branches.push(b);
+    }
+    let source = source_view(&report.class, &report.branches, sourcepath);
+    let page = format!("{}.html", report.class);
+    env.get_template("class.html")
+        .and_then(|t| {
+            t.render(context! {
+                report => report,
+                pct => pct(report.branches_covered, report.branches_total),
+                methods => methods,
+                source => source,
+            })
+        })
+        .map_err(|source| HtmlError::Template { page, source })
+}
+
+/// Writes `out/rivet-report.html` over `index` and a page per generated class (read from its
+/// report under `out`); returns the index page's path.
+pub fn write_site(
+    out: &Path,
+    index: &ProjectReport,
+    sourcepath: &[PathBuf],
+) -> Result<PathBuf, HtmlError> {
+    let env = environment()?;
+    let mut rows = Vec::new();
+    for c in &index.classes {
+        let mut page = None;
+        if let (ClassStatus::Generated, Some(f)) = (c.status, &c.report_file) {
+            let report = read_report(&out.join(f))?;
+            let html = class_page(&env, &report, sourcepath)?;
+            let name = format!("{PAGES}/{}.html", c.class);
+            write(&out.join(&name), &html)?;
+            page = Some(name);
+        }
+        rows.push(IndexRow {
+            class: c.class.clone(),
+            status: match c.status {
+                ClassStatus::Generated => "generated",
+                ClassStatus::Skipped => "skipped",
+                ClassStatus::Failed => "failed",
+            },
+            reason: c.reason.clone(),
+            branches_covered: c.branches_covered,
+            branches_total: c.branches_total,
+            tests: c.tests,
+            elapsed_s: c.elapsed_s,
+            verified: c.verified,
+            pct: pct(c.branches_covered, c.branches_total),
+            page,
+        });
+    }
+    // Classes with pages first, then the others (nested, skipped, failed), each by name.
+    rows.sort_by(|a, b| (a.page.is_none(), &a.class).cmp(&(b.page.is_none(), &b.class)));
+    let html = env
+        .get_template("index.html")
+        .and_then(|t| {
+            t.render(context! {
+                report => index,
+                classes => rows,
+                total_pct => pct(index.branches_covered, index.branches_total),
+            })
+        })
+        .map_err(|source| HtmlError::Template {
+            page: INDEX.into(),
+            source,
+        })?;
+    let path = out.join(INDEX);
+    write(&path, &html)?;
+    Ok(path)
+}
