@@ -86,10 +86,16 @@ pub enum Strategy {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("classes").required(true).args(["class", "package", "all"])))]
+#[command(group(clap::ArgGroup::new("classes").args(["class", "package", "all"])))]
 pub struct GenerateArgs {
-    #[arg(long, value_name = "CP")]
-    pub classpath: String,
+    /// Classes and their dependencies (`:`-separated directories and jars); with --project,
+    /// the dependencies only (default: asked of Maven)
+    #[arg(long, value_name = "CP", required_unless_present = "project")]
+    pub classpath: Option<String>,
+    /// A Maven project (pom.xml; its target/classes) or a Gradle one (build/classes/java/main):
+    /// every class by default, tests written to its src/test/java unless --out says otherwise
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
     /// A class to test (repeatable)
     #[arg(long, value_name = "FQN")]
     pub class: Vec<String>,
@@ -104,8 +110,9 @@ pub struct GenerateArgs {
     pub target: Option<PathBuf>,
     #[arg(long, value_name = "NAME")]
     pub method: Option<String>,
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    /// Where the tests go (required without --project)
+    #[arg(long, value_name = "DIR", required_unless_present = "project")]
+    pub out: Option<PathBuf>,
     /// Seconds per class
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub budget: u64,
@@ -125,8 +132,9 @@ pub struct GenerateArgs {
     pub seed: u64,
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
-    #[arg(long, value_name = "5|4", default_value = "5", value_parser = ["5", "4"])]
-    pub junit: String,
+    /// JUnit of the emitted tests (default 5; with --project, the project's)
+    #[arg(long, value_name = "5|4", value_parser = ["5", "4"])]
+    pub junit: Option<String>,
     #[arg(long, value_name = "CP")]
     pub test_classpath: Option<String>,
     #[arg(long, value_name = "DIR")]

@@ -14,21 +14,23 @@ use crate::bad_input;
 use crate::cli::{Access, ConcolicOrder, GenerateArgs, Strategy};
 use crate::report::summary;
 
-/// The settings the flags describe (`class` is the first `--class`, if any).
-fn base_config(args: &GenerateArgs) -> GenerateConfig {
+/// The settings the flags describe (`class` is the first `--class`, if any), with the
+/// classpath, output directory and JUnit version settled.
+pub fn base_config(
+    args: &GenerateArgs,
+    classpath: String,
+    out: std::path::PathBuf,
+    junit: JUnitVersion,
+) -> GenerateConfig {
     GenerateConfig {
-        classpath: args.classpath.clone(),
+        classpath,
         class: args.class.first().cloned().unwrap_or_default(),
         method: args.method.clone(),
-        out: args.out.clone(),
+        out,
         budget_s: args.budget,
         seed: args.seed,
         workers: args.workers,
-        junit: if args.junit == "4" {
-            JUnitVersion::Four
-        } else {
-            JUnitVersion::Five
-        },
+        junit,
         test_classpath: args.test_classpath.clone(),
         keep_artifacts: args.keep_artifacts.clone(),
         strategy: match args.strategy {
@@ -52,7 +54,24 @@ fn base_config(args: &GenerateArgs) -> GenerateConfig {
 }
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
-    let config = base_config(args);
+    if let Some(dir) = &args.project {
+        return crate::generate_project::run_project_dir(args, dir);
+    }
+    let (Some(classpath), Some(out)) = (args.classpath.clone(), args.out.clone()) else {
+        return Err(bad_input(
+            "--classpath and --out are needed without --project",
+        ));
+    };
+    if args.class.is_empty() && args.package.is_none() && !args.all {
+        return Err(bad_input(
+            "name the classes to test: --class FQN (repeatable), --package PKG or --all",
+        ));
+    }
+    let junit = match args.junit.as_deref() {
+        Some("4") => JUnitVersion::Four,
+        _ => JUnitVersion::Five,
+    };
+    let config = base_config(args, classpath, out, junit);
     let single = args.class.len() == 1
         && args.package.is_none()
         && !args.all
@@ -62,7 +81,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         if args.method.is_some() {
             return Err(bad_input("--method needs exactly one --class"));
         }
-        return crate::generate_project::run(args, config);
+        return crate::generate_project::run(args, config, None, args.sourcepath.clone());
     }
     let mut bar: Option<indicatif::ProgressBar> = None;
     let mut budget = std::time::Duration::ZERO;
@@ -100,8 +119,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             anyhow::Error::new(e)
         }
     })?;
-    let index = rivet_engine::ProjectReport::of_class(&outcome.report, &args.out);
-    let html = crate::generate_project::html(&args.out, &index, args.sourcepath.as_deref())?;
+    let index = rivet_engine::ProjectReport::of_class(&outcome.report, &config.out);
+    let html = crate::generate_project::html(&config.out, &index, args.sourcepath.as_deref())?;
     print!("{}", summary(&outcome.report, &outcome.report_file));
     println!("  html        {}", html.display());
     if !outcome.report.verified {

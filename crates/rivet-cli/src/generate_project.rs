@@ -14,15 +14,107 @@ use rivet_engine::{
 use crate::bad_input;
 use crate::cli::{GenerateArgs, MergeArgs};
 use crate::report::project_summary;
+use rivet_junit::JUnitVersion;
 
-pub fn run(args: &GenerateArgs, base: GenerateConfig) -> Result<ExitCode> {
-    let selection = if let Some(pkg) = &args.package {
+/// `generate --project DIR`: the project's classes (all of them unless the flags name some),
+/// its dependencies and JUnit; tests into its `src/test/java` and reports into its
+/// `target/rivet` unless `--out` says otherwise.
+pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<ExitCode> {
+    let options = rivet_project::OpenOptions {
+        classpath: args.classpath.clone(),
+        ..rivet_project::OpenOptions::default()
+    };
+    let project = rivet_project::open(dir, &options).map_err(|e| bad_input(e.to_string()))?;
+    let mut classpath = vec![project.classes.display().to_string()];
+    classpath.extend(project.dependencies.iter().map(|d| d.display().to_string()));
+    let junit = match args.junit.as_deref() {
+        Some("4") => JUnitVersion::Four,
+        Some(_) => JUnitVersion::Five,
+        None => project.junit,
+    };
+    let from = match project.classpath_source {
+        rivet_project::ClasspathSource::User => "--classpath",
+        rivet_project::ClasspathSource::Maven => "mvn -o dependency:build-classpath",
+        rivet_project::ClasspathSource::LocalRepository => "the local Maven repository",
+        rivet_project::ClasspathSource::None => "none needed",
+    };
+    eprintln!(
+        "rivet: {} project {}: classes {}, {} dependencies ({from}), JUnit {}{}",
+        match project.tool {
+            rivet_project::BuildTool::Maven => "Maven",
+            rivet_project::BuildTool::Gradle => "Gradle",
+        },
+        project.name,
+        project.classes.display(),
+        project.dependencies.len(),
+        if junit == JUnitVersion::Four { 4 } else { 5 },
+        if project.junit_detected || args.junit.is_some() {
+            ""
+        } else {
+            " (the build names no JUnit)"
+        }
+    );
+    if !project.unresolved.is_empty() {
+        eprintln!(
+            "rivet: warning: dependencies not found: {} (pass --classpath with them)",
+            project.unresolved.join(", ")
+        );
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| project.test_sources.clone());
+    let report_dir = args
+        .out
+        .is_none()
+        .then(|| project.root.join("target/rivet"));
+    let mut base = crate::generate::base_config(args, classpath.join(":"), out, junit);
+    if base.test_classpath.is_none() && !project.junit_jars.is_empty() {
+        let jars: Vec<String> = project
+            .junit_jars
+            .iter()
+            .map(|j| j.display().to_string())
+            .collect();
+        base.test_classpath = Some(jars.join(":"));
+    }
+    let sourcepath = args
+        .sourcepath
+        .clone()
+        .or_else(|| Some(project.main_sources.display().to_string()));
+    let mut args_all = ClassSelection::All(Some(project.classes.clone()));
+    if !args.class.is_empty() || args.package.is_some() || args.all {
+        args_all = selection(args);
+    }
+    run_selection(args, base, args_all, report_dir, sourcepath)
+}
+
+fn selection(args: &GenerateArgs) -> ClassSelection {
+    if let Some(pkg) = &args.package {
         ClassSelection::Package(pkg.clone())
     } else if args.all {
         ClassSelection::All(args.target.clone())
     } else {
         ClassSelection::Classes(args.class.clone())
-    };
+    }
+}
+
+/// Many classes: `--class` repeated, `--package`, `--all`, `--shard`, `--total-budget`.
+pub fn run(
+    args: &GenerateArgs,
+    base: GenerateConfig,
+    report_dir: Option<std::path::PathBuf>,
+    sourcepath: Option<String>,
+) -> Result<ExitCode> {
+    run_selection(args, base, selection(args), report_dir, sourcepath)
+}
+
+fn run_selection(
+    args: &GenerateArgs,
+    base: GenerateConfig,
+    selection: ClassSelection,
+    report_dir: Option<std::path::PathBuf>,
+    sourcepath: Option<String>,
+) -> Result<ExitCode> {
     let shard = args
         .shard
         .as_deref()
@@ -34,6 +126,7 @@ pub fn run(args: &GenerateArgs, base: GenerateConfig) -> Result<ExitCode> {
         selection,
         total_budget_s: args.total_budget,
         shard,
+        report_dir,
     };
     let terminal = std::io::stderr().is_terminal();
     let outcome = generate_project(&config, &mut |event| {
@@ -67,7 +160,8 @@ pub fn run(args: &GenerateArgs, base: GenerateConfig) -> Result<ExitCode> {
         }
     })?;
     let r = &outcome.report;
-    let html = html(&config.base.out, r, args.sourcepath.as_deref())?;
+    let report_dir = config.report_dir.as_ref().unwrap_or(&config.base.out);
+    let html = html(report_dir, r, sourcepath.as_deref())?;
     print!("{}", project_summary(r, &outcome.report_file));
     println!("  html        {}", html.display());
     if r.generated == 0 {

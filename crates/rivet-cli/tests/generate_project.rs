@@ -165,7 +165,11 @@ fn chromium(page: &Path, args: &[&str]) -> std::process::Output {
         .arg(&url)
         .output()
         .expect("chromium (Debian's chromium package) must be installed: .ci/run installs it");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
 }
 
@@ -200,13 +204,24 @@ fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
     let arg = format!("--screenshot={}", shot.display());
     chromium(&index, &[&arg, "--window-size=1200,900"]);
     let png = std::fs::read(&shot).unwrap();
-    assert!(png.starts_with(b"\x89PNG") && png.len() > 5_000, "{} bytes", png.len());
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 5_000,
+        "{} bytes",
+        png.len()
+    );
     let text = page_text(&index);
     assert!(
-        text.contains(&format!("{}/{} branches covered", r.branches_covered, r.branches_total)),
+        text.contains(&format!(
+            "{}/{} branches covered",
+            r.branches_covered, r.branches_total
+        )),
         "{text}"
     );
-    for c in r.classes.iter().filter(|c| c.status == ClassStatus::Generated) {
+    for c in r
+        .classes
+        .iter()
+        .filter(|c| c.status == ClassStatus::Generated)
+    {
         assert!(text.contains(&c.class), "{text}");
         assert!(
             text.contains(&format!("{}/{}", c.branches_covered, c.branches_total)),

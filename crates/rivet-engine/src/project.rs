@@ -75,6 +75,8 @@ pub struct ProjectConfig {
     /// Cap on the whole run, in seconds.
     pub total_budget_s: Option<u64>,
     pub shard: Option<Shard>,
+    /// Where the reports go (None: with the tests, in `base.out`).
+    pub report_dir: Option<PathBuf>,
 }
 
 /// What became of a class.
@@ -310,8 +312,15 @@ fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64
     }
 }
 
-fn relative(out: &Path, file: &Path) -> String {
-    file.strip_prefix(out).unwrap_or(file).display().to_string()
+/// `file` relative to `dir` when under it, else absolute.
+fn relative(dir: &Path, file: &Path) -> String {
+    match file.strip_prefix(dir) {
+        Ok(r) => r.display().to_string(),
+        Err(_) => std::path::absolute(file)
+            .unwrap_or_else(|_| file.to_path_buf())
+            .display()
+            .to_string(),
+    }
 }
 
 /// Generates tests for every class `config` selects; writes each class's tests and report
@@ -354,7 +363,11 @@ pub fn generate_project(
         Some(session.start_workers(&classes, &cache_root(&config.base), config.base.workers)?)
     };
     let total = config.total_budget_s.map(Duration::from_secs);
-    let reports = config.base.out.join("rivet-reports");
+    let report_dir = config
+        .report_dir
+        .clone()
+        .unwrap_or_else(|| config.base.out.clone());
+    let reports = report_dir.join("rivet-reports");
     let of = runnable.len();
     for (index, class) in runnable.iter().enumerate() {
         let Some(workers) = workers.as_mut() else {
@@ -418,8 +431,8 @@ pub fn generate_project(
                 verified: outcome.report.verified,
                 budget_s,
                 elapsed_s: seconds(class_started.elapsed()),
-                test_file: Some(relative(&config.base.out, &outcome.test_file)),
-                report_file: Some(relative(&config.base.out, &outcome.report_file)),
+                test_file: Some(relative(&report_dir, &outcome.test_file)),
+                report_file: Some(relative(&report_dir, &outcome.report_file)),
             },
             Err(e) => {
                 // Untestable classes are skipped; anything else failed. The run goes on.
@@ -457,7 +470,7 @@ pub fn generate_project(
             classes: Vec::new(),
         },
     );
-    let report_file = config.base.out.join("rivet-report.json");
+    let report_file = report_dir.join("rivet-report.json");
     write(&report_file, &report.to_json())?;
     Ok(ProjectOutcome {
         report,
