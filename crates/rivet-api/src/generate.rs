@@ -267,6 +267,11 @@ impl<'m> Generator<'m> {
         if !non_null && (rng.chance(self.config.p_null) || depth > self.config.max_depth) {
             return Some(self.null(t, ty));
         }
+        // A receiver whose only producers need a receiver of their own (a tree node made by
+        // another node's method) cannot be built past a few levels: give up.
+        if depth > 2 * self.config.max_depth {
+            return None;
+        }
         match ty {
             JType::Array(component) => {
                 let n = rng.below(self.config.max_elements + 1);

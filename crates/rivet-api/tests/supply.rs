@@ -324,3 +324,23 @@ fn constants_of_a_type_are_offered() {
     });
     assert!(seen);
 }
+
+/// TreeList's nodes are made only by other nodes' methods: building one must give up after a
+/// few levels rather than recurse without end (it overflowed the stack).
+#[test]
+fn types_whose_only_producers_need_an_instance_of_themselves_do_not_recurse_forever() {
+    let m = model(
+        "commons-collections4",
+        "org.apache.commons.collections4.list.TreeList",
+    );
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(3);
+    let mut built = 0;
+    for _ in 0..200 {
+        let mut t = rivet_testcase::TypedTest::new();
+        if g.call_target(&mut rng, &mut t) {
+            built += 1;
+        }
+    }
+    assert!(built > 0);
+}

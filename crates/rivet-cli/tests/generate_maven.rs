@@ -58,9 +58,21 @@ fn a_maven_project_gets_tests_in_src_test_java_that_mvn_runs_green() {
         String::from_utf8_lossy(&o.stderr)
     );
     let built = mvn(&shop, &["-q", "compile"]);
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stdout));
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stdout)
+    );
 
-    let o = common::rivet(&["generate", "--project", &shop_s, "--budget", "3", "--seed", "0"]);
+    let o = common::rivet(&[
+        "generate",
+        "--project",
+        &shop_s,
+        "--budget",
+        "3",
+        "--seed",
+        "0",
+    ]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     assert!(stderr.contains("Maven project shop"), "{stderr}");
@@ -84,7 +96,10 @@ fn a_maven_project_gets_tests_in_src_test_java_that_mvn_runs_green() {
     assert!(run.status.success(), "{stdout}");
     assert!(stdout.contains("BUILD SUCCESS"), "{stdout}");
     assert!(
-        stdout.contains(&format!("Tests run: {}, Failures: 0, Errors: 0", index.tests)),
+        stdout.contains(&format!(
+            "Tests run: {}, Failures: 0, Errors: 0",
+            index.tests
+        )),
         "{stdout}"
     );
 }
