@@ -72,6 +72,9 @@ fn message(e: &anyhow::Error) -> String {
     text
 }
 
+/// The stack of the thread that does the work (address space; only what is used is mapped).
+const STACK_SIZE: usize = 256 << 20;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -84,12 +87,24 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let result = match cli.command {
-        Command::Branches(args) => branches::run(&args),
-        Command::Instrument(args) => instrument::run(&args),
-        Command::Generate(args) => generate::run(&args),
-        Command::Explore(args) => explore::run(&args),
-        Command::Report(cli::ReportCommand::Merge(args)) => generate_project::merge(&args),
+    // The work runs on a thread with a large stack: the evaluator and the generator recurse
+    // over terms and values whose depth the code under test decides.
+    let worker = std::thread::Builder::new()
+        .name("rivet".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || match cli.command {
+            Command::Branches(args) => branches::run(&args),
+            Command::Instrument(args) => instrument::run(&args),
+            Command::Generate(args) => generate::run(&args),
+            Command::Explore(args) => explore::run(&args),
+            Command::Report(cli::ReportCommand::Merge(args)) => generate_project::merge(&args),
+        });
+    let result = match worker.map(|h| h.join()) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(anyhow::anyhow!(
+            "internal error: the run panicked (see above)"
+        )),
+        Err(e) => Err(anyhow::Error::new(e).context("starting the work thread")),
     };
     match result {
         Ok(code) => code,

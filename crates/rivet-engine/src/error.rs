@@ -47,6 +47,9 @@ pub enum EngineError {
         #[source]
         source: Box<rivet_verify::VerifyError>,
     },
+    /// A bug of Rivet's while generating for a class.
+    #[error("class {class}: {reason}")]
+    Internal { class: String, reason: String },
     #[error("writing {path}: {source}")]
     Write {
         path: PathBuf,

@@ -405,20 +405,34 @@ pub fn generate_project(
             ..config.base.clone()
         };
         let report_file = reports.join(format!("{class}.json"));
-        let result = api_model(&session, &class_config).and_then(|model| {
-            if model.targets.is_empty() {
-                return Err(EngineError::BadInput(
-                    "no usable API: no constructor or method a test can call".into(),
-                ));
-            }
-            run_class(
-                &session,
-                workers,
-                &class_config,
-                model,
-                (class_started, &report_file),
-                &mut |e| observe(ProjectEvent::Inner(e)),
-            )
+        // A panic inside one class's run (a bug of Rivet's) fails that class, not the run.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            api_model(&session, &class_config).and_then(|model| {
+                if model.targets.is_empty() {
+                    return Err(EngineError::BadInput(
+                        "no usable API: no constructor or method a test can call".into(),
+                    ));
+                }
+                run_class(
+                    &session,
+                    workers,
+                    &class_config,
+                    model,
+                    (class_started, &report_file),
+                    &mut |e| observe(ProjectEvent::Inner(e)),
+                )
+            })
+        }))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            Err(EngineError::Internal {
+                class: class.clone(),
+                reason: format!("internal error: {what}"),
+            })
         });
         let done = match result {
             Ok(outcome) => ClassEntry {
