@@ -14,7 +14,9 @@
 //! # Ok(()) }
 //! ```
 
+pub mod avm;
 pub mod decorators;
+pub mod distance;
 pub mod interval;
 pub mod search;
 pub mod solver;
@@ -24,17 +26,27 @@ pub mod z3_linear;
 
 use std::time::Duration;
 
+pub use avm::{avm_search, Avm, AvmConfig};
 pub use decorators::{dependent_slice, trivially_unsat, Cache, FastUnsat, Independence};
 pub use interval::Intervals;
 pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
 pub use z3_backend::Z3Solver;
 
+/// The usual stack with the default AVM fallback (see `solver_with`).
+pub fn default_solver(timeout: Duration) -> DefaultSolver {
+    solver_with(timeout, AvmConfig::default())
+}
+
+/// The usual stack's type.
+pub type DefaultSolver = FastUnsat<Independence<Avm<Intervals<Cache<Z3Solver>>>>>;
+
 /// The usual stack: fast unsatisfiability check, then constraint independence, then the
+/// alternating variable method on `Unknown` answers (`avm`, configured by `avm`), then the
 /// interval procedure, then the cache, then Z3 with `timeout` per check.
-pub fn default_solver(timeout: Duration) -> FastUnsat<Independence<Intervals<Cache<Z3Solver>>>> {
-    FastUnsat::new(Independence::new(Intervals::new(Cache::new(
-        Z3Solver::new(timeout),
-        1 << 16,
-    ))))
+pub fn solver_with(timeout: Duration, avm: AvmConfig) -> DefaultSolver {
+    FastUnsat::new(Independence::new(Avm::new(
+        Intervals::new(Cache::new(Z3Solver::new(timeout), 1 << 16)),
+        avm,
+    )))
 }
