@@ -33,20 +33,29 @@ pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
 pub use z3_backend::Z3Solver;
 
-/// The usual stack with the default AVM fallback (see `solver_with`).
+/// The usual stack with the default AVM fallback and floating-point time limit (see
+/// `solver_with`).
 pub fn default_solver(timeout: Duration) -> DefaultSolver {
-    solver_with(timeout, AvmConfig::default())
+    solver_with(timeout, DEFAULT_FP_TIMEOUT.min(timeout), AvmConfig::default())
 }
+
+/// The default time limit of Z3 on queries with floats or doubles: Z3's bit-blasting answers
+/// the easy ones well within it, and the AVM fallback takes the rest.
+pub const DEFAULT_FP_TIMEOUT: Duration = Duration::from_millis(1000);
 
 /// The usual stack's type.
 pub type DefaultSolver = FastUnsat<Independence<Avm<Intervals<Cache<Z3Solver>>>>>;
 
 /// The usual stack: fast unsatisfiability check, then constraint independence, then the
 /// alternating variable method on `Unknown` answers (`avm`, configured by `avm`), then the
-/// interval procedure, then the cache, then Z3 with `timeout` per check.
-pub fn solver_with(timeout: Duration, avm: AvmConfig) -> DefaultSolver {
+/// interval procedure, then the cache, then Z3 with `timeout` per check (`fp_timeout` for
+/// checks with floats or doubles).
+pub fn solver_with(timeout: Duration, fp_timeout: Duration, avm: AvmConfig) -> DefaultSolver {
     FastUnsat::new(Independence::new(Avm::new(
-        Intervals::new(Cache::new(Z3Solver::new(timeout), 1 << 16)),
+        Intervals::new(Cache::new(
+            Z3Solver::new(timeout).with_fp_timeout(fp_timeout),
+            1 << 16,
+        )),
         avm,
     )))
 }

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod concrete;
+pub mod confirm;
 pub mod config;
 pub mod error;
 pub mod explorer;
@@ -40,6 +41,7 @@ pub mod strings_symbolic;
 pub mod value;
 
 pub use config::{ExploreConfig, SearcherKind};
+pub use confirm::{Confirmation, Replay};
 pub use error::SymbolicError;
 pub use explorer::{ExploreSummary, Explorer, MethodSpec, PathRecord};
 pub use interp::PathEnd;
