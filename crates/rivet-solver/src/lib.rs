@@ -36,12 +36,16 @@ pub use z3_backend::Z3Solver;
 /// The usual stack with the default AVM fallback and floating-point time limit (see
 /// `solver_with`).
 pub fn default_solver(timeout: Duration) -> DefaultSolver {
-    solver_with(timeout, DEFAULT_FP_TIMEOUT.min(timeout), AvmConfig::default())
+    solver_with(
+        timeout,
+        DEFAULT_FP_TIMEOUT.min(timeout),
+        AvmConfig::default(),
+    )
 }
 
 /// The default time limit of Z3 on queries with floats or doubles: Z3's bit-blasting answers
 /// the easy ones well within it, and the AVM fallback takes the rest.
-pub const DEFAULT_FP_TIMEOUT: Duration = Duration::from_millis(1000);
+pub const DEFAULT_FP_TIMEOUT: Duration = Duration::from_millis(50);
 
 /// The usual stack's type.
 pub type DefaultSolver = FastUnsat<Independence<Avm<Intervals<Cache<Z3Solver>>>>>;

@@ -23,8 +23,8 @@
 //! ```
 
 pub mod concrete;
-pub mod confirm;
 pub mod config;
+pub mod confirm;
 pub mod error;
 pub mod explorer;
 pub mod heap;
