@@ -6,7 +6,9 @@
 //! Each variable in turn gets exploratory moves of ±1 step and, while they improve, pattern
 //! moves doubling the step; integers step by 1, floats and doubles by one ulp (moves over
 //! the ordered IEEE bits, so doubling crosses magnitudes) and in value space by decimal steps
-//! from 1 down to 1e-12. Restarts from seeded random values, bounded by evaluations and time.
+//! from 1 down to 1e-12; before the moves, each variable's special values (NaN, infinities,
+//! -0.0, which no move reaches). Restarts from seeded random values, bounded by evaluations
+//! and time.
 //! It answers `Sat` only with a model the Rust evaluator confirms; otherwise the inner
 //! solver's `Unknown` goes on.
 
@@ -286,11 +288,52 @@ impl Search<'_> {
         improved
     }
 
+    /// Tries the special values (0, -0.0, ±1, NaN, ±infinity for floats and doubles) of each
+    /// variable in turn, keeping those that lower the fitness: values no move reaches.
+    fn probe(&mut self, vars: &[(SymbolId, SymbolSort)]) {
+        for &(s, sort) in vars {
+            let specials: Vec<i64> = match sort {
+                SymbolSort::Double => [
+                    0.0,
+                    -0.0,
+                    1.0,
+                    -1.0,
+                    f64::NAN,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                ]
+                .iter()
+                .map(|v| v.to_bits() as i64)
+                .collect(),
+                SymbolSort::Float => [
+                    0.0f32,
+                    -0.0,
+                    1.0,
+                    -1.0,
+                    f32::NAN,
+                    f32::INFINITY,
+                    f32::NEG_INFINITY,
+                ]
+                .iter()
+                .map(|v| i64::from(v.to_bits()))
+                .collect(),
+                _ => vec![0, 1, -1],
+            };
+            for v in specials {
+                if self.best == 0.0 || self.exhausted() {
+                    return;
+                }
+                self.try_value(s, sort.normalize(v));
+            }
+        }
+    }
+
     /// Rounds over all variables and move kinds from the current model until a round
     /// improves nothing; true if the model then satisfies every clause.
     fn descend(&mut self, vars: &[(SymbolId, SymbolSort)]) -> bool {
         self.evaluations += 1;
         self.best = fitness(&self.model, self.clauses);
+        self.probe(vars);
         loop {
             if self.best == 0.0 && self.model.satisfies(self.clauses) {
                 return true;
