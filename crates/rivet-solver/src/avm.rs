@@ -6,9 +6,9 @@
 //! Each variable in turn gets exploratory moves of ±1 step and, while they improve, pattern
 //! moves doubling the step; integers step by 1, floats and doubles by one ulp (moves over
 //! the ordered IEEE bits, so doubling crosses magnitudes) and in value space by decimal steps
-//! from 1 down to 1e-12; before the moves, each variable's special values (NaN, infinities,
-//! -0.0, which no move reaches). Restarts from seeded random values, bounded by evaluations
-//! and time.
+//! from 1 down to 1e-12; when the first descent is stuck, each variable's special values
+//! (NaN, infinities, -0.0, which no move reaches), then moves again. Restarts from seeded
+//! random values, bounded by evaluations and time.
 //! It answers `Sat` only with a model the Rust evaluator confirms; otherwise the inner
 //! solver's `Unknown` goes on.
 
@@ -333,7 +333,6 @@ impl Search<'_> {
     fn descend(&mut self, vars: &[(SymbolId, SymbolSort)]) -> bool {
         self.evaluations += 1;
         self.best = fitness(&self.model, self.clauses);
-        self.probe(vars);
         loop {
             if self.best == 0.0 && self.model.satisfies(self.clauses) {
                 return true;
@@ -409,6 +408,14 @@ pub fn avm_search(
         if search.descend(&numeric) {
             run.evaluations = search.evaluations;
             return (Some(search.model), run);
+        }
+        if attempt == 0 {
+            // Stuck: the special values, then the moves again from there.
+            search.probe(&numeric);
+            if search.descend(&numeric) {
+                run.evaluations = search.evaluations;
+                return (Some(search.model), run);
+            }
         }
     }
     run.evaluations = search.evaluations;
