@@ -6,7 +6,7 @@
 
 use rivet_pc::{BinaryOp, CmpOp, Concrete, Model, Sort, Term, TermKind, UnaryOp};
 
-/// The distance of a false comparison that has no numeric gap to close (a
+/// The distance of a false comparison that has no numeric gap to close (a NaN operand, a
 /// boolean, `!=` of equal values), and the constant Tracey adds to strict comparisons.
 pub const K: f64 = 1.0;
 
@@ -59,13 +59,8 @@ pub fn distance(model: &Model, term: &Term, want: bool) -> f64 {
             // then holds.
             let nan = is_nan(x) || is_nan(y);
             if nan {
-                // A NaN is as far as a value gets from making a comparison other than `!=`
-                // hold: worse than any finite gap, so the search never prefers it.
-                return if want == (*op == CmpOp::Ne) {
-                    0.0
-                } else {
-                    f64::INFINITY
-                };
+                // No gap to close: flat (the special values are probed when stuck).
+                return flat(want == (*op == CmpOp::Ne));
             }
             compare_distance(wanted, x, y)
         }
@@ -192,7 +187,7 @@ mod tests {
         let m = with(f64::NAN);
         for op in [CmpOp::Eq, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge] {
             let c = cmp(op, x(), d(1.0));
-            assert_eq!(distance(&m, &c, true), f64::INFINITY, "{op:?}");
+            assert_eq!(distance(&m, &c, true), K, "{op:?}");
             assert_eq!(distance(&m, &c, false), 0.0, "{op:?}");
             let not = Term::unary(UnaryOp::Not, c).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(distance(&m, &not, true), 0.0, "{op:?}");
