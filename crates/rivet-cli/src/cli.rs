@@ -206,4 +206,14 @@ pub struct ExploreArgs {
     /// Input strings as symbols (length and characters) instead of opaque values
     #[arg(long = "symbolic-strings")]
     pub symbolic_strings: bool,
+    /// Do not confirm paths by concrete replay of a model of their path condition
+    #[arg(long = "no-replay")]
+    pub no_replay: bool,
+    /// Z3's time limit on queries with floats or doubles, in milliseconds (then the
+    /// alternating variable method searches a model)
+    #[arg(long = "fp-timeout-ms", value_name = "MS")]
+    pub fp_timeout_ms: Option<u64>,
+    /// No alternating-variable-method fallback when Z3 answers unknown
+    #[arg(long = "no-avm")]
+    pub no_avm: bool,
 }

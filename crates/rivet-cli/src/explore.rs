@@ -12,8 +12,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_symbolic::{
-    ExploreConfig, Explorer, Invariants, MethodSpec, PathLine, SearcherKind, SummaryFile,
-    SymbolicError,
+    Confirmation, ExploreConfig, ExploreSummary, Explorer, Invariants, MethodSpec, PathLine,
+    Replay, SearcherKind, SummaryFile, SymbolicError,
 };
 
 use crate::bad_input;
@@ -57,6 +57,11 @@ fn config(args: &ExploreArgs) -> Result<ExploreConfig> {
             .map_err(|e| bad_input(format!("--invariants {}: {e}", path.display())))?;
     }
     config.time_budget = args.budget.map(Duration::from_secs);
+    if let Some(ms) = args.fp_timeout_ms {
+        config.fp_timeout = Duration::from_millis(ms);
+    }
+    config.avm.enabled = !args.no_avm;
+    config.avm.seed = args.seed;
     if let Some(trace) = &args.trace {
         let ids = trace
             .split(',')
@@ -116,9 +121,18 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
     let mut write_error: Option<std::io::Error> = None;
+    // Each path's PC solved whole and replayed concretely, with a solver of its own.
+    let mut confirm_solver = explorer.config().solver();
+    let mut counts = ReplayCounts::default();
     let result = explorer.explore(&spec, &mut |path, symbols| {
+        let mut line = PathLine::new(path, symbols);
+        if !args.no_replay {
+            let c = explorer.confirm(&spec, path, symbols, &mut confirm_solver);
+            counts.add(&c);
+            line = line.with_confirmation(&c);
+        }
         if write_error.is_none() {
-            let line = serde_json::to_string(&PathLine::new(path, symbols))
+            let line = serde_json::to_string(&line)
                 .map_err(std::io::Error::from)
                 .and_then(|text| writeln!(out, "{text}"));
             if let Err(e) = line {
@@ -135,6 +149,8 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
         return Err(e.into());
     }
     out.flush()?;
+    let mut summary = summary;
+    counts.fill(&mut summary);
     let summary = SummaryFile::new(&spec.display(), &summary);
     match &args.out {
         Some(dir) => {
@@ -143,16 +159,55 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
             std::fs::write(&file, format!("{text}\n"))
                 .with_context(|| format!("write {}", file.display()))?;
             eprintln!(
-                "rivet: explored {} paths of {} in {:.2} s ({} precise, {} unsupported); wrote {}",
+                "rivet: explored {} paths of {} in {:.2} s ({} precise, {} unsupported; \
+                 {} floating-point paths, {} solved, {} confirmed by replay; \
+                 AVM solved {} of {} unknowns); wrote {}",
                 summary.paths,
                 spec.display(),
                 summary.elapsed_s,
                 summary.precise,
                 summary.unsupported,
+                summary.fp_paths,
+                summary.fp_solved,
+                summary.fp_confirmed,
+                summary.avm_successes,
+                summary.avm_attempts,
                 dir.display()
             );
         }
         None => eprintln!("{}", serde_json::to_string(&summary)?),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What concrete replay said of the paths, counted.
+#[derive(Debug, Default)]
+struct ReplayCounts {
+    fp_paths: u64,
+    solved: u64,
+    confirmed: u64,
+    fp_solved: u64,
+    fp_confirmed: u64,
+}
+
+impl ReplayCounts {
+    fn add(&mut self, c: &Confirmation) {
+        let solved = c.replay != Replay::Unsolved;
+        let confirmed = c.replay == Replay::Confirmed;
+        self.solved += u64::from(solved);
+        self.confirmed += u64::from(confirmed);
+        if c.fp {
+            self.fp_paths += 1;
+            self.fp_solved += u64::from(solved);
+            self.fp_confirmed += u64::from(confirmed);
+        }
+    }
+
+    fn fill(&self, s: &mut ExploreSummary) {
+        s.fp_paths = self.fp_paths;
+        s.solved = self.solved;
+        s.confirmed = self.confirmed;
+        s.fp_solved = self.fp_solved;
+        s.fp_confirmed = self.fp_confirmed;
+    }
 }

@@ -14,7 +14,9 @@
 //! # Ok(()) }
 //! ```
 
+pub mod avm;
 pub mod decorators;
+pub mod distance;
 pub mod interval;
 pub mod search;
 pub mod solver;
@@ -24,17 +26,39 @@ pub mod z3_linear;
 
 use std::time::Duration;
 
+pub use avm::{avm_search, Avm, AvmConfig};
 pub use decorators::{dependent_slice, trivially_unsat, Cache, FastUnsat, Independence};
 pub use interval::Intervals;
 pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
 pub use z3_backend::Z3Solver;
 
+/// The usual stack with the default AVM fallback, `timeout` for every query (see
+/// `solver_with`).
+pub fn default_solver(timeout: Duration) -> DefaultSolver {
+    solver_with(timeout, timeout, AvmConfig::default())
+}
+
+/// The time limit of Z3 on queries with floats or doubles that exploration uses
+/// (`rivet_symbolic::ExploreConfig::fp_timeout`): on `geometry.Conformance.check` Z3 times
+/// out on the distance clauses at 100 ms and at 1 s alike, while the AVM fallback solves
+/// most of them in milliseconds; a longer limit only slows the exploration down (it loses
+/// Z3's slower unsatisfiability proofs: those sides are dropped as unknown).
+pub const DEFAULT_FP_TIMEOUT: Duration = Duration::from_millis(50);
+
+/// The usual stack's type.
+pub type DefaultSolver = FastUnsat<Independence<Avm<Intervals<Cache<Z3Solver>>>>>;
+
 /// The usual stack: fast unsatisfiability check, then constraint independence, then the
-/// interval procedure, then the cache, then Z3 with `timeout` per check.
-pub fn default_solver(timeout: Duration) -> FastUnsat<Independence<Intervals<Cache<Z3Solver>>>> {
-    FastUnsat::new(Independence::new(Intervals::new(Cache::new(
-        Z3Solver::new(timeout),
-        1 << 16,
-    ))))
+/// alternating variable method on `Unknown` answers (`avm`, configured by `avm`), then the
+/// interval procedure, then the cache, then Z3 with `timeout` per check (`fp_timeout` for
+/// checks with floats or doubles).
+pub fn solver_with(timeout: Duration, fp_timeout: Duration, avm: AvmConfig) -> DefaultSolver {
+    FastUnsat::new(Independence::new(Avm::new(
+        Intervals::new(Cache::new(
+            Z3Solver::new(timeout).with_fp_timeout(fp_timeout),
+            1 << 16,
+        )),
+        avm,
+    )))
 }

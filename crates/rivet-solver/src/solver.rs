@@ -44,6 +44,14 @@ pub struct SolverStats {
     pub interval_decided: u64,
     /// Backend queries translated to linear integer arithmetic.
     pub linear_calls: u64,
+    /// `Unknown` answers the alternating variable method searched a model for (`avm`).
+    pub avm_attempts: u64,
+    /// Of those, the ones it solved (a model the evaluator confirmed).
+    pub avm_successes: u64,
+    /// Fitness evaluations of the alternating variable method.
+    pub avm_evaluations: u64,
+    /// Time in the alternating variable method.
+    pub avm_time: Duration,
 }
 
 /// Decides the conjunction of `clauses`. The last clause is the newest: decorators use that

@@ -32,6 +32,9 @@ pub struct Z3Solver {
     lia: Option<z3::Solver>,
     /// Translate linear queries to integer arithmetic (on by default).
     linear: bool,
+    /// The time limit of queries with floats or doubles, when not `timeout` (see
+    /// `with_fp_timeout`).
+    fp_timeout: Option<Duration>,
 }
 
 impl Z3Solver {
@@ -43,7 +46,15 @@ impl Z3Solver {
             solver: None,
             lia: None,
             linear: true,
+            fp_timeout: None,
         }
+    }
+
+    /// Queries with floats or doubles give up after `timeout` instead (Z3's floating-point
+    /// theory either answers fast or not for a long time; the AVM fallback takes over).
+    pub fn with_fp_timeout(mut self, timeout: Duration) -> Z3Solver {
+        self.fp_timeout = Some(timeout);
+        self
     }
 
     /// A backend that always uses bit-vectors (for comparing the two translations).
@@ -262,9 +273,19 @@ impl Solver for Z3Solver {
         // a solver that was never pushed.
         let fp = clauses.iter().any(crate::z3_float::mentions_fp);
         let mut fresh = None;
+        let fp_timeout = self.fp_timeout.unwrap_or(timeout);
         let solver = match &linear {
             Some(_) => self.lia.get_or_insert_with(|| configure(z3::Solver::new())),
-            None if fp => fresh.insert(configure(z3::Solver::new())),
+            None if fp => fresh.insert({
+                let solver = z3::Solver::new();
+                let mut params = Params::new();
+                let ms = u32::try_from(fp_timeout.as_millis())
+                    .unwrap_or(u32::MAX)
+                    .max(1);
+                params.set_u32("timeout", ms);
+                solver.set_params(&params);
+                solver
+            }),
             None => self
                 .solver
                 .get_or_insert_with(|| configure(z3::Solver::new())),

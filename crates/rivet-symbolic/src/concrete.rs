@@ -144,7 +144,7 @@ impl Explorer {
         input: &PathInput,
     ) -> Result<ConcreteRun, SymbolicError> {
         let (mut session, entry) = self.session(spec)?;
-        let mut solver = rivet_solver::default_solver(self.config().solver_timeout);
+        let mut solver = self.config().solver();
         let mut ctx = Ctx {
             program: &mut session.program,
             symbols: &mut session.symbols,

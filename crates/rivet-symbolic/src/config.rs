@@ -52,6 +52,10 @@ pub struct ExploreConfig {
     pub seed: u64,
     /// Time limit of one solver check.
     pub solver_timeout: Duration,
+    /// Time limit of one solver check with floats or doubles (then the AVM takes over).
+    pub fp_timeout: Duration,
+    /// The alternating variable method the solver falls back on when Z3 answers unknown.
+    pub avm: rivet_solver::AvmConfig,
     /// Trace-guided mode: the branch ids of the target class, in the order a concrete run
     /// took them; paths that take another branch are dropped.
     pub trace: Option<Vec<u32>>,
@@ -86,6 +90,8 @@ impl Default for ExploreConfig {
             searcher: SearcherKind::DepthFirst,
             seed: 0,
             solver_timeout: Duration::from_secs(5),
+            fp_timeout: rivet_solver::DEFAULT_FP_TIMEOUT,
+            avm: rivet_solver::AvmConfig::default(),
             trace: None,
             trace_prefix: false,
             black_box_jdk: false,
@@ -93,5 +99,18 @@ impl Default for ExploreConfig {
             time_budget: None,
             follow_model: false,
         }
+    }
+}
+
+impl ExploreConfig {
+    /// The solver stack this configuration describes: Z3 with `solver_timeout` (and
+    /// `fp_timeout`, at most that, for floats and doubles) behind the usual decorators, with
+    /// the AVM fallback `avm`.
+    pub fn solver(&self) -> rivet_solver::DefaultSolver {
+        rivet_solver::solver_with(
+            self.solver_timeout,
+            self.fp_timeout.min(self.solver_timeout),
+            self.avm,
+        )
     }
 }

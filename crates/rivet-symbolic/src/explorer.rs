@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rivet_classpath::{Classpath, Hierarchy};
 use rivet_pc::Model;
-use rivet_solver::{default_solver, Solver};
+use rivet_solver::Solver;
 
 use crate::config::ExploreConfig;
 use crate::error::SymbolicError;
@@ -127,6 +127,20 @@ pub struct ExploreSummary {
     pub unsupported: u64,
     /// Stopped at `max_paths` or the time budget with states still pending.
     pub truncated: bool,
+    /// `Unknown` answers of Z3 the alternating variable method searched a model for.
+    pub avm_attempts: u64,
+    /// Of those, the ones it solved.
+    pub avm_successes: u64,
+    pub avm_time: Duration,
+    /// Paths whose PC has floating-point clauses (filled by `confirm`).
+    pub fp_paths: u64,
+    /// Paths whose full PC the solver gave a model of (filled by `confirm`).
+    pub solved: u64,
+    /// Paths whose model concrete replay followed branch by branch (filled by `confirm`).
+    pub confirmed: u64,
+    /// Of the floating-point paths, those solved and confirmed.
+    pub fp_solved: u64,
+    pub fp_confirmed: u64,
 }
 
 impl ExploreSummary {
@@ -257,7 +271,7 @@ impl Explorer {
         spec: &MethodSpec,
         sink: &mut dyn FnMut(&PathRecord, &SymbolTable),
     ) -> Result<ExploreSummary, SymbolicError> {
-        let solver = default_solver(self.config.solver_timeout);
+        let solver = self.config.solver();
         self.explore_with(spec, Box::new(solver), sink)
     }
 
@@ -372,6 +386,9 @@ impl Explorer {
         summary.cache_hits = stats.cache_hits;
         summary.backend_time = stats.backend_time;
         summary.interval_decided = stats.interval_decided;
+        summary.avm_attempts = stats.avm_attempts;
+        summary.avm_successes = stats.avm_successes;
+        summary.avm_time = stats.avm_time;
         summary.fast_unsat = stats.fast_unsat + counters.fast_unsat;
         summary.unknown = counters.unknown;
         summary.not_followed = counters.not_followed;

@@ -24,6 +24,7 @@
 
 pub mod concrete;
 pub mod config;
+pub mod confirm;
 pub mod error;
 pub mod explorer;
 pub mod heap;
@@ -41,6 +42,7 @@ pub mod value;
 pub mod whole_test;
 
 pub use config::{ExploreConfig, SearcherKind};
+pub use confirm::{Confirmation, Replay};
 pub use error::SymbolicError;
 pub use explorer::{ExploreSummary, Explorer, MethodSpec, PathRecord};
 pub use interp::PathEnd;

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::confirm::Confirmation;
 use crate::explorer::{ExploreSummary, PathRecord};
 use rivet_pc::SymbolTable;
 
@@ -30,6 +31,17 @@ pub struct PathLine {
     /// a concrete run does.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub imprecise: bool,
+    /// The path condition has clauses over floats or doubles.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fp: bool,
+    /// The model of the whole path condition that was replayed, readable
+    /// (`{arg4} = 0.5`); empty when not confirmed or no model was found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<String>,
+    /// `confirmed`, `diverged` or `unsolved` (see `confirm::Replay`); absent when the path
+    /// was not replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
 }
 
 impl PathLine {
@@ -48,7 +60,18 @@ impl PathLine {
             end: path.end_text(),
             reason: path.bound_reason().map(str::to_string),
             imprecise: path.imprecise,
+            fp: path.pc.iter().any(crate::confirm::is_fp_clause),
+            model: Vec::new(),
+            replay: None,
         }
+    }
+
+    /// The line with what concrete replay said of the path.
+    pub fn with_confirmation(mut self, c: &Confirmation) -> PathLine {
+        self.fp = c.fp;
+        self.model = c.values.clone();
+        self.replay = Some(c.replay.as_str().to_string());
+        self
     }
 }
 
@@ -87,6 +110,27 @@ pub struct SummaryFile {
     pub not_followed: u64,
     /// The members whose calls were not followed, most frequent first.
     pub not_followed_members: Vec<NotFollowed>,
+    /// Z3's `Unknown` answers the alternating variable method searched a model for, and
+    /// those it solved.
+    #[serde(default)]
+    pub avm_attempts: u64,
+    #[serde(default)]
+    pub avm_successes: u64,
+    #[serde(default)]
+    pub avm_s: f64,
+    /// Paths whose path condition has floating-point clauses.
+    #[serde(default)]
+    pub fp_paths: u64,
+    /// Paths whose whole path condition was solved for replay, and those whose replay
+    /// followed the same branches (`confirmed`); all paths, then the floating-point ones.
+    #[serde(default)]
+    pub solved: u64,
+    #[serde(default)]
+    pub confirmed: u64,
+    #[serde(default)]
+    pub fp_solved: u64,
+    #[serde(default)]
+    pub fp_confirmed: u64,
 }
 
 impl SummaryFile {
@@ -121,6 +165,14 @@ impl SummaryFile {
                     calls: *calls,
                 })
                 .collect(),
+            avm_attempts: s.avm_attempts,
+            avm_successes: s.avm_successes,
+            avm_s: s.avm_time.as_secs_f64(),
+            fp_paths: s.fp_paths,
+            solved: s.solved,
+            confirmed: s.confirmed,
+            fp_solved: s.fp_solved,
+            fp_confirmed: s.fp_confirmed,
         }
     }
 }
