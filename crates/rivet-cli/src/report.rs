@@ -165,7 +165,7 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
             rivet_engine::ClassStatus::Generated => {
                 let _ = writeln!(
                     s,
-                    "    {:<60} {:>5}/{:<5} {:>5.1} % {:>4} tests {:>6.1} s{}",
+                    "    {:<70} {:>5}/{:<5} {:>5.1} % {:>4} tests {:>6.1} s{}",
                     c.class,
                     c.branches_covered,
                     c.branches_total,
@@ -188,7 +188,7 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
                 } else {
                     "skipped"
                 };
-                let _ = writeln!(s, "    {:<60} {what}: {reason}", c.class);
+                let _ = writeln!(s, "    {:<70} {what}: {reason}", c.class);
             }
         }
     }
