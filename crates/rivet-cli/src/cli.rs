@@ -150,6 +150,10 @@ pub struct GenerateArgs {
     /// or random
     #[arg(long, value_enum, default_value = "dfs")]
     pub concolic_order: ConcolicOrder,
+    /// Milliseconds the symbolic executor gets per concolic step (an unvisited outcome, or a
+    /// test the search asks about); default 300
+    #[arg(long, value_name = "MS")]
+    pub concolic_step_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -50,6 +50,7 @@ pub fn base_config(
             ConcolicOrder::Priority => NodeOrder::Priority,
             ConcolicOrder::Random => NodeOrder::Random,
         },
+        concolic_step: args.concolic_step_ms.map(std::time::Duration::from_millis),
     }
 }
 

@@ -47,6 +47,9 @@ pub struct GenerateConfig {
     pub access: AccessMode,
     /// How the concolic strategy picks the next unvisited node of its execution tree.
     pub concolic_order: crate::concolic::NodeOrder,
+    /// Time the symbolic executor gets per unvisited node (a concolic step); None for the
+    /// strategy's default.
+    pub concolic_step: Option<Duration>,
 }
 
 impl GenerateConfig {
@@ -75,6 +78,9 @@ impl GenerateConfig {
     pub fn validate(&self) -> Result<(), String> {
         if self.budget_s == 0 {
             return Err("--budget must be at least 1 second".into());
+        }
+        if self.concolic_step == Some(Duration::ZERO) {
+            return Err("--concolic-step-ms must be at least 1".into());
         }
         if self.workers == Some(0) {
             return Err("--workers must be at least 1".into());
@@ -119,6 +125,7 @@ mod tests {
             max_executions: None,
             access: AccessMode::SamePackage,
             concolic_order: crate::concolic::NodeOrder::DepthFirst,
+            concolic_step: None,
         }
     }
 

@@ -166,6 +166,7 @@ pub(crate) fn run_class(
                 .map(|d| Artifacts::new(d.join("symbolic"))),
         )
     });
+    let default_step = ConcolicConfig::for_budget(budget, false, config.seed);
     let mut concolic = concolic_on.then(|| {
         ConcolicStrategy::new(
             &plan,
@@ -174,6 +175,7 @@ pub(crate) fn run_class(
             Explorer::new(session.classpath.clone(), ExploreConfig::default()),
             ConcolicConfig {
                 order: config.concolic_order,
+                node_time: config.concolic_step.unwrap_or(default_step.node_time),
                 ..ConcolicConfig::for_budget(
                     budget,
                     config.strategy == StrategyChoice::Concolic,
