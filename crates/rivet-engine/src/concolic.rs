@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rivet_api::{Callable, CallableKind, Generator, Rng};
 use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
-use rivet_search::{observed_path, Arena, Goals, PathConditionObjective};
+use rivet_search::{observed_symbol, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
@@ -422,10 +422,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         if let Some(built) = self.solve_whole(node) {
             return Some(built);
         }
-        let observable = pc
-            .symbols
-            .values()
-            .all(|s| observed_path(&s.path).is_some());
+        let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
         if !imprecise && observable {
             self.new_goals.push((node.target, Arc::new(pc)));
         }

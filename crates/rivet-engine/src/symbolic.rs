@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rivet_api::CallableKind;
 use rivet_pc::PathCondition;
-use rivet_search::{observed_path, Archive, Arena, Goals, PathConditionObjective};
+use rivet_search::{observed_symbol, Archive, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
 use rivet_testcase::{GoalId, MemberRef};
 use tracing::{debug, info};
@@ -265,10 +265,7 @@ impl SymbolicStrategy {
                 .filter_map(|b| branch_goals.get(b).copied())
                 .collect();
             let pc = PathCondition::new(path.pc.clone(), symbols);
-            let observable = pc
-                .symbols
-                .values()
-                .all(|s| observed_path(&s.path).is_some());
+            let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
             records.push(ExploredPath {
                 id: path.id,
                 pc: pc.texts(),

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::string::StrOp;
 use crate::term::{BinaryOp, CmpOp, Sort, SymbolId, Term, TermKind, UnaryOp};
 
 /// A term rendered with symbol names; see [`Term::display`].
@@ -131,6 +132,27 @@ impl TermDisplay<'_> {
                 sub(a, p + 1, f)?;
                 write!(f, " {} ", op.symbol())?;
                 sub(b, p + 1, f)
+            }
+            TermKind::Str(text) => f.write_str(&text.literal()),
+            TermKind::StrOp(op, args) => {
+                // Methods as calls on their first operand (`s.charAt(i)`), the rest as
+                // functions.
+                let method = !matches!(op, StrOp::FromInt | StrOp::FromChar | StrOp::ParseDigits);
+                let rest = if method {
+                    sub(&args[0], 12, f)?;
+                    write!(f, ".{}(", op.name())?;
+                    &args[1..]
+                } else {
+                    write!(f, "{}(", op.name())?;
+                    &args[..]
+                };
+                for (i, a) in rest.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    self.write(a, f)?;
+                }
+                f.write_str(")")
             }
             TermKind::Ite(c, a, b) => {
                 sub(c, 2, f)?;

@@ -6,10 +6,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::term::{BinaryOp, SymbolId, Term, TermKind, UnaryOp};
+use crate::string::{eval_str_op, JavaString};
+use crate::term::{BinaryOp, CmpOp, SymbolId, Term, TermKind, UnaryOp};
 
 /// The value of a term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Concrete {
     Bool(bool),
     Int(i32),
@@ -18,6 +19,8 @@ pub enum Concrete {
     Float(u32),
     /// A double by its IEEE bits.
     Double(u64),
+    /// A string's contents.
+    Str(JavaString),
 }
 
 impl Concrete {
@@ -31,27 +34,37 @@ impl Concrete {
 
     /// The value as a model holds it: integers widened to 64 bits (booleans as 0/1), floats
     /// and doubles by their bits (see `SymbolSort`).
-    pub fn as_i64(self) -> i64 {
-        match self {
+    /// Strings read as 0 (a model holds them apart, in `Model::strings`).
+    pub fn as_i64(&self) -> i64 {
+        match *self {
             Concrete::Bool(b) => i64::from(b),
             Concrete::Int(v) => i64::from(v),
             Concrete::Long(v) => v,
             Concrete::Float(bits) => i64::from(bits),
             Concrete::Double(bits) => bits as i64,
+            Concrete::Str(_) => 0,
+        }
+    }
+
+    /// A string's contents.
+    pub fn as_str(&self) -> Option<&JavaString> {
+        match self {
+            Concrete::Str(s) => Some(s),
+            _ => None,
         }
     }
 
     /// A float's value.
-    pub fn as_f32(self) -> Option<f32> {
-        match self {
+    pub fn as_f32(&self) -> Option<f32> {
+        match *self {
             Concrete::Float(bits) => Some(f32::from_bits(bits)),
             _ => None,
         }
     }
 
     /// A float's or double's value (a float widened, exactly).
-    pub fn as_f64(self) -> Option<f64> {
-        match self {
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
             Concrete::Float(bits) => Some(f64::from(f32::from_bits(bits))),
             Concrete::Double(bits) => Some(f64::from_bits(bits)),
             _ => None,
@@ -59,31 +72,36 @@ impl Concrete {
     }
 
     /// The value as a number: integers, floats and doubles as `f64` (longs rounded),
-    /// booleans as 0/1.
-    pub fn as_number(self) -> f64 {
+    /// booleans as 0/1, strings as their length.
+    pub fn as_number(&self) -> f64 {
         match self {
-            Concrete::Bool(b) => f64::from(u8::from(b)),
-            Concrete::Int(v) => f64::from(v),
-            Concrete::Long(v) => v as f64,
+            Concrete::Bool(b) => f64::from(u8::from(*b)),
+            Concrete::Int(v) => f64::from(*v),
+            Concrete::Long(v) => *v as f64,
             Concrete::Float(_) | Concrete::Double(_) => self.as_f64().unwrap_or(f64::NAN),
+            Concrete::Str(s) => s.len() as f64,
         }
     }
 
     /// Equality as a test compares values: bitwise, except that every NaN equals every NaN.
-    pub fn same(self, other: Concrete) -> bool {
+    pub fn same(&self, other: &Concrete) -> bool {
         match (self.as_f64(), other.as_f64()) {
             (Some(x), Some(y)) if x.is_nan() && y.is_nan() => {
-                std::mem::discriminant(&self) == std::mem::discriminant(&other)
+                std::mem::discriminant(self) == std::mem::discriminant(other)
             }
             _ => self == other,
         }
     }
 }
 
-/// Values of symbols; a symbol without a value reads as 0 (Z3's model completion).
+/// Values of symbols; a symbol without a value reads as 0, a string symbol as the empty
+/// string (Z3's model completion).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Model {
     values: HashMap<SymbolId, i64>,
+    /// The values of string symbols.
+    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
+    strings: HashMap<SymbolId, JavaString>,
 }
 
 impl Model {
@@ -100,12 +118,26 @@ impl Model {
         self.values.get(&symbol).copied()
     }
 
+    /// Sets a string symbol's value.
+    pub fn set_string(&mut self, symbol: SymbolId, value: JavaString) {
+        self.strings.insert(symbol, value);
+    }
+
+    pub fn get_string(&self, symbol: SymbolId) -> Option<&JavaString> {
+        self.strings.get(&symbol)
+    }
+
+    /// The string symbols' values.
+    pub fn strings(&self) -> impl Iterator<Item = (SymbolId, &JavaString)> + '_ {
+        self.strings.iter().map(|(s, v)| (*s, v))
+    }
+
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.values.len() + self.strings.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.values.is_empty() && self.strings.is_empty()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (SymbolId, i64)> + '_ {
@@ -116,6 +148,8 @@ impl Model {
     pub fn merge(&mut self, other: &Model) {
         self.values
             .extend(other.values.iter().map(|(s, v)| (*s, *v)));
+        self.strings
+            .extend(other.strings.iter().map(|(s, v)| (*s, v.clone())));
     }
 
     /// Evaluates a term; symbols without a value are 0.
@@ -126,6 +160,14 @@ impl Model {
             TermKind::Long(v) => Concrete::Long(*v),
             TermKind::Float(bits) => Concrete::Float(*bits),
             TermKind::Double(bits) => Concrete::Double(*bits),
+            TermKind::Var(s, crate::term::SymbolSort::Str) => {
+                Concrete::Str(self.strings.get(s).cloned().unwrap_or_default())
+            }
+            TermKind::Str(text) => Concrete::Str(text.clone()),
+            TermKind::StrOp(op, args) => {
+                let values: Vec<Concrete> = args.iter().map(|a| self.eval(a)).collect();
+                eval_str_op(*op, &values).unwrap_or(Concrete::Int(0))
+            }
             TermKind::Var(s, sort) => {
                 let v = sort.normalize(self.get(*s).unwrap_or(0));
                 match sort.term_sort() {
@@ -163,6 +205,9 @@ impl Model {
                 let (x, y) = (self.eval(a), self.eval(b));
                 if matches!(x, Concrete::Float(_) | Concrete::Double(_)) {
                     return Concrete::Bool(crate::fp::compare(*op, x, y));
+                }
+                if let (Concrete::Str(a), Concrete::Str(b)) = (&x, &y) {
+                    return Concrete::Bool((a == b) == (*op == CmpOp::Eq));
                 }
                 Concrete::Bool(op.holds(x.as_i64(), y.as_i64()))
             }

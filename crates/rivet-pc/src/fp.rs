@@ -162,7 +162,7 @@ pub fn unary(op: UnaryOp, a: Concrete) -> Concrete {
 /// A binary operation on two floats or two doubles (`Rem` is Java's `drem`/`frem`, C's
 /// `fmod`, which Rust's `%` is).
 pub fn binary(op: BinaryOp, a: Concrete, b: Concrete) -> Concrete {
-    match (a, b) {
+    match (&a, &b) {
         (Concrete::Float(_), Concrete::Float(_)) => {
             let (x, y) = (a.as_f32().unwrap_or(0.0), b.as_f32().unwrap_or(0.0));
             Concrete::float(match op {

@@ -284,6 +284,6 @@ proptest! {
             }
         }
         let folded = fold(&t, &xs).as_concrete().unwrap_or_else(|| panic!("not folded"));
-        prop_assert!(folded.same(m.eval(&t)), "{:?} vs {:?}", folded, m.eval(&t));
+        prop_assert!(folded.same(&m.eval(&t)), "{:?} vs {:?}", folded, m.eval(&t));
     }
 }

@@ -21,12 +21,15 @@ mod display;
 pub mod eval;
 pub mod fp;
 pub mod path;
+pub mod string;
 pub mod term;
 pub mod term_float;
+mod term_string;
 
 pub use condition::PathCondition;
 pub use eval::{binary_value, unary_value, Concrete, Model};
 pub use path::{AccessPath, Clause, ClauseKind, PathNode, Step, SymbolInfo, SymbolTable};
+pub use string::{JavaString, StrOp};
 pub use term::{
     BinaryOp, CmpOp, Sort, SortError, SymbolId, SymbolSort, Term, TermDisplay, TermKind, UnaryOp,
 };

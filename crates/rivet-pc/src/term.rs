@@ -11,6 +11,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 pub use crate::display::TermDisplay;
+use crate::string::{JavaString, StrOp};
 
 /// A symbol of a path condition: an input value (`{arg1}`, `{this}.size`) or a reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -32,6 +33,8 @@ pub enum SymbolSort {
     Ref,
     Float,
     Double,
+    /// A `java.lang.String` value (its contents; a model holds it in `Model::strings`).
+    Str,
 }
 
 impl SymbolSort {
@@ -43,6 +46,8 @@ impl SymbolSort {
             SymbolSort::Char | SymbolSort::Short => 16,
             SymbolSort::Int | SymbolSort::Ref | SymbolSort::Float => 32,
             SymbolSort::Long | SymbolSort::Double => 64,
+            // Strings are sequences, not bit-vectors.
+            SymbolSort::Str => 0,
         }
     }
 
@@ -60,6 +65,7 @@ impl SymbolSort {
             SymbolSort::Long => Sort::Long,
             SymbolSort::Float => Sort::Float,
             SymbolSort::Double => Sort::Double,
+            SymbolSort::Str => Sort::Str,
             _ => Sort::Int,
         }
     }
@@ -75,6 +81,7 @@ impl SymbolSort {
             SymbolSort::Int | SymbolSort::Ref => i64::from(v as i32),
             SymbolSort::Long | SymbolSort::Double => v,
             SymbolSort::Float => i64::from(v as u32),
+            SymbolSort::Str => 0,
         }
     }
 }
@@ -91,6 +98,8 @@ pub enum Sort {
     Float,
     /// Java `double` (IEEE 754 binary64).
     Double,
+    /// A Java string's contents (see `string`).
+    Str,
 }
 
 impl Sort {
@@ -246,6 +255,10 @@ pub enum TermKind {
     Binary(BinaryOp, Term, Term),
     Compare(CmpOp, Term, Term),
     Ite(Term, Term, Term),
+    /// A string constant.
+    Str(JavaString),
+    /// A string operation (see `StrOp` for its operands and semantics).
+    StrOp(StrOp, Arc<[Term]>),
 }
 
 #[derive(Debug)]
@@ -332,6 +345,11 @@ fn hash_kind(kind: &TermKind) -> u64 {
             7u8.hash(&mut h);
             return mix(mix(mix(h.finish(), c.0.hash), a.0.hash), b.0.hash);
         }
+        TermKind::Str(text) => (8u8, text).hash(&mut h),
+        TermKind::StrOp(op, args) => {
+            (9u8, *op).hash(&mut h);
+            return args.iter().fold(h.finish(), |acc, a| mix(acc, a.0.hash));
+        }
     }
     h.finish()
 }
@@ -368,7 +386,8 @@ impl Term {
                 a.sort()
             }
             TermKind::Compare(op, a, b) => {
-                let bools = a.sort() == Sort::Bool && !matches!(op, CmpOp::Eq | CmpOp::Ne);
+                let bools = matches!(a.sort(), Sort::Bool | Sort::Str)
+                    && !matches!(op, CmpOp::Eq | CmpOp::Ne);
                 if a.sort() != b.sort() || bools {
                     return Err(err("compare", a.sort(), b.sort()));
                 }
@@ -380,6 +399,8 @@ impl Term {
                 }
                 a.sort()
             }
+            TermKind::Str(_) => Sort::Str,
+            TermKind::StrOp(op, args) => crate::term_string::check_operands(*op, args)?,
         };
         Ok(Term::make(kind, sort))
     }
@@ -447,6 +468,7 @@ impl Term {
                 | TermKind::Bool(_)
                 | TermKind::Float(_)
                 | TermKind::Double(_)
+                | TermKind::Str(_)
         )
     }
 
@@ -471,7 +493,8 @@ impl Term {
             | TermKind::Int(_)
             | TermKind::Long(_)
             | TermKind::Float(_)
-            | TermKind::Double(_) => {}
+            | TermKind::Double(_)
+            | TermKind::Str(_) => {}
             TermKind::Var(s, _) => out.push(*s),
             TermKind::Unary(_, a) => a.collect_symbols(out),
             TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
@@ -483,6 +506,7 @@ impl Term {
                 a.collect_symbols(out);
                 b.collect_symbols(out);
             }
+            TermKind::StrOp(_, args) => args.iter().for_each(|a| a.collect_symbols(out)),
         }
     }
 
@@ -493,6 +517,7 @@ impl Term {
             Sort::Int => Term::int(v as i32),
             Sort::Float => Term::make(TermKind::Float(v as u32), Sort::Float),
             Sort::Double => Term::make(TermKind::Double(v as u64), Sort::Double),
+            Sort::Str => Term::make(TermKind::Str(JavaString::default()), Sort::Str),
         }
     }
 
@@ -594,8 +619,8 @@ impl Term {
 
     /// A signed comparison of two terms of the same sort.
     pub fn compare(op: CmpOp, a: Term, b: Term) -> Result<Term, SortError> {
-        let ok =
-            a.sort() == b.sort() && (a.sort() != Sort::Bool || matches!(op, CmpOp::Eq | CmpOp::Ne));
+        let equality_only = matches!(a.sort(), Sort::Bool | Sort::Str);
+        let ok = a.sort() == b.sort() && (!equality_only || matches!(op, CmpOp::Eq | CmpOp::Ne));
         if !ok {
             return Err(SortError {
                 op: "compare",
@@ -605,6 +630,9 @@ impl Term {
         }
         if a.sort().is_fp() {
             return Ok(crate::term_float::fp_compare(op, a, b));
+        }
+        if a.sort() == Sort::Str {
+            return crate::term_string::str_compare(op, a, b);
         }
         if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
             return Ok(Term::bool(op.holds(x, y)));
@@ -662,6 +690,11 @@ impl Term {
                 TermKind::Ite(c.rename(map), a.rename(map), b.rename(map)),
                 self.sort(),
             ),
+            TermKind::Str(_) => self.clone(),
+            TermKind::StrOp(op, args) => Term::make(
+                TermKind::StrOp(*op, args.iter().map(|a| a.rename(map)).collect()),
+                self.sort(),
+            ),
         }
     }
 
@@ -699,7 +732,9 @@ fn binary_fits(op: BinaryOp, a: Sort, b: Sort) -> bool {
     let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Ushr);
     let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
     let minmax = matches!(op, BinaryOp::Min | BinaryOp::Max);
-    if a.is_fp() {
+    if a == Sort::Str || b == Sort::Str {
+        false
+    } else if a.is_fp() {
         !shift && !logic && a == b
     } else if minmax {
         false

@@ -38,6 +38,7 @@ impl Term {
             TermKind::Long(v) => Concrete::Long(*v),
             TermKind::Float(bits) => Concrete::Float(*bits),
             TermKind::Double(bits) => Concrete::Double(*bits),
+            TermKind::Str(s) => Concrete::Str(s.clone()),
             _ => return None,
         })
     }
@@ -50,6 +51,7 @@ impl Term {
             Concrete::Long(v) => Term::long(v),
             Concrete::Float(bits) => Term::make(TermKind::Float(bits), Sort::Float),
             Concrete::Double(bits) => Term::make(TermKind::Double(bits), Sort::Double),
+            Concrete::Str(s) => Term::string(s),
         }
     }
 
@@ -58,7 +60,7 @@ impl Term {
     /// equality is identity there), and `floatToIntBits(x) == bits` for the two zeros.
     pub fn fp_is(&self, value: Concrete) -> Option<Term> {
         let v = value.as_f64()?;
-        let k = Term::from_concrete(value);
+        let k = Term::from_concrete(value.clone());
         if k.sort() != self.sort() {
             return None;
         }

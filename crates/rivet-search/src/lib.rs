@@ -31,6 +31,6 @@ pub use goal::{
     normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNCONFIRMED, UNREACHED,
 };
 pub use minimize::{distinct_tests, minimize, MinimizedTest};
-pub use pc_goal::{observed_path, PathConditionObjective};
+pub use pc_goal::{observed_path, observed_symbol, PathConditionObjective};
 pub use rank::{dominates, rank, Scored};
 pub use search::{Arena, Progress, Search, SearchConfig, SearchResult};

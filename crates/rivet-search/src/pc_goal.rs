@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use rivet_pc::{
-    AccessPath, Clause, Concrete, Model, PathCondition, Step, SymbolId, SymbolSort, Term, TermKind,
-    UnaryOp,
+    AccessPath, Clause, Concrete, Model, PathCondition, Step, SymbolId, SymbolInfo, SymbolSort,
+    Term, TermKind, UnaryOp,
 };
 use rivet_testcase::{
     CallObservation, Execution, MemberRef, Observation, ObservedPath, ObservedRoot, ObservedStep,
@@ -50,6 +50,15 @@ pub fn observed_path(path: &AccessPath) -> Option<ObservedPath> {
     Some(ObservedPath { root, steps: out })
 }
 
+/// The observed path of a symbol, if the worker can read its value at a call: strings are
+/// not observed (their contents are not numbers), other symbols as `observed_path` says.
+pub fn observed_symbol(info: &SymbolInfo) -> Option<ObservedPath> {
+    if info.sort == SymbolSort::Str {
+        return None;
+    }
+    observed_path(&info.path)
+}
+
 /// A path condition of a target method as a search goal.
 #[derive(Debug, Clone)]
 pub struct PathConditionObjective {
@@ -66,7 +75,7 @@ impl PathConditionObjective {
         let symbols = pc
             .symbols
             .iter()
-            .map(|(s, info)| (*s, observed_path(&info.path)))
+            .map(|(s, info)| (*s, observed_symbol(info)))
             .collect();
         let clause_paths = pc
             .clauses

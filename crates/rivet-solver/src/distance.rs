@@ -57,12 +57,15 @@ pub fn distance(model: &Model, term: &Term, want: bool) -> f64 {
             let (x, y) = (model.eval(a), model.eval(b));
             // `!(x < y)` on floats is not `x >= y` when one is NaN: the negated comparison
             // then holds.
-            let nan = is_nan(x) || is_nan(y);
+            let nan = is_nan(&x) || is_nan(&y);
             if nan {
                 // No gap to close: flat (the special values are probed when stuck).
                 return flat(want == (*op == CmpOp::Ne));
             }
-            compare_distance(wanted, x, y)
+            if let (Concrete::Str(a), Concrete::Str(b)) = (&x, &y) {
+                return string_distance(wanted, a.units(), b.units());
+            }
+            compare_distance(wanted, &x, &y)
         }
         // Any other boolean term: true or false as evaluated, no gradient.
         _ => flat(model.eval(term) == Concrete::Bool(want)),
@@ -81,15 +84,15 @@ fn negated(op: CmpOp) -> CmpOp {
     op.negate()
 }
 
-fn is_nan(c: Concrete) -> bool {
+fn is_nan(c: &Concrete) -> bool {
     c.as_f64().is_some_and(f64::is_nan)
 }
 
 /// `x - y` as a double: exact for `int`s, close for `long`s (no overflow), IEEE for floats.
-fn gap(x: Concrete, y: Concrete) -> f64 {
+fn gap(x: &Concrete, y: &Concrete) -> f64 {
     match (x, y) {
-        (Concrete::Long(a), Concrete::Long(b)) => (i128::from(a) - i128::from(b)) as f64,
-        (Concrete::Int(a), Concrete::Int(b)) => f64::from(a) - f64::from(b),
+        (Concrete::Long(a), Concrete::Long(b)) => (i128::from(*a) - i128::from(*b)) as f64,
+        (Concrete::Int(a), Concrete::Int(b)) => f64::from(*a) - f64::from(*b),
         _ => {
             let d = x.as_number() - y.as_number();
             if d.is_nan() {
@@ -102,8 +105,40 @@ fn gap(x: Concrete, y: Concrete) -> f64 {
     }
 }
 
+/// The distance of a string (in)equality to true: the edit distance between the strings
+/// for `==` (each substitution weighted by how far apart the two units are, normalized, as
+/// EvoSuite's string distance), `K` for `!=` of equal strings.
+fn string_distance(op: CmpOp, a: &[u16], b: &[u16]) -> f64 {
+    let equal = a == b;
+    match op {
+        CmpOp::Ne => flat(!equal),
+        _ if equal => 0.0,
+        _ => {
+            // Levenshtein over units, substitutions costing the normalized unit gap.
+            let mut row: Vec<f64> = (0..=b.len()).map(|j| j as f64).collect();
+            for (i, &ca) in a.iter().enumerate() {
+                let mut diagonal = row[0];
+                row[0] = (i + 1) as f64;
+                for (j, &cb) in b.iter().enumerate() {
+                    let substitute = if ca == cb {
+                        0.0
+                    } else {
+                        normalize((f64::from(ca) - f64::from(cb)).abs())
+                    };
+                    let next = (diagonal + substitute)
+                        .min(row[j] + 1.0)
+                        .min(row[j + 1] + 1.0);
+                    diagonal = row[j + 1];
+                    row[j + 1] = next;
+                }
+            }
+            row[b.len()].max(f64::MIN_POSITIVE)
+        }
+    }
+}
+
 /// The distance of `x op y` (no NaN operand) to true.
-fn compare_distance(op: CmpOp, x: Concrete, y: Concrete) -> f64 {
+fn compare_distance(op: CmpOp, x: &Concrete, y: &Concrete) -> f64 {
     let holds = match (x, y) {
         (Concrete::Long(a), Concrete::Long(b)) => op.holds(a, b),
         (Concrete::Int(a), Concrete::Int(b)) => op.holds(a, b),

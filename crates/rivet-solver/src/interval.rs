@@ -88,6 +88,8 @@ fn domain(sort: SymbolSort) -> Set {
         // `parse` never makes atoms of float symbols; their bits, were it to.
         SymbolSort::Float => (0, i128::from(u32::MAX)),
         SymbolSort::Double => (i128::from(i64::MIN), i128::from(i64::MAX)),
+        // Never an atom: strings are not numbers.
+        SymbolSort::Str => (0, 0),
     };
     vec![(lo, hi)]
 }

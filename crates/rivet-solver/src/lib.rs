@@ -23,6 +23,7 @@ pub mod solver;
 pub mod z3_backend;
 pub mod z3_float;
 pub mod z3_linear;
+pub mod z3_string;
 
 use std::time::Duration;
 

@@ -60,6 +60,8 @@ fn candidates(clauses: &[Term], base: &Model) -> Vec<i64> {
                 walk(a, base, out);
                 walk(b, base, out);
             }
+            TermKind::Str(_) => {}
+            TermKind::StrOp(_, args) => args.iter().for_each(|a| walk(a, base, out)),
         }
     }
     for c in clauses {
@@ -101,6 +103,8 @@ fn fp_candidates(clauses: &[Term], base: &Model) -> Vec<f64> {
                 walk(a, base, seeds);
                 walk(b, base, seeds);
             }
+            TermKind::Str(_) => {}
+            TermKind::StrOp(_, args) => args.iter().for_each(|a| walk(a, base, seeds)),
         }
     }
     for c in clauses {

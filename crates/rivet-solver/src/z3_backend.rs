@@ -37,9 +37,23 @@ pub struct Z3Solver {
     fp_timeout: Option<Duration>,
 }
 
+/// The most memory Z3 may take, in megabytes. Z3 4.8 can grow without bound inside one
+/// query whatever its time limit (string queries with large constant offsets did, to 20 GB,
+/// before the translation folded them); past this cap the query answers `Unknown`, and so
+/// does every later query of the process (Z3 keeps its out-of-memory state): a lost solver
+/// is better than a machine out of memory. The first such answer is logged.
+const MEMORY_LIMIT_MB: &str = "6144";
+
+/// Sets Z3's process-wide memory cap once.
+fn limit_memory() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| z3::set_global_param("memory_max_size", MEMORY_LIMIT_MB));
+}
+
 impl Z3Solver {
     /// A backend whose checks give up (`Unknown`) after `timeout`.
     pub fn new(timeout: Duration) -> Z3Solver {
+        limit_memory();
         Z3Solver {
             timeout,
             stats: SolverStats::default(),
@@ -134,6 +148,10 @@ impl Translation {
             TermKind::Long(v) => Ast::Bv(BV::from_i64(*v, 64)),
             // Float constants are translated by `fp_ast` (`handles` takes every float term).
             TermKind::Float(_) | TermKind::Double(_) => self.fp_ast(t),
+            TermKind::Var(_, SymbolSort::Str) => {
+                self.unsupported = true;
+                Ast::Bool(Bool::from_bool(false))
+            }
             TermKind::Var(s, sort) => {
                 // Keyed by sort too, so that a symbol misused with two sorts cannot mix
                 // bit-vector widths.
@@ -230,6 +248,12 @@ impl Translation {
                     }
                 }
             }
+            // Strings are translated with integer arithmetic (`z3_linear`); a query that
+            // mixes them with bit-vector operations is not supported.
+            TermKind::Str(_) | TermKind::StrOp(..) => {
+                self.unsupported = true;
+                Ast::Bool(Bool::from_bool(false))
+            }
         };
         self.memo.insert(t.clone(), out.clone());
         out
@@ -315,11 +339,21 @@ impl Solver for Z3Solver {
         let result = match status {
             None => SolveResult::Unknown("a term the translation does not support".to_string()),
             Some(SatResult::Unsat) => SolveResult::Unsat,
-            Some(SatResult::Unknown) => SolveResult::Unknown(
-                solver
+            Some(SatResult::Unknown) => {
+                let reason = solver
                     .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".to_string()),
-            ),
+                    .unwrap_or_else(|| "unknown".to_string());
+                if reason.contains("memory") {
+                    static WARNED: std::sync::Once = std::sync::Once::new();
+                    WARNED.call_once(|| {
+                        tracing::warn!(
+                            limit_mb = MEMORY_LIMIT_MB,
+                            "Z3 ran out of its memory cap: later queries answer unknown"
+                        )
+                    });
+                }
+                SolveResult::Unknown(reason)
+            }
             Some(SatResult::Sat) => match solver.get_model() {
                 Some(z3_model) => {
                     let mut model = Model::new();
@@ -333,14 +367,28 @@ impl Solver for Z3Solver {
                             model.set(*s, v);
                         }
                     }
+                    let mut unreadable = false;
                     if let Some(q) = &linear {
                         for ((s, sort), x) in &q.symbols {
                             if let Some(v) = z3_model.eval(x, true).and_then(|v| v.as_i64()) {
                                 model.set(*s, sort.normalize(v));
                             }
                         }
+                        for (s, x) in &q.strings {
+                            match crate::z3_string::read(&z3_model, x) {
+                                Some(v) => model.set_string(*s, v),
+                                None => unreadable = true,
+                            }
+                        }
                     }
-                    SolveResult::Sat(model)
+                    if unreadable {
+                        SolveResult::Unknown(
+                            "a string Java cannot hold (a unit above 0xFFFF, or too long)"
+                                .to_string(),
+                        )
+                    } else {
+                        SolveResult::Sat(model)
+                    }
                 }
                 None => SolveResult::Unknown("no model".to_string()),
             },

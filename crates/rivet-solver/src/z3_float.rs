@@ -31,6 +31,7 @@ pub fn mentions_fp(t: &Term) -> bool {
                 mentions_fp(a) || mentions_fp(b)
             }
             TermKind::Ite(c, a, b) => mentions_fp(c) || mentions_fp(a) || mentions_fp(b),
+            TermKind::StrOp(_, args) => args.iter().any(mentions_fp),
             _ => false,
         }
 }
@@ -225,7 +226,11 @@ impl Translation {
                 let (x, y) = (self.fp(a), self.fp(b));
                 Ast::Fp(c.ite(&x, &y))
             }
-            TermKind::Bool(_) | TermKind::Int(_) | TermKind::Long(_) => {
+            TermKind::Bool(_)
+            | TermKind::Int(_)
+            | TermKind::Long(_)
+            | TermKind::Str(_)
+            | TermKind::StrOp(..) => {
                 self.unsupported = true;
                 Ast::Fp(Float::nan64())
             }

@@ -199,7 +199,7 @@ proptest! {
         let z3 = z3_value(&t, &m);
         prop_assert!(z3.is_some(), "no Z3 value for {:?}", t);
         let z3 = z3.unwrap();
-        prop_assert!(rust.same(z3), "{:?}: Rust {:?}, Z3 {:?}", t, rust, z3);
+        prop_assert!(rust.same(&z3), "{:?}: Rust {:?}, Z3 {:?}", t, rust, z3);
     }
 
 }

@@ -276,9 +276,14 @@ impl Ctx<'_> {
         }
         let v = state.model.eval(term);
         let clause = if term.sort().is_fp() {
-            term.fp_is(v)
+            term.fp_is(v.clone())
         } else {
-            Term::compare(rivet_pc::CmpOp::Eq, term.clone(), Term::from_concrete(v)).ok()
+            Term::compare(
+                rivet_pc::CmpOp::Eq,
+                term.clone(),
+                Term::from_concrete(v.clone()),
+            )
+            .ok()
         };
         if let Some(eq) = clause {
             if !state.numeric.contains(&eq) {
