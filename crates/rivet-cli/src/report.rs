@@ -20,7 +20,14 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "rivet generate {} (seed {}, budget {} s)",
         r.class, r.seed, r.budget_s
     );
-    let _ = writeln!(s, "  tests       {} written to {}", r.tests, r.test_file);
+    match &r.test_file {
+        Some(f) => {
+            let _ = writeln!(s, "  tests       {} written to {f}", r.tests);
+        }
+        None => {
+            let _ = writeln!(s, "  tests       none: no test file written");
+        }
+    }
     let verified = if r.verified {
         r.verification.as_str()
     } else {

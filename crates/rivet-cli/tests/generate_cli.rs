@@ -168,3 +168,33 @@ fn an_execution_cap_stops_the_search_early() {
     assert!(covered > 0 && covered < 42, "covered {covered}");
     assert!(r["elapsed_s"].as_f64().unwrap() < 30.0);
 }
+
+#[test]
+fn a_class_left_without_tests_gets_no_test_file() {
+    // An abstract class with no branches and no method a test can call: nothing to test. An
+    // empty JUnit 4 class would fail under JUnit ("No runnable methods"), so none is written.
+    let jar = rivet_testkit::debian_jar("commons-collections4");
+    let out = rivet_testkit::cache_dir().join("cli-generate-no-tests");
+    let o = generate(
+        &jar,
+        "org.apache.commons.collections4.list.AbstractSerializableListDecorator",
+        &out,
+        &["--budget", "3", "--junit", "4"],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("no test file written"), "{stdout}");
+    let r = report(&out);
+    assert_eq!(r["tests"], 0, "{r}");
+    assert!(r.get("test_file").is_none(), "{r}");
+    assert_eq!(
+        r["verification"], "no test left to verify (0 tests dropped)",
+        "{r}"
+    );
+    assert!(!out
+        .join(
+            "org/apache/commons/collections4/list/AbstractSerializableListDecoratorRivetTest.java"
+        )
+        .exists());
+    assert!(out.join("rivet-report.html").is_file());
+}

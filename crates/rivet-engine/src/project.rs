@@ -150,18 +150,8 @@ impl ProjectReport {
     /// The index of a one-class run whose output directory is `out` (its report is
     /// `out/rivet-report.json`).
     pub fn of_class(one: &crate::report::Report, out: &Path) -> ProjectReport {
-        let test_file = Path::new(&one.test_file);
-        let entry = ClassEntry {
-            class: one.class.clone(),
-            status: ClassStatus::Generated,
-            reason: None,
-            tests: one.tests,
-            branches_covered: one.branches_covered,
-            branches_total: one.branches_total,
-            verified: one.verified,
-            budget_s: one.budget_s,
-            elapsed_s: one.elapsed_s,
-            test_file: Some(match test_file.strip_prefix(out) {
+        let test_file = one.test_file.as_deref().map(|f| {
+            match Path::new(f).strip_prefix(out) {
                 Ok(r) => r.display().to_string(),
                 // The run wrote it under the same directory named another way (`./out`).
                 Err(_) => format!(
@@ -172,7 +162,19 @@ impl ProjectReport {
                         .unwrap_or(&one.class)
                         .replace('.', "/")
                 ),
-            }),
+            }
+        });
+        let entry = ClassEntry {
+            class: one.class.clone(),
+            status: ClassStatus::Generated,
+            reason: None,
+            tests: one.tests,
+            branches_covered: one.branches_covered,
+            branches_total: one.branches_total,
+            verified: one.verified,
+            budget_s: one.budget_s,
+            elapsed_s: one.elapsed_s,
+            test_file,
             report_file: Some("rivet-report.json".into()),
         };
         ProjectReport {
@@ -445,7 +447,10 @@ pub fn generate_project(
                 verified: outcome.report.verified,
                 budget_s,
                 elapsed_s: seconds(class_started.elapsed()),
-                test_file: Some(relative(&report_dir, &outcome.test_file)),
+                test_file: outcome
+                    .test_file
+                    .as_deref()
+                    .map(|f| relative(&report_dir, f)),
                 report_file: Some(relative(&report_dir, &outcome.report_file)),
             },
             Err(e) => {
