@@ -181,6 +181,9 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
                     c.elapsed_s,
                     if c.verified { "" } else { " (not verified)" }
                 );
+                if let Some(reason) = &c.reason {
+                    let _ = writeln!(s, "      {reason}");
+                }
             }
             rivet_engine::ClassStatus::Skipped | rivet_engine::ClassStatus::Failed => {
                 let reason: String = c

@@ -1,6 +1,7 @@
 //! `rivet generate` end to end on real JVMs: the bundled AvlTree subject (every branch,
 //! verified tests, the report), determinism (same seed, same files), JUnit 4 output, and the
-//! bad inputs that must exit 2 with one clear message.
+//! bad inputs that must exit 2 with one clear message; a class left without tests gets no test
+//! file and, in a project run, the reason.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -197,4 +198,44 @@ fn a_class_left_without_tests_gets_no_test_file() {
         )
         .exists());
     assert!(out.join("rivet-report.html").is_file());
+}
+
+#[test]
+fn a_project_class_left_without_tests_says_why() {
+    let jar = rivet_testkit::debian_jar("commons-collections4");
+    let out = rivet_testkit::cache_dir().join("cli-generate-no-tests-project");
+    let _ = std::fs::remove_dir_all(&out);
+    let (cp, out_s) = (jar.display().to_string(), out.display().to_string());
+    let stdout = common::rivet_ok(&[
+        "generate",
+        "--classpath",
+        &cp,
+        "--class",
+        "org.apache.commons.collections4.list.AbstractSerializableListDecorator",
+        "--class",
+        "org.apache.commons.collections4.list.UnmodifiableList",
+        "--budget",
+        "3",
+        "--out",
+        &out_s,
+    ]);
+    let r = report(&out);
+    let entry = |name: &str| {
+        r["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["class"] == format!("org.apache.commons.collections4.list.{name}"))
+            .cloned()
+            .unwrap()
+    };
+    let empty = entry("AbstractSerializableListDecorator");
+    assert_eq!(empty["status"], "generated", "{r}");
+    assert!(empty.get("test_file").is_none(), "{r}");
+    let why = "no test written: no branch, and no test called a method of the class";
+    assert_eq!(empty["reason"], why, "{r}");
+    assert!(stdout.contains(why), "{stdout}");
+    let some = entry("UnmodifiableList");
+    assert!(some.get("reason").is_none(), "{r}");
+    assert!(out.join(some["test_file"].as_str().unwrap()).is_file());
 }

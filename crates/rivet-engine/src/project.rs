@@ -298,6 +298,23 @@ fn skip_reason(classpath: &Classpath, internal: &str) -> Option<String> {
     None
 }
 
+/// Why a class's run left no test (None when it left some).
+fn no_tests_reason(report: &crate::report::Report) -> Option<String> {
+    if report.tests > 0 {
+        return None;
+    }
+    Some(if report.dropped_tests > 0 {
+        format!(
+            "no test written: verification dropped all {} tests",
+            report.dropped_tests
+        )
+    } else if report.branches_total == 0 {
+        "no test written: no branch, and no test called a method of the class".into()
+    } else {
+        "no test written: no test covered a branch or called a method of the class".into()
+    })
+}
+
 fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64) -> ClassEntry {
     ClassEntry {
         class: class.to_string(),
@@ -440,7 +457,7 @@ pub fn generate_project(
             Ok(outcome) => ClassEntry {
                 class: class.clone(),
                 status: ClassStatus::Generated,
-                reason: None,
+                reason: no_tests_reason(&outcome.report),
                 tests: outcome.report.tests,
                 branches_covered: outcome.report.branches_covered,
                 branches_total: outcome.report.branches_total,
