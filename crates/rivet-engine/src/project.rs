@@ -29,7 +29,8 @@ pub enum ClassSelection {
     All(Option<PathBuf>),
 }
 
-/// Part `index` (1-based) of `count`: the sorted class list dealt round-robin.
+/// Part `index` (1-based) of `count`: the sorted classes to test dealt round-robin (the skipped
+/// ones apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     pub index: u32,
@@ -50,13 +51,20 @@ impl Shard {
     }
 
     /// The part of `classes` (sorted) this shard takes.
-    pub fn take(&self, classes: Vec<String>) -> Vec<String> {
+    pub fn take<T>(&self, classes: Vec<T>) -> Vec<T> {
         classes
             .into_iter()
             .enumerate()
             .filter(|(k, _)| (*k as u32) % self.count == self.index - 1)
             .map(|(_, c)| c)
             .collect()
+    }
+
+    /// This shard's part of the classes to test and of the skipped ones, each dealt on its
+    /// own, so that shards share the work evenly (a package's nested classes, all skipped,
+    /// would otherwise crowd some shards).
+    pub fn deal<S>(&self, to_test: Vec<String>, skipped: Vec<S>) -> (Vec<String>, Vec<S>) {
+        (self.take(to_test), self.take(skipped))
     }
 }
 
@@ -356,21 +364,23 @@ pub fn generate_project(
         ));
     }
     let session = Session::open(&config.base.classpath)?;
-    let mut names = candidates(&session, &config.selection)?;
-    if let Some(shard) = config.shard {
-        names = shard.take(names);
-    }
-    let mut entries = Vec::new();
+    let names = candidates(&session, &config.selection)?;
+    let mut skipped = Vec::new();
     let mut runnable = Vec::new();
     for name in names {
         let binary = ClassName::from_internal(&name).binary();
         match skip_reason(&session.classpath, &name) {
-            Some(reason) => {
-                entries.push(entry(&binary, ClassStatus::Skipped, Some(reason), 0));
-            }
+            Some(reason) => skipped.push((binary, reason)),
             None => runnable.push(binary),
         }
     }
+    if let Some(shard) = config.shard {
+        (runnable, skipped) = shard.deal(runnable, skipped);
+    }
+    let mut entries: Vec<ClassEntry> = skipped
+        .into_iter()
+        .map(|(class, reason)| entry(&class, ClassStatus::Skipped, Some(reason), 0))
+        .collect();
     observe(ProjectEvent::Selected {
         classes: runnable.len(),
     });
@@ -531,6 +541,14 @@ mod tests {
         }
         seen.sort();
         assert_eq!(seen, classes);
+        // Classes to test are dealt evenly, however many skipped ones lie between them.
+        let to_test: Vec<String> = ["a/A", "a/B", "a/C", "a/D"].map(String::from).to_vec();
+        let skipped: Vec<&str> = vec!["a/A$1", "a/A$2", "a/B$1", "a/B$2", "a/C$1"];
+        let halves =
+            [1, 2].map(|i| Shard { index: i, count: 2 }.deal(to_test.clone(), skipped.clone()));
+        assert_eq!(halves[0].0, ["a/A", "a/C"]);
+        assert_eq!(halves[1].0, ["a/B", "a/D"]);
+        assert_eq!(halves[0].1.len() + halves[1].1.len(), skipped.len());
         for bad in ["0/2", "3/2", "1/0", "x/2", "12"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }
