@@ -408,6 +408,11 @@ pub fn generate_project(
             let left = total.saturating_sub(started.elapsed());
             let share = left.as_secs() / (of - index) as u64;
             if share == 0 {
+                observe(ProjectEvent::Class {
+                    class: class.clone(),
+                    index,
+                    of,
+                });
                 let mut e = entry(
                     class,
                     ClassStatus::Skipped,
