@@ -206,7 +206,7 @@ fn a_project_class_left_without_tests_says_why() {
     let out = rivet_testkit::cache_dir().join("cli-generate-no-tests-project");
     let _ = std::fs::remove_dir_all(&out);
     let (cp, out_s) = (jar.display().to_string(), out.display().to_string());
-    let stdout = common::rivet_ok(&[
+    let o = common::rivet(&[
         "generate",
         "--classpath",
         &cp,
@@ -219,6 +219,20 @@ fn a_project_class_left_without_tests_says_why() {
         "--out",
         &out_s,
     ]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{stderr}");
+    // Progress: a line per class done (stderr is not a terminal here), nothing else.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with(
+            "rivet: [1/2] done org.apache.commons.collections4.list.AbstractSerializableListDecorator: 0/0 branches, 0 tests"
+        ),
+        "{stderr}"
+    );
     let r = report(&out);
     let entry = |name: &str| {
         r["classes"]
