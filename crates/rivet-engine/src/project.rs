@@ -306,6 +306,41 @@ fn skip_reason(classpath: &Classpath, internal: &str) -> Option<String> {
     None
 }
 
+/// How long classes ran past their budget (minimizing, verifying, the final run), on average:
+/// what each class's share of a total budget leaves for it.
+#[derive(Debug, Default)]
+struct Overrun {
+    sum: Duration,
+    classes: u32,
+}
+
+impl Overrun {
+    fn add(&mut self, took: Duration, budget: Duration) {
+        self.sum += took.saturating_sub(budget);
+        self.classes += 1;
+    }
+
+    fn mean(&self) -> Duration {
+        self.sum.checked_div(self.classes).unwrap_or_default()
+    }
+}
+
+/// A class's budget, in whole seconds, out of `left` of the total budget shared evenly by
+/// `remaining` classes, each expected to run `overrun` past its budget; None when not even one
+/// second is left for it.
+fn total_share(left: Duration, remaining: usize, overrun: Duration) -> Option<u64> {
+    let per_class = left / u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
+    let share = per_class.saturating_sub(overrun).as_secs();
+    if share > 0 {
+        Some(share)
+    } else if left >= overrun + Duration::from_secs(1) {
+        // Less than a second each: the next class still gets one.
+        Some(1)
+    } else {
+        None
+    }
+}
+
 /// Why a class's run left no test (None when it left some).
 fn no_tests_reason(report: &crate::report::Report) -> Option<String> {
     if report.tests > 0 {
@@ -392,6 +427,7 @@ pub fn generate_project(
         Some(session.start_workers(&classes, &cache_root(&config.base), config.base.workers)?)
     };
     let total = config.total_budget_s.map(Duration::from_secs);
+    let mut overrun = Overrun::default();
     let report_dir = config
         .report_dir
         .clone()
@@ -406,8 +442,7 @@ pub fn generate_project(
         let mut budget_s = config.base.budget_s;
         if let Some(total) = total {
             let left = total.saturating_sub(started.elapsed());
-            let share = left.as_secs() / (of - index) as u64;
-            if share == 0 {
+            let Some(share) = total_share(left, of - index, overrun.mean()) else {
                 observe(ProjectEvent::Class {
                     class: class.clone(),
                     index,
@@ -423,7 +458,7 @@ pub fn generate_project(
                 entries.push(e);
                 observe(ProjectEvent::Done(entries[entries.len() - 1].clone()));
                 continue;
-            }
+            };
             budget_s = budget_s.min(share);
         }
         observe(ProjectEvent::Class {
@@ -498,6 +533,7 @@ pub fn generate_project(
                 e
             }
         };
+        overrun.add(class_started.elapsed(), Duration::from_secs(budget_s));
         observe(ProjectEvent::Done(done.clone()));
         entries.push(done);
     }
@@ -532,6 +568,18 @@ pub fn generate_project(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_total_budget_is_shared_net_of_what_classes_run_past_their_budgets() {
+        let s = Duration::from_secs;
+        assert_eq!(total_share(s(60), 13, s(0)), Some(4));
+        // Three seconds past each budget: the rest is shared.
+        assert_eq!(total_share(s(60), 12, s(3)), Some(2));
+        assert_eq!(total_share(s(20), 10, s(3)), Some(1));
+        assert_eq!(total_share(s(4), 1, s(3)), Some(1));
+        assert_eq!(total_share(Duration::from_millis(3500), 1, s(3)), None);
+        assert_eq!(total_share(s(0), 1, s(0)), None);
+    }
 
     #[test]
     fn shards_deal_the_sorted_classes_round_robin_and_cover_them_exactly_once() {
