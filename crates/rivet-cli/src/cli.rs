@@ -119,7 +119,7 @@ pub struct GenerateArgs {
     /// Seconds for the whole run (classes get an even share of what is left, at most --budget)
     #[arg(long, value_name = "SECONDS")]
     pub total_budget: Option<u64>,
-    /// Take part i of n of the classes (sorted, dealt round-robin), for a CI matrix
+    /// Take part i of n of the classes (sorted, those to test dealt round-robin), for a CI matrix
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
     /// Java sources (`:`-separated directories) to show in the HTML report

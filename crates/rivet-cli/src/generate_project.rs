@@ -128,37 +128,16 @@ fn run_selection(
         shard,
         report_dir,
     };
-    let terminal = std::io::stderr().is_terminal();
-    let outcome = generate_project(&config, &mut |event| {
-        if !terminal {
-            return;
-        }
-        match event {
-            ProjectEvent::Selected { classes } => eprintln!("rivet: {classes} classes to test"),
-            ProjectEvent::Class { class, index, of } => {
-                eprint!("\r\x1b[2K[{}/{of}] {class} …", index + 1)
+    let mut progress = Progress::new(std::io::stderr().is_terminal());
+    let outcome = generate_project(&config, &mut |event| progress.show(event)).map_err(
+        |e: EngineError| {
+            if e.is_bad_input() {
+                bad_input(e.to_string())
+            } else {
+                anyhow::Error::new(e)
             }
-            ProjectEvent::Done(e) => eprint!(
-                "\r\x1b[2K{} {}: {}/{} branches\n",
-                match e.status {
-                    rivet_engine::ClassStatus::Generated => "done",
-                    rivet_engine::ClassStatus::Skipped => "skipped",
-                    rivet_engine::ClassStatus::Failed => "failed",
-                },
-                e.class,
-                e.branches_covered,
-                e.branches_total
-            ),
-            ProjectEvent::Inner(_) => {}
-        }
-    })
-    .map_err(|e: EngineError| {
-        if e.is_bad_input() {
-            bad_input(e.to_string())
-        } else {
-            anyhow::Error::new(e)
-        }
-    })?;
+        },
+    )?;
     let r = &outcome.report;
     let report_dir = config.report_dir.as_ref().unwrap_or(&config.base.out);
     let html = html(report_dir, r, sourcepath.as_deref())?;
@@ -180,6 +159,90 @@ fn run_selection(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Progress on stderr: on a terminal, a live line for the class running (its branches and
+/// phase) and a line per class done; elsewhere (a CI log), only the line per class done.
+struct Progress {
+    terminal: bool,
+    /// The running class's `[i/n] name`, its branches and when the line was last drawn.
+    current: String,
+    branches: usize,
+    budget: std::time::Duration,
+    drawn: Option<std::time::Instant>,
+    position: (usize, usize),
+}
+
+impl Progress {
+    fn new(terminal: bool) -> Progress {
+        Progress {
+            terminal,
+            current: String::new(),
+            branches: 0,
+            budget: std::time::Duration::ZERO,
+            drawn: None,
+            position: (0, 0),
+        }
+    }
+
+    fn show(&mut self, event: ProjectEvent) {
+        match event {
+            ProjectEvent::Selected { classes } if self.terminal => {
+                eprintln!("rivet: {classes} classes to test")
+            }
+            ProjectEvent::Selected { .. } => {}
+            ProjectEvent::Class { class, index, of } => {
+                self.position = (index + 1, of);
+                self.current = format!("[{}/{of}] {class}", index + 1);
+                self.branches = 0;
+                if self.terminal {
+                    eprint!("\r\x1b[2K{} …", self.current);
+                }
+            }
+            ProjectEvent::Inner(rivet_engine::Event::Started { branches, budget }) => {
+                (self.branches, self.budget) = (branches, budget)
+            }
+            ProjectEvent::Inner(rivet_engine::Event::Progress(p)) if self.terminal => {
+                // A few times a second at most: strategies step often.
+                let now = std::time::Instant::now();
+                if self
+                    .drawn
+                    .is_some_and(|t| now.duration_since(t).as_millis() < 250)
+                {
+                    return;
+                }
+                self.drawn = Some(now);
+                eprint!(
+                    "\r\x1b[2K{}: {}/{} branches, {}, {:.0}/{} s",
+                    self.current,
+                    p.branches_covered,
+                    self.branches,
+                    p.phase,
+                    p.elapsed.as_secs_f64(),
+                    self.budget.as_secs()
+                );
+            }
+            ProjectEvent::Inner(rivet_engine::Event::Finishing) if self.terminal => {
+                eprint!("\r\x1b[2K{}: verifying …", self.current);
+            }
+            ProjectEvent::Inner(_) => {}
+            ProjectEvent::Done(e) => {
+                let status = match e.status {
+                    rivet_engine::ClassStatus::Generated => "done",
+                    rivet_engine::ClassStatus::Skipped => "skipped",
+                    rivet_engine::ClassStatus::Failed => "failed",
+                };
+                if self.terminal {
+                    eprint!("\r\x1b[2K");
+                }
+                let (i, of) = self.position;
+                eprintln!(
+                    "rivet: [{i}/{of}] {status} {}: {}/{} branches, {} tests, {:.1} s",
+                    e.class, e.branches_covered, e.branches_total, e.tests, e.elapsed_s
+                );
+            }
+        }
+    }
 }
 
 /// `rivet report merge DIR... --out DIR`.

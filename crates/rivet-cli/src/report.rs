@@ -20,7 +20,14 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "rivet generate {} (seed {}, budget {} s)",
         r.class, r.seed, r.budget_s
     );
-    let _ = writeln!(s, "  tests       {} written to {}", r.tests, r.test_file);
+    match &r.test_file {
+        Some(f) => {
+            let _ = writeln!(s, "  tests       {} written to {f}", r.tests);
+        }
+        None => {
+            let _ = writeln!(s, "  tests       none: no test file written");
+        }
+    }
     let verified = if r.verified {
         r.verification.as_str()
     } else {
@@ -174,6 +181,9 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
                     c.elapsed_s,
                     if c.verified { "" } else { " (not verified)" }
                 );
+                if let Some(reason) = &c.reason {
+                    let _ = writeln!(s, "      {reason}");
+                }
             }
             rivet_engine::ClassStatus::Skipped | rivet_engine::ClassStatus::Failed => {
                 let reason: String = c

@@ -1,6 +1,7 @@
 //! `rivet generate` end to end on real JVMs: the bundled AvlTree subject (every branch,
 //! verified tests, the report), determinism (same seed, same files), JUnit 4 output, and the
-//! bad inputs that must exit 2 with one clear message.
+//! bad inputs that must exit 2 with one clear message; a class left without tests gets no test
+//! file and, in a project run, the reason.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -167,4 +168,88 @@ fn an_execution_cap_stops_the_search_early() {
     let covered = r["branches_covered"].as_u64().unwrap();
     assert!(covered > 0 && covered < 42, "covered {covered}");
     assert!(r["elapsed_s"].as_f64().unwrap() < 30.0);
+}
+
+#[test]
+fn a_class_left_without_tests_gets_no_test_file() {
+    // An abstract class with no branches and no method a test can call: nothing to test. An
+    // empty JUnit 4 class would fail under JUnit ("No runnable methods"), so none is written.
+    let jar = rivet_testkit::debian_jar("commons-collections4");
+    let out = rivet_testkit::cache_dir().join("cli-generate-no-tests");
+    let o = generate(
+        &jar,
+        "org.apache.commons.collections4.list.AbstractSerializableListDecorator",
+        &out,
+        &["--budget", "3", "--junit", "4"],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("no test file written"), "{stdout}");
+    let r = report(&out);
+    assert_eq!(r["tests"], 0, "{r}");
+    assert!(r.get("test_file").is_none(), "{r}");
+    assert_eq!(
+        r["verification"], "no test left to verify (0 tests dropped)",
+        "{r}"
+    );
+    assert!(!out
+        .join(
+            "org/apache/commons/collections4/list/AbstractSerializableListDecoratorRivetTest.java"
+        )
+        .exists());
+    assert!(out.join("rivet-report.html").is_file());
+}
+
+#[test]
+fn a_project_class_left_without_tests_says_why() {
+    let jar = rivet_testkit::debian_jar("commons-collections4");
+    let out = rivet_testkit::cache_dir().join("cli-generate-no-tests-project");
+    let _ = std::fs::remove_dir_all(&out);
+    let (cp, out_s) = (jar.display().to_string(), out.display().to_string());
+    let o = common::rivet(&[
+        "generate",
+        "--classpath",
+        &cp,
+        "--class",
+        "org.apache.commons.collections4.list.AbstractSerializableListDecorator",
+        "--class",
+        "org.apache.commons.collections4.list.UnmodifiableList",
+        "--budget",
+        "3",
+        "--out",
+        &out_s,
+    ]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{stderr}");
+    // Progress: a line per class done (stderr is not a terminal here), nothing else.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with(
+            "rivet: [1/2] done org.apache.commons.collections4.list.AbstractSerializableListDecorator: 0/0 branches, 0 tests"
+        ),
+        "{stderr}"
+    );
+    let r = report(&out);
+    let entry = |name: &str| {
+        r["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["class"] == format!("org.apache.commons.collections4.list.{name}"))
+            .cloned()
+            .unwrap()
+    };
+    let empty = entry("AbstractSerializableListDecorator");
+    assert_eq!(empty["status"], "generated", "{r}");
+    assert!(empty.get("test_file").is_none(), "{r}");
+    let why = "no test written: no branch, and no test called a method of the class";
+    assert_eq!(empty["reason"], why, "{r}");
+    assert!(stdout.contains(why), "{stdout}");
+    let some = entry("UnmodifiableList");
+    assert!(some.get("reason").is_none(), "{r}");
+    assert!(out.join(some["test_file"].as_str().unwrap()).is_file());
 }

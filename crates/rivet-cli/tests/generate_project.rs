@@ -91,6 +91,8 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
     classes.sort();
     let unsharded: Vec<String> = r.classes.iter().map(|c| c.class.clone()).collect();
     assert_eq!(classes, unsharded);
+    // The classes that run are dealt evenly.
+    assert_eq!((ra.generated, rb.generated), (1, 1), "{ra:?}\n{rb:?}");
 
     // Merged: the same classes and totals as the unsharded run, files copied.
     let merged = dir.path().join("merged");
@@ -102,6 +104,12 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
     let names: Vec<String> = m.classes.iter().map(|c| c.class.clone()).collect();
     assert_eq!(names, unsharded);
     assert_eq!(m.branches_total, r.branches_total);
+    // The shards' own figures add up (their coverage is their runs', not the unsharded one's).
+    assert_eq!(
+        m.branches_covered,
+        ra.branches_covered + rb.branches_covered
+    );
+    assert_eq!(m.tests, ra.tests + rb.tests);
     assert_eq!(
         (m.generated, m.skipped, m.failed),
         (r.generated, r.skipped, r.failed)
@@ -235,7 +243,13 @@ fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
         let page = page_text(&out.join(format!("rivet-html/{}.html", c.class)));
         assert!(page.contains(&c.class), "{page}");
         let covered = report.branches.iter().find(|b| b.covered).unwrap();
-        assert!(page.contains(&covered.method), "{page}");
+        // Methods are shown as Java spells them, a constructor by its class's name.
+        let shown = match covered.method.as_str() {
+            "<init>" => format!("{}(", covered.class.rsplit(['.', '$']).next().unwrap()),
+            "<clinit>" => "static initializer".to_string(),
+            m => format!("{m}("),
+        };
+        assert!(page.contains(&shown), "{page}");
         assert!(
             page.contains(covered.covering_test.as_deref().unwrap()),
             "{page}"

@@ -96,7 +96,11 @@ fn the_report_counts_what_jacoco_measures_class_by_class() {
                 .unwrap();
         let test_cp = common::junit5_classpath(cp);
         let classes = root.path().join(format!("classes{n}"));
-        common::javac_tests(&test_cp, &[PathBuf::from(&report.test_file)], &classes);
+        common::javac_tests(
+            &test_cp,
+            &[PathBuf::from(report.test_file.as_deref().unwrap())],
+            &classes,
+        );
         let exec = root.path().join(format!("jacoco{n}.exec"));
         let run = Command::new(jdk.join("bin/java"))
             .arg(format!(

@@ -41,7 +41,9 @@ pub enum Event {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub report: Report,
-    pub test_file: PathBuf,
+    /// None when no test was left to write (no file is written: JUnit 4 fails a class
+    /// without tests).
+    pub test_file: Option<PathBuf>,
     pub report_file: PathBuf,
 }
 
@@ -127,6 +129,8 @@ pub(crate) fn run_class(
     let class = ClassName::from_binary(&config.class);
     let method = config.method.as_deref();
     let keep_artifacts = keep_artifacts(config);
+    // A project's classes share the pool: this class's events are those from here on.
+    let (events_before, replaced_before) = (workers.pool.events(), workers.pool.workers_replaced());
     let plan = ClassPlan::build(&session.classpath, model, method, &workers.probes)?;
     check_static_initializer(&mut workers.pool, &class)?;
 
@@ -289,16 +293,31 @@ pub(crate) fn run_class(
     };
 
     // Write the tests and the report.
-    let test_file = config.out.join(checked.emitted.relative_path());
-    write(&test_file, &checked.emitted.source)?;
+    // A class without tests is not written: JUnit 4 (and so `mvn test`) fails on it.
+    let test_file = if checked.class.tests.is_empty() {
+        None
+    } else {
+        let file = config.out.join(checked.emitted.relative_path());
+        write(&file, &checked.emitted.source)?;
+        Some(file)
+    };
     let pool_events = workers.pool.events();
     let mut events = RunEvents {
-        timed_out: pool_events.timed_out,
-        crashed: pool_events.crashed,
-        rejected: pool_events.rejected,
-        exit_requests: pool_events.exit_requests,
-        sandbox_refusals: pool_events.sandbox_refusals,
-        workers_replaced: workers.pool.workers_replaced(),
+        timed_out: pool_events
+            .timed_out
+            .saturating_sub(events_before.timed_out),
+        crashed: pool_events.crashed.saturating_sub(events_before.crashed),
+        rejected: pool_events.rejected.saturating_sub(events_before.rejected),
+        exit_requests: pool_events
+            .exit_requests
+            .saturating_sub(events_before.exit_requests),
+        sandbox_refusals: pool_events
+            .sandbox_refusals
+            .saturating_sub(events_before.sandbox_refusals),
+        workers_replaced: workers
+            .pool
+            .workers_replaced()
+            .saturating_sub(replaced_before),
     };
     // The report's coverage: the final tests run again in a fresh JVM, one after the other in
     // the order JUnit runs them, as JaCoCo sees them.
@@ -331,9 +350,12 @@ pub(crate) fn run_class(
         tests: checked.class.tests.len(),
         executions: driven.executions + n + m,
         junit: junit.into(),
-        test_file: test_file.display().to_string(),
+        test_file: test_file.as_ref().map(|f| f.display().to_string()),
         verified: checked.verified.is_some(),
         verification: match &checked.verified {
+            Some(v) if checked.class.tests.is_empty() => {
+                format!("no test left to verify ({} tests dropped)", v.dropped_tests)
+            }
             Some(v) => format!(
                 "compiled and passed twice with JUnit {junit} ({} tests dropped, {} assertions dropped)",
                 v.dropped_tests, v.dropped_assertions

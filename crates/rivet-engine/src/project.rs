@@ -29,7 +29,8 @@ pub enum ClassSelection {
     All(Option<PathBuf>),
 }
 
-/// Part `index` (1-based) of `count`: the sorted class list dealt round-robin.
+/// Part `index` (1-based) of `count`: the sorted classes to test dealt round-robin (the skipped
+/// ones apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     pub index: u32,
@@ -50,13 +51,20 @@ impl Shard {
     }
 
     /// The part of `classes` (sorted) this shard takes.
-    pub fn take(&self, classes: Vec<String>) -> Vec<String> {
+    pub fn take<T>(&self, classes: Vec<T>) -> Vec<T> {
         classes
             .into_iter()
             .enumerate()
             .filter(|(k, _)| (*k as u32) % self.count == self.index - 1)
             .map(|(_, c)| c)
             .collect()
+    }
+
+    /// This shard's part of the classes to test and of the skipped ones, each dealt on its
+    /// own, so that shards share the work evenly (a package's nested classes, all skipped,
+    /// would otherwise crowd some shards).
+    pub fn deal<S>(&self, to_test: Vec<String>, skipped: Vec<S>) -> (Vec<String>, Vec<S>) {
+        (self.take(to_test), self.take(skipped))
     }
 }
 
@@ -150,18 +158,8 @@ impl ProjectReport {
     /// The index of a one-class run whose output directory is `out` (its report is
     /// `out/rivet-report.json`).
     pub fn of_class(one: &crate::report::Report, out: &Path) -> ProjectReport {
-        let test_file = Path::new(&one.test_file);
-        let entry = ClassEntry {
-            class: one.class.clone(),
-            status: ClassStatus::Generated,
-            reason: None,
-            tests: one.tests,
-            branches_covered: one.branches_covered,
-            branches_total: one.branches_total,
-            verified: one.verified,
-            budget_s: one.budget_s,
-            elapsed_s: one.elapsed_s,
-            test_file: Some(match test_file.strip_prefix(out) {
+        let test_file = one.test_file.as_deref().map(|f| {
+            match Path::new(f).strip_prefix(out) {
                 Ok(r) => r.display().to_string(),
                 // The run wrote it under the same directory named another way (`./out`).
                 Err(_) => format!(
@@ -172,7 +170,19 @@ impl ProjectReport {
                         .unwrap_or(&one.class)
                         .replace('.', "/")
                 ),
-            }),
+            }
+        });
+        let entry = ClassEntry {
+            class: one.class.clone(),
+            status: ClassStatus::Generated,
+            reason: None,
+            tests: one.tests,
+            branches_covered: one.branches_covered,
+            branches_total: one.branches_total,
+            verified: one.verified,
+            budget_s: one.budget_s,
+            elapsed_s: one.elapsed_s,
+            test_file,
             report_file: Some("rivet-report.json".into()),
         };
         ProjectReport {
@@ -296,6 +306,58 @@ fn skip_reason(classpath: &Classpath, internal: &str) -> Option<String> {
     None
 }
 
+/// How long classes ran past their budget (minimizing, verifying, the final run), on average:
+/// what each class's share of a total budget leaves for it.
+#[derive(Debug, Default)]
+struct Overrun {
+    sum: Duration,
+    classes: u32,
+}
+
+impl Overrun {
+    fn add(&mut self, took: Duration, budget: Duration) {
+        self.sum += took.saturating_sub(budget);
+        self.classes += 1;
+    }
+
+    fn mean(&self) -> Duration {
+        self.sum.checked_div(self.classes).unwrap_or_default()
+    }
+}
+
+/// A class's budget, in whole seconds, out of `left` of the total budget shared evenly by
+/// `remaining` classes, each expected to run `overrun` past its budget; None when not even one
+/// second is left for it.
+fn total_share(left: Duration, remaining: usize, overrun: Duration) -> Option<u64> {
+    let per_class = left / u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
+    let share = per_class.saturating_sub(overrun).as_secs();
+    if share > 0 {
+        Some(share)
+    } else if left >= overrun + Duration::from_secs(1) {
+        // Less than a second each: the next class still gets one.
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// Why a class's run left no test (None when it left some).
+fn no_tests_reason(report: &crate::report::Report) -> Option<String> {
+    if report.tests > 0 {
+        return None;
+    }
+    Some(if report.dropped_tests > 0 {
+        format!(
+            "no test written: verification dropped all {} tests",
+            report.dropped_tests
+        )
+    } else if report.branches_total == 0 {
+        "no test written: no branch, and no test called a method of the class".into()
+    } else {
+        "no test written: no test covered a branch or called a method of the class".into()
+    })
+}
+
 fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64) -> ClassEntry {
     ClassEntry {
         class: class.to_string(),
@@ -337,21 +399,23 @@ pub fn generate_project(
         ));
     }
     let session = Session::open(&config.base.classpath)?;
-    let mut names = candidates(&session, &config.selection)?;
-    if let Some(shard) = config.shard {
-        names = shard.take(names);
-    }
-    let mut entries = Vec::new();
+    let names = candidates(&session, &config.selection)?;
+    let mut skipped = Vec::new();
     let mut runnable = Vec::new();
     for name in names {
         let binary = ClassName::from_internal(&name).binary();
         match skip_reason(&session.classpath, &name) {
-            Some(reason) => {
-                entries.push(entry(&binary, ClassStatus::Skipped, Some(reason), 0));
-            }
+            Some(reason) => skipped.push((binary, reason)),
             None => runnable.push(binary),
         }
     }
+    if let Some(shard) = config.shard {
+        (runnable, skipped) = shard.deal(runnable, skipped);
+    }
+    let mut entries: Vec<ClassEntry> = skipped
+        .into_iter()
+        .map(|(class, reason)| entry(&class, ClassStatus::Skipped, Some(reason), 0))
+        .collect();
     observe(ProjectEvent::Selected {
         classes: runnable.len(),
     });
@@ -363,6 +427,7 @@ pub fn generate_project(
         Some(session.start_workers(&classes, &cache_root(&config.base), config.base.workers)?)
     };
     let total = config.total_budget_s.map(Duration::from_secs);
+    let mut overrun = Overrun::default();
     let report_dir = config
         .report_dir
         .clone()
@@ -377,8 +442,12 @@ pub fn generate_project(
         let mut budget_s = config.base.budget_s;
         if let Some(total) = total {
             let left = total.saturating_sub(started.elapsed());
-            let share = left.as_secs() / (of - index) as u64;
-            if share == 0 {
+            let Some(share) = total_share(left, of - index, overrun.mean()) else {
+                observe(ProjectEvent::Class {
+                    class: class.clone(),
+                    index,
+                    of,
+                });
                 let mut e = entry(
                     class,
                     ClassStatus::Skipped,
@@ -389,7 +458,7 @@ pub fn generate_project(
                 entries.push(e);
                 observe(ProjectEvent::Done(entries[entries.len() - 1].clone()));
                 continue;
-            }
+            };
             budget_s = budget_s.min(share);
         }
         observe(ProjectEvent::Class {
@@ -438,14 +507,17 @@ pub fn generate_project(
             Ok(outcome) => ClassEntry {
                 class: class.clone(),
                 status: ClassStatus::Generated,
-                reason: None,
+                reason: no_tests_reason(&outcome.report),
                 tests: outcome.report.tests,
                 branches_covered: outcome.report.branches_covered,
                 branches_total: outcome.report.branches_total,
                 verified: outcome.report.verified,
                 budget_s,
                 elapsed_s: seconds(class_started.elapsed()),
-                test_file: Some(relative(&report_dir, &outcome.test_file)),
+                test_file: outcome
+                    .test_file
+                    .as_deref()
+                    .map(|f| relative(&report_dir, f)),
                 report_file: Some(relative(&report_dir, &outcome.report_file)),
             },
             Err(e) => {
@@ -461,6 +533,7 @@ pub fn generate_project(
                 e
             }
         };
+        overrun.add(class_started.elapsed(), Duration::from_secs(budget_s));
         observe(ProjectEvent::Done(done.clone()));
         entries.push(done);
     }
@@ -497,6 +570,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_total_budget_is_shared_net_of_what_classes_run_past_their_budgets() {
+        let s = Duration::from_secs;
+        assert_eq!(total_share(s(60), 13, s(0)), Some(4));
+        // Three seconds past each budget: the rest is shared.
+        assert_eq!(total_share(s(60), 12, s(3)), Some(2));
+        assert_eq!(total_share(s(20), 10, s(3)), Some(1));
+        assert_eq!(total_share(s(4), 1, s(3)), Some(1));
+        assert_eq!(total_share(Duration::from_millis(3500), 1, s(3)), None);
+        assert_eq!(total_share(s(0), 1, s(0)), None);
+    }
+
+    #[test]
     fn shards_deal_the_sorted_classes_round_robin_and_cover_them_exactly_once() {
         let classes: Vec<String> = (0..7).map(|i| format!("a/C{i}")).collect();
         let mut seen = Vec::new();
@@ -509,6 +594,14 @@ mod tests {
         }
         seen.sort();
         assert_eq!(seen, classes);
+        // Classes to test are dealt evenly, however many skipped ones lie between them.
+        let to_test: Vec<String> = ["a/A", "a/B", "a/C", "a/D"].map(String::from).to_vec();
+        let skipped: Vec<&str> = vec!["a/A$1", "a/A$2", "a/B$1", "a/B$2", "a/C$1"];
+        let halves =
+            [1, 2].map(|i| Shard { index: i, count: 2 }.deal(to_test.clone(), skipped.clone()));
+        assert_eq!(halves[0].0, ["a/A", "a/C"]);
+        assert_eq!(halves[1].0, ["a/B", "a/D"]);
+        assert_eq!(halves[0].1.len() + halves[1].1.len(), skipped.len());
         for bad in ["0/2", "3/2", "1/0", "x/2", "12"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }

@@ -56,7 +56,9 @@ pub struct Report {
     pub tests: usize,
     pub executions: u64,
     pub junit: String,
-    pub test_file: String,
+    /// The test class written; absent when no test was left to write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_file: Option<String>,
     pub verified: bool,
     pub verification: String,
     pub dropped_tests: usize,
@@ -340,7 +342,7 @@ mod tests {
             tests: 1,
             executions: 10,
             junit: "5".into(),
-            test_file: "x".into(),
+            test_file: Some("x".into()),
             verified: true,
             verification: "ok".into(),
             dropped_tests: 0,

@@ -86,7 +86,10 @@ struct IndexRow {
 /// The branches of one method on a class page.
 #[derive(Debug, Serialize)]
 struct MethodRows<'a> {
+    /// The member with its JVM descriptor (`a.b.C$D.m(ILjava/lang/Object;)V`).
     name: String,
+    /// As a Java developer reads it (`C$D.m(int, Object)`).
+    label: String,
     covered: usize,
     total: usize,
     branches: Vec<&'a BranchRow>,
@@ -165,6 +168,39 @@ fn source_view(class: &str, rows: &[BranchRow], sourcepath: &[PathBuf]) -> Optio
     })
 }
 
+/// A method as Java spells it, with simple type names: `add(int, Object)`; a constructor by
+/// its class's name; a nested class's member prefixed with that class (`TreeList$AVLNode.`).
+fn java_label(page_class: &str, class: &str, method: &str, descriptor: &str) -> String {
+    let simple = |binary: &str| binary.rsplit('.').next().unwrap_or(binary).to_string();
+    let name = match method {
+        "<init>" => simple(class)
+            .rsplit('$')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        "<clinit>" => "static initializer".to_string(),
+        m => m.to_string(),
+    };
+    let owner = if class == page_class {
+        String::new()
+    } else {
+        format!("{}.", simple(class))
+    };
+    if method == "<clinit>" {
+        return format!("{owner}{name}");
+    }
+    let params = match rivet_classfile::MethodDescriptor::parse(descriptor) {
+        Ok(d) => d
+            .params
+            .iter()
+            .map(|p| simple(&p.java_name()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Err(_) => descriptor.to_string(),
+    };
+    format!("{owner}{name}({params})")
+}
+
 /// Renders the page of one class's report.
 fn class_page(
     env: &Environment<'_>,
@@ -182,6 +218,7 @@ fn class_page(
             Some(i) => i,
             None => {
                 methods.push(MethodRows {
+                    label: java_label(&report.class, &b.class, &b.method, &b.descriptor),
                     name,
                     covered: 0,
                     total: 0,
@@ -261,4 +298,36 @@ pub fn write_site(
     let path = out.join(INDEX);
     write(&path, &html)?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::java_label;
+
+    #[test]
+    fn methods_are_labelled_as_java_spells_them() {
+        let page = "org.example.TreeList";
+        assert_eq!(
+            java_label(page, page, "add", "(ILjava/lang/Object;)V"),
+            "add(int, Object)"
+        );
+        assert_eq!(
+            java_label(page, page, "<init>", "(Ljava/util/Collection;)V"),
+            "TreeList(Collection)"
+        );
+        assert_eq!(
+            java_label(
+                page,
+                "org.example.TreeList$AVLNode",
+                "<init>",
+                "([Ljava/lang/Object;IILorg/example/TreeList$AVLNode;)V"
+            ),
+            "TreeList$AVLNode.AVLNode(Object[], int, int, TreeList$AVLNode)"
+        );
+        assert_eq!(
+            java_label(page, page, "<clinit>", "()V"),
+            "static initializer"
+        );
+        assert_eq!(java_label(page, page, "odd", "(I"), "odd((I)");
+    }
 }

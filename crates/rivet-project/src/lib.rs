@@ -20,6 +20,8 @@ pub use pom::{Dependency, Pom};
 pub enum ProjectError {
     #[error("{dir}: no pom.xml, build.gradle or build.gradle.kts: not a Maven or Gradle project")]
     NoBuildFile { dir: PathBuf },
+    #[error("{dir}: no such directory")]
+    NoDirectory { dir: PathBuf },
     #[error("{path}: {reason}")]
     Pom { path: PathBuf, reason: String },
     #[error("{dir}: no compiled classes in {classes}: build the project first ({hint})")]
@@ -129,6 +131,9 @@ fn split_classpath(text: &str) -> Vec<PathBuf> {
 /// Opens the project in `dir`.
 pub fn open(dir: &Path, options: &OpenOptions) -> Result<Project, ProjectError> {
     let root = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if !root.is_dir() {
+        return Err(ProjectError::NoDirectory { dir: root });
+    }
     let pom_path = root.join("pom.xml");
     let gradle = ["build.gradle", "build.gradle.kts"]
         .iter()
@@ -436,6 +441,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let e = open(dir.path(), &OpenOptions::default()).err();
         assert!(matches!(e, Some(ProjectError::NoBuildFile { .. })), "{e:?}");
+        let e = open(&dir.path().join("gone"), &OpenOptions::default()).err();
+        assert!(matches!(e, Some(ProjectError::NoDirectory { .. })), "{e:?}");
         std::fs::write(
             dir.path().join("pom.xml"),
             "<project><artifactId>x</artifactId></project>",

@@ -409,14 +409,18 @@ fn run_state(
     deadline: Option<Instant>,
 ) -> Result<Step, SymbolicError> {
     let mut since_check = 0u32;
+    let mut solver_calls = ctx.counters.solver_calls;
     loop {
         match interp::step(state, ctx)? {
             Step::Continue => {}
             other => return Ok(other),
         }
         since_check += 1;
-        if since_check >= 4096 {
+        // Every few thousand steps, and after every step that asked the solver (a query can
+        // take the solver's whole time limit, and a long path asks many).
+        if since_check >= 4096 || ctx.counters.solver_calls != solver_calls {
             since_check = 0;
+            solver_calls = ctx.counters.solver_calls;
             if deadline.is_some_and(|d| Instant::now() > d) {
                 return Ok(Step::End(PathEnd::Bound("time budget".into())));
             }

@@ -169,6 +169,7 @@ impl Explorer {
             inputs: Vec::new(),
         }];
         let mut steps_run = 0u64;
+        let mut asked = 0u64;
         while let Some(mut cursor) = work.pop() {
             if deadline.is_some_and(|d| Instant::now() > d) {
                 return Ok(None);
@@ -206,11 +207,13 @@ impl Explorer {
                             break None;
                         }
                         steps_run += 1;
-                        if steps_run.is_multiple_of(4096)
+                        // As the explorer: every few thousand steps and after every query.
+                        if (steps_run.is_multiple_of(4096) || ctx.counters.solver_calls != asked)
                             && deadline.is_some_and(|d| Instant::now() > d)
                         {
                             return Ok(None);
                         }
+                        asked = ctx.counters.solver_calls;
                         match interp::step(&mut cursor.state, &mut ctx)? {
                             Step::Continue => {}
                             other => break Some(other),

@@ -229,3 +229,35 @@ fn hanging_tests_are_found_by_bisection_before_the_deadline() {
     );
     assert!(took < deadline + Duration::from_secs(3), "took {took:?}");
 }
+
+#[test]
+fn tests_left_when_the_deadline_has_passed_are_dropped_as_such_not_as_timed_out() {
+    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
+    let verifier = Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit: Duration::from_secs(8),
+        deadline: Some(std::time::Instant::now()),
+        keep: None,
+    };
+    let class = TestClass {
+        class_under_test: "hostile/Hostile".into(),
+        junit: JUnitVersion::Five,
+        tests: vec![spin_test(1), spin_test(2)],
+        overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
+    };
+    let v = verifier.verify(class).expect("verification runs");
+    // Both tests pass when run; the deadline alone drops them.
+    assert_eq!(v.dropped_tests, vec![0, 1]);
+    assert_eq!(v.reasons.len(), 2, "{:?}", v.reasons);
+    for d in &v.reasons {
+        assert_eq!(
+            d.reason, "not cleared: the run's time bound was reached",
+            "{:?}",
+            v.reasons
+        );
+    }
+}

@@ -91,6 +91,7 @@ pub fn fx17() -> Arc<Classpath> {
             "Sizes.java",
             "Floats.java",
             "Gauge.java",
+            "Slow.java",
             "other/Far.java",
         ]
         .iter()

@@ -1,0 +1,58 @@
+//! The exploration's time budget holds on a path that asks the solver at every branch and
+//! never forks (each query may take the solver's whole time limit).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::time::Duration;
+
+use rivet_pc::Term;
+use rivet_solver::{SolveResult, Solver, SolverStats};
+use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd};
+use support::fx17;
+
+/// A solver that spends its time limit on every query and gives up, as Z3 does on a hard one.
+struct GivesUp {
+    calls: u64,
+}
+
+impl Solver for GivesUp {
+    fn check(&mut self, _clauses: &[Term]) -> SolveResult {
+        self.calls += 1;
+        std::thread::sleep(Duration::from_millis(20));
+        SolveResult::Unknown("timeout".into())
+    }
+
+    fn stats(&self) -> SolverStats {
+        SolverStats::default()
+    }
+}
+
+#[test]
+fn a_path_that_asks_the_solver_at_every_branch_stops_at_the_time_budget() {
+    let explorer = Explorer::new(
+        fx17(),
+        ExploreConfig {
+            time_budget: Some(Duration::from_millis(200)),
+            ..ExploreConfig::default()
+        },
+    );
+    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
+    let mut ends = Vec::new();
+    let summary = explorer
+        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
+            ends.push(p.end.clone())
+        })
+        .unwrap();
+    // 200 branches, each a query of 20 ms: the budget of 200 ms allows about ten.
+    assert!(
+        summary.solver_calls < 100,
+        "{} queries after the budget of 200 ms",
+        summary.solver_calls
+    );
+    assert!(summary.solver_calls >= 1, "{summary:?}");
+    assert_eq!(summary.returns, 0, "{ends:?}");
+    assert_eq!(ends.len(), 1, "{ends:?}");
+    assert_eq!(ends[0], PathEnd::Bound("time budget".into()), "{ends:?}");
+}
