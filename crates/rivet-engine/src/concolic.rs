@@ -447,7 +447,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         let solution = explorer.replay_test(&whole);
         self.stats.explore_time += started.elapsed();
         let solution = match solution {
-            Ok(Some(s)) if !s.changed.is_empty() => s,
+            Ok(Some(s)) if !s.changed.is_empty() || !s.changed_strings.is_empty() => s,
             Ok(_) => return None,
             Err(e) => {
                 debug!(error = %e, "whole-test replay failed");
@@ -455,8 +455,11 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             }
         };
         self.stats.whole_tests += 1;
-        debug!(method = %target.spec.name, changed = ?solution.changed, prefix = ?node.prefix, "whole-test replay solved");
-        Some((with_values(&expanded, &solution.changed), at))
+        debug!(method = %target.spec.name, changed = ?solution.changed, strings = ?solution.changed_strings, prefix = ?node.prefix, "whole-test replay solved");
+        Some((
+            with_values(&expanded, &solution.changed, &solution.changed_strings),
+            at,
+        ))
     }
 
     /// Compares a run of a predicted test with its prediction; a mismatch is a divergence.

@@ -1,5 +1,5 @@
 //! Inputs from a concolic solution: which arguments of the traced call a path condition
-//! constrains (primitives, strings by length and characters) and the test with those
+//! constrains (primitives, strings by their contents' symbol) and the test with those
 //! arguments set from the solver's model.
 
 use std::collections::BTreeMap;
@@ -13,9 +13,8 @@ use rivet_testcase::{JType, PrimitiveValue, Statement, StatementId, TypedTest};
 pub(crate) struct ArgSymbols {
     /// The argument itself: a primitive value, or a reference (0 is null).
     value: Option<rivet_pc::SymbolId>,
-    /// A string argument's length and characters.
-    length: Option<rivet_pc::SymbolId>,
-    chars: BTreeMap<u32, rivet_pc::SymbolId>,
+    /// A string argument's contents.
+    text: Option<rivet_pc::SymbolId>,
     /// The condition says the argument is null.
     null: bool,
 }
@@ -42,11 +41,8 @@ pub(crate) fn arguments_only(pc: &PathCondition) -> Option<BTreeMap<usize, ArgSy
         }
         let entry = args.entry(n - 1).or_default();
         match info.path.steps().as_slice() {
+            [_] if info.sort == rivet_pc::SymbolSort::Str => entry.text = Some(*id),
             [_] => entry.value = Some(*id),
-            [_, rivet_pc::Step::Length] => entry.length = Some(*id),
-            [_, rivet_pc::Step::Index(i)] => {
-                entry.chars.insert(i.parse().ok()?, *id);
-            }
             _ => return None,
         }
     }
@@ -103,7 +99,7 @@ pub(crate) fn with_arguments(
                         Some(Statement::String(s)) => s.encode_utf16().collect(),
                         _ => Vec::new(),
                     };
-                    let text = string_value(&old, symbols, &value)?;
+                    let text = string_value(&old, symbols, model)?;
                     (
                         Statement::String(text),
                         JType::from_descriptor("Ljava/lang/String;"),
@@ -111,7 +107,7 @@ pub(crate) fn with_arguments(
                 }
             }
             _ => {
-                if symbols.length.is_some() || !symbols.chars.is_empty() {
+                if symbols.text.is_some() {
                     return None;
                 }
                 let Some(v) = symbols.value else { continue };
@@ -146,24 +142,17 @@ pub(crate) fn with_arguments(
     Some((out, call))
 }
 
-/// A string from a model: its length from the length symbol (else the old length), each
-/// character from its symbol, else the old string's, else `a`. None past the longest string
-/// the executor considers.
-fn string_value(
-    old: &[u16],
-    symbols: &ArgSymbols,
-    value: &dyn Fn(rivet_pc::SymbolId) -> i64,
-) -> Option<String> {
-    let len = symbols.length.map_or(old.len() as i64, value);
-    if !(0..=i64::from(rivet_symbolic::lazy::MAX_SYMBOLIC_STRING)).contains(&len) {
+/// A string from a model: the contents' value when the model has one, else the old string
+/// (the condition does not constrain it). None past the longest string the executor
+/// considers.
+fn string_value(old: &[u16], symbols: &ArgSymbols, model: &rivet_pc::Model) -> Option<String> {
+    let units = match symbols.text.and_then(|s| model.get_string(s)) {
+        Some(v) => v.units().to_vec(),
+        None => old.to_vec(),
+    };
+    if units.len() > rivet_symbolic::lazy::MAX_SYMBOLIC_STRING as usize {
         return None;
     }
-    let units: Vec<u16> = (0..len as u32)
-        .map(|i| match symbols.chars.get(&i) {
-            Some(s) => value(*s) as u16,
-            None => old.get(i as usize).copied().unwrap_or(u16::from(b'a')),
-        })
-        .collect();
     Some(String::from_utf16_lossy(&units))
 }
 
@@ -300,25 +289,17 @@ mod tests {
     }
 
     #[test]
-    fn string_arguments_take_their_length_and_characters_from_the_model() {
+    fn string_arguments_take_their_contents_from_the_model() {
         let mut table = SymbolTable::default();
         let s = AccessPath::root("arg1");
-        let len = table.fresh(s.length(), SymbolSort::Int);
-        let c4 = table.fresh(s.index("4"), SymbolSort::Char);
-        let c0 = table.fresh(s.index("0"), SymbolSort::Char);
-        let clauses = [(len, 6), (c4, 45), (c0, 0)]
-            .iter()
-            .map(|(x, v)| {
-                let sort = table.info(*x).unwrap().sort;
-                Clause::Numeric(
-                    Term::compare(CmpOp::Eq, Term::var(*x, sort), Term::int(*v)).unwrap(),
-                )
-            })
-            .collect();
+        let _reference = table.fresh(s.clone(), SymbolSort::Ref);
+        let text = table.fresh(s.clone(), SymbolSort::Str);
+        let var = Term::var(text, SymbolSort::Str);
+        let len = Term::string_op(rivet_pc::StrOp::Length, vec![var]).unwrap();
+        let clauses = vec![Clause::Numeric(
+            Term::compare(CmpOp::Eq, len, Term::int(10)).unwrap(),
+        )];
         let pc = PathCondition::new(clauses, &table);
-        let mut model = Model::new();
-        model.set(len, 6);
-        model.set(c4, 45); // '-'; {arg1}[0] has no value: 0
         let args = arguments_only(&pc).unwrap();
         let mut t = TypedTest::new();
         let old = t.push(Statement::String("xyz".into()), None);
@@ -330,14 +311,17 @@ mod tests {
             },
             None,
         );
-        let (out, at) = with_arguments(&t, call.0 as usize, &args, &model).unwrap();
-        let Statement::Call { args: used, .. } = &out.statements()[at] else {
-            panic!("{out:?}");
+        let at_call = |model: &Model| {
+            let (out, at) = with_arguments(&t, call.0 as usize, &args, model).unwrap();
+            let Statement::Call { args: used, .. } = &out.statements()[at] else {
+                panic!("{out:?}");
+            };
+            out.statements()[used[0].0 as usize].clone()
         };
-        // Old characters where the model says nothing, `a` past the old string.
-        assert_eq!(
-            out.statements()[used[0].0 as usize],
-            Statement::String("\0yza-a".into())
-        );
+        let mut model = Model::new();
+        model.set_string(text, rivet_pc::JavaString::from("2024-02-29"));
+        assert_eq!(at_call(&model), Statement::String("2024-02-29".into()));
+        // No value in the model: the old string stays.
+        assert_eq!(at_call(&Model::new()), Statement::String("xyz".into()));
     }
 }

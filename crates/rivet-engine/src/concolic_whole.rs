@@ -1,6 +1,6 @@
 //! Whole-test replay for the concolic strategy (mode (a), EvoSuite+DSE): a test expanded so
 //! that each use of a primitive is its own statement, turned into the executor's steps, and
-//! the expanded test with the primitives the solver changed.
+//! the expanded test with the primitives and strings the solver changed.
 
 use std::collections::HashMap;
 
@@ -170,12 +170,22 @@ fn with_value(old: PrimitiveValue, v: i64) -> PrimitiveValue {
     }
 }
 
-/// `expanded` with the primitives at the indices of `changed` set to their new values.
-pub(crate) fn with_values(expanded: &TypedTest, changed: &[(usize, i64)]) -> TypedTest {
+/// `expanded` with the primitives at the indices of `changed` and the strings at those of
+/// `strings` set to their new values.
+pub(crate) fn with_values(
+    expanded: &TypedTest,
+    changed: &[(usize, i64)],
+    strings: &[(usize, rivet_pc::JavaString)],
+) -> TypedTest {
     let mut out = expanded.clone();
     for &(k, v) in changed {
         if let Some(Statement::Primitive(p)) = out.test.statements.get(k) {
             out.test.statements[k] = Statement::Primitive(with_value(*p, v));
+        }
+    }
+    for (k, v) in strings {
+        if let Some(Statement::String(_)) = out.test.statements.get(*k) {
+            out.test.statements[*k] = Statement::String(v.to_text_lossy());
         }
     }
     out
@@ -224,7 +234,7 @@ mod tests {
             }
         ));
         // A new value for one use leaves the other alone.
-        let changed = with_values(&out, &[(3, 9)]);
+        let changed = with_values(&out, &[(3, 9)], &[]);
         assert_eq!(
             changed.statements()[3],
             Statement::Primitive(PrimitiveValue::Int(9))

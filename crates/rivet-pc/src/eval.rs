@@ -144,6 +144,22 @@ impl Model {
         self.values.iter().map(|(s, v)| (*s, *v))
     }
 
+    /// The model with each symbol renamed as `map` says (symbols it maps to None dropped).
+    pub fn renamed(&self, map: &dyn Fn(SymbolId) -> Option<SymbolId>) -> Model {
+        Model {
+            values: self
+                .values
+                .iter()
+                .filter_map(|(s, v)| Some((map(*s)?, *v)))
+                .collect(),
+            strings: self
+                .strings
+                .iter()
+                .filter_map(|(s, v)| Some((map(*s)?, v.clone())))
+                .collect(),
+        }
+    }
+
     /// Copies every value of `other` into this model, overwriting.
     pub fn merge(&mut self, other: &Model) {
         self.values

@@ -8,7 +8,8 @@
 //! the ordered IEEE bits, so doubling crosses magnitudes) and in value space by decimal steps
 //! from 1 down to 1e-12; when the first descent is stuck, each variable's special values
 //! (NaN, infinities, -0.0, which no move reaches), then moves again. Restarts from seeded
-//! random values, bounded by evaluations and time.
+//! random values, bounded by evaluations and time. String symbols get length and unit moves
+//! (`avm_strings`).
 //! It answers `Sat` only with a model the Rust evaluator confirms; otherwise the inner
 //! solver's `Unknown` goes on.
 
@@ -219,6 +220,7 @@ fn variables(clauses: &[Term]) -> Vec<(SymbolId, SymbolSort)> {
                 walk(a, out);
                 walk(b, out);
             }
+            TermKind::StrOp(_, args) => args.iter().for_each(|a| walk(a, out)),
             _ => {}
         }
     }
@@ -227,6 +229,18 @@ fn variables(clauses: &[Term]) -> Vec<(SymbolId, SymbolSort)> {
         walk(c, &mut out);
     }
     out
+}
+
+/// The longest string the search builds.
+const MAX_STRING: usize = 64;
+
+/// A random short string of printable ASCII.
+fn random_string(rng: &mut SplitMix) -> rivet_pc::JavaString {
+    let len = (rng.next_u64() % 9) as usize;
+    let units: Vec<u16> = (0..len)
+        .map(|_| 0x20 + (rng.next_u64() % 95) as u16)
+        .collect();
+    rivet_pc::JavaString::from_units(&units)
 }
 
 struct Search<'a> {
@@ -292,6 +306,9 @@ impl Search<'_> {
     /// variable in turn, keeping those that lower the fitness: values no move reaches.
     fn probe(&mut self, vars: &[(SymbolId, SymbolSort)]) {
         for &(s, sort) in vars {
+            if sort == SymbolSort::Str {
+                continue;
+            }
             let specials: Vec<i64> = match sort {
                 SymbolSort::Double => [
                     0.0,
@@ -342,6 +359,25 @@ impl Search<'_> {
             }
             let mut any = false;
             for &(s, sort) in vars {
+                if sort == SymbolSort::Str {
+                    let deadline = self.deadline;
+                    let limit = self.limit;
+                    let stop = move |evaluations: u64| {
+                        evaluations >= limit
+                            || (evaluations.is_multiple_of(64) && Instant::now() > deadline)
+                    };
+                    any |= crate::avm_strings::StringMoves {
+                        clauses: self.clauses,
+                        model: &mut self.model,
+                        best: &mut self.best,
+                        evaluations: &mut self.evaluations,
+                    }
+                    .improve(s, MAX_STRING, &stop);
+                    if self.best == 0.0 {
+                        break;
+                    }
+                    continue;
+                }
                 for kind in kinds(sort) {
                     any |= self.improve(s, sort, kind);
                     if self.best == 0.0 {
@@ -372,6 +408,10 @@ pub fn avm_search(
     let vars = variables(clauses);
     let mut model = Model::new();
     for &(s, sort) in &vars {
+        if sort == SymbolSort::Str {
+            model.set_string(s, start.get_string(s).cloned().unwrap_or_default());
+            continue;
+        }
         let initial = start.get(s).unwrap_or(match sort {
             SymbolSort::Double => 1f64.to_bits() as i64,
             SymbolSort::Float => i64::from(1f32.to_bits()),
@@ -402,7 +442,11 @@ pub fn avm_search(
             }
             run.restarts += 1;
             for &(s, sort) in &numeric {
-                search.model.set(s, random_value(sort, rng));
+                if sort == SymbolSort::Str {
+                    search.model.set_string(s, random_string(rng));
+                } else {
+                    search.model.set(s, random_value(sort, rng));
+                }
             }
         }
         if search.descend(&numeric) {

@@ -191,6 +191,7 @@ pub fn canonical(clauses: &[Term]) -> (Vec<Term>, Vec<SymbolId>) {
                 visit(a, order);
                 visit(b, order);
             }
+            rivet_pc::TermKind::StrOp(_, args) => args.iter().for_each(|a| visit(a, order)),
             _ => {}
         }
     }
@@ -215,13 +216,7 @@ impl<S: Solver> Solver for Cache<S> {
         let (key, order) = canonical(clauses);
         let back = |r: &SolveResult| match r {
             SolveResult::Sat(m) => {
-                let mut out = rivet_pc::Model::new();
-                for (canon, v) in m.iter() {
-                    if let Some(orig) = order.get(canon.0 as usize) {
-                        out.set(*orig, v);
-                    }
-                }
-                SolveResult::Sat(out)
+                SolveResult::Sat(m.renamed(&|canon| order.get(canon.0 as usize).copied()))
             }
             other => other.clone(),
         };

@@ -4,7 +4,7 @@
 //! and doubles follow Java's semantics (every comparison with NaN is false except `!=`,
 //! `-0.0 == 0.0`). The alternating variable method (`avm`) minimises their sum.
 
-use rivet_pc::{BinaryOp, CmpOp, Concrete, Model, Sort, Term, TermKind, UnaryOp};
+use rivet_pc::{BinaryOp, CmpOp, Concrete, Model, Sort, StrOp, Term, TermKind, UnaryOp};
 
 /// The distance of a false comparison that has no numeric gap to close (a NaN operand, a
 /// boolean, `!=` of equal values), and the constant Tracey adds to strict comparisons.
@@ -66,6 +66,17 @@ pub fn distance(model: &Model, term: &Term, want: bool) -> f64 {
                 return string_distance(wanted, a.units(), b.units());
             }
             compare_distance(wanted, &x, &y)
+        }
+        TermKind::StrOp(op @ (StrOp::StartsWith | StrOp::EndsWith | StrOp::Contains), args)
+            if want =>
+        {
+            let (Some(Concrete::Str(s)), Some(Concrete::Str(t))) = (
+                args.first().map(|a| model.eval(a)),
+                args.get(1).map(|a| model.eval(a)),
+            ) else {
+                return flat(model.eval(term) == Concrete::Bool(want));
+            };
+            affix_distance(*op, s.units(), t.units())
         }
         // Any other boolean term: true or false as evaluated, no gradient.
         _ => flat(model.eval(term) == Concrete::Bool(want)),
@@ -133,6 +144,24 @@ fn string_distance(op: CmpOp, a: &[u16], b: &[u16]) -> f64 {
                 }
             }
             row[b.len()].max(f64::MIN_POSITIVE)
+        }
+    }
+}
+
+/// How far `s` is from starting with, ending with or containing `t`: the string distance of
+/// `t` from the part of `s` where it should be (the best window for `contains`).
+fn affix_distance(op: StrOp, s: &[u16], t: &[u16]) -> f64 {
+    let n = t.len().min(s.len());
+    match op {
+        StrOp::StartsWith => string_distance(CmpOp::Eq, &s[..n], t),
+        StrOp::EndsWith => string_distance(CmpOp::Eq, &s[s.len() - n..], t),
+        _ => {
+            if s.len() < t.len() {
+                return string_distance(CmpOp::Eq, s, t);
+            }
+            (0..=s.len() - t.len())
+                .map(|i| string_distance(CmpOp::Eq, &s[i..i + t.len()], t))
+                .fold(f64::INFINITY, f64::min)
         }
     }
 }

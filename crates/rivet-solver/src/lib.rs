@@ -15,9 +15,11 @@
 //! ```
 
 pub mod avm;
+mod avm_strings;
 pub mod decorators;
 pub mod distance;
 pub mod interval;
+mod ranges;
 pub mod search;
 pub mod solver;
 pub mod z3_backend;

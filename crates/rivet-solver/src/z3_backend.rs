@@ -331,10 +331,31 @@ impl Solver for Z3Solver {
                 }
             }
         }
+        // Scopes pushed beyond the query's own (the printable-strings attempt).
+        let mut extra = 0;
         let status = if tr.unsupported {
             None
         } else {
-            Some(solver.check())
+            // Strings: printable ASCII first (readable tests), any character if that fails.
+            let printable = linear.as_ref().map_or(&[][..], |q| &q.printable[..]);
+            if printable.is_empty() {
+                Some(solver.check())
+            } else {
+                solver.push();
+                for f in printable {
+                    solver.assert(f);
+                }
+                match solver.check() {
+                    SatResult::Sat => {
+                        extra = 1;
+                        Some(SatResult::Sat)
+                    }
+                    _ => {
+                        solver.pop(1);
+                        Some(solver.check())
+                    }
+                }
+            }
         };
         let result = match status {
             None => SolveResult::Unknown("a term the translation does not support".to_string()),
@@ -394,7 +415,7 @@ impl Solver for Z3Solver {
             },
         };
         if !fp {
-            solver.pop(1);
+            solver.pop(1 + extra);
         }
         tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
         self.stats.backend_time += started.elapsed();

@@ -12,6 +12,7 @@ use z3::ast::{Bool, Int, String as ZString};
 
 use rivet_pc::{BinaryOp, CmpOp, Sort, StrOp, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 
+use crate::ranges::{fits, Ranges};
 use crate::z3_string;
 
 #[derive(Clone)]
@@ -27,6 +28,8 @@ pub struct LinearQuery {
     pub symbols: HashMap<(SymbolId, SymbolSort), Int>,
     /// String symbols.
     pub strings: HashMap<SymbolId, ZString>,
+    /// Each string symbol printable ASCII: tried first, for readable values.
+    pub printable: Vec<Bool>,
 }
 
 struct Translator {
@@ -35,6 +38,7 @@ struct Translator {
     strings: HashMap<SymbolId, ZString>,
     side: Vec<Bool>,
     wraps: u32,
+    ranges: Ranges,
 }
 
 fn range(bits: u32) -> (i128, i128) {
@@ -64,8 +68,13 @@ impl Translator {
     }
 
     /// `raw` brought into the signed `bits`-bit range as Java's wrapping does.
-    fn wrap(&mut self, raw: Int, bits: u32) -> Int {
-        self.wrap_into(raw, bits, range(bits))
+    /// `raw`, the value of node `t`, wrapped into `within` unless its range says it stays
+    /// there.
+    fn wrap_node(&mut self, t: &Term, raw: Int, bits: u32, within: (i128, i128)) -> Int {
+        match self.ranges.raw(t) {
+            Some(r) if fits(r, within) => raw,
+            _ => self.wrap_into(raw, bits, within),
+        }
     }
 
     /// `raw - k * 2^bits` for the `k` that brings it into `[lo, hi]`.
@@ -187,7 +196,7 @@ impl Translator {
                     Lin::Str(x.clone())
                 } else {
                     let x = ZString::new_const(format!("str{}", s.0));
-                    self.side.push(z3_string::bounded(&x));
+                    self.side.push(z3_string::well_formed(&x)?);
                     self.strings.insert(*s, x.clone());
                     Lin::Str(x)
                 }
@@ -210,24 +219,24 @@ impl Translator {
             TermKind::Unary(UnaryOp::Neg, a) => {
                 let bits = Self::width(a);
                 let x = self.int(a)?;
-                Lin::Int(self.wrap(x.unary_minus(), bits))
+                Lin::Int(self.wrap_node(t, x.unary_minus(), bits, range(bits)))
             }
             // Narrowing: the low bits, read signed (char: unsigned).
             TermKind::Unary(UnaryOp::L2I, a) => {
                 let x = self.int(a)?;
-                Lin::Int(self.wrap(x, 32))
+                Lin::Int(self.wrap_node(t, x, 32, range(32)))
             }
             TermKind::Unary(UnaryOp::I2B, a) => {
                 let x = self.int(a)?;
-                Lin::Int(self.wrap(x, 8))
+                Lin::Int(self.wrap_node(t, x, 8, range(8)))
             }
             TermKind::Unary(UnaryOp::I2S, a) => {
                 let x = self.int(a)?;
-                Lin::Int(self.wrap(x, 16))
+                Lin::Int(self.wrap_node(t, x, 16, range(16)))
             }
             TermKind::Unary(UnaryOp::I2C, a) => {
                 let x = self.int(a)?;
-                Lin::Int(self.wrap_into(x, 16, (0, 65_535)))
+                Lin::Int(self.wrap_node(t, x, 16, (0, 65_535)))
             }
             TermKind::Unary(..) => return None,
             TermKind::Binary(op, a, b) if a.sort() == Sort::Bool => {
@@ -247,12 +256,12 @@ impl Translator {
                 } else {
                     Int::sub(&[x, y])
                 };
-                Lin::Int(self.wrap(raw, bits))
+                Lin::Int(self.wrap_node(t, raw, bits, range(bits)))
             }
             TermKind::Binary(BinaryOp::Mul, a, b) if a.is_const() || b.is_const() => {
                 let bits = Self::width(a);
                 let (x, y) = (self.int(a)?, self.int(b)?);
-                Lin::Int(self.wrap(Int::mul(&[x, y]), bits))
+                Lin::Int(self.wrap_node(t, Int::mul(&[x, y]), bits, range(bits)))
             }
             TermKind::Binary(op @ (BinaryOp::Div | BinaryOp::Rem), a, b)
                 if b.as_const().is_some_and(|c| c != 0) =>
@@ -272,7 +281,7 @@ impl Translator {
                     Lin::Int(q)
                 } else {
                     // `MIN / -1` wraps to MIN.
-                    Lin::Int(self.wrap(q.unary_minus(), bits))
+                    Lin::Int(self.wrap_node(t, q.unary_minus(), bits, range(bits)))
                 }
             }
             TermKind::Binary(..) => return None,
@@ -318,15 +327,22 @@ pub fn translate(clauses: &[Term]) -> Option<LinearQuery> {
         strings: HashMap::new(),
         side: Vec::new(),
         wraps: 0,
+        ranges: Ranges::default(),
     };
     let mut assertions = Vec::with_capacity(clauses.len());
     for c in clauses {
         assertions.push(tr.boolean(c)?);
     }
     assertions.extend(tr.side);
+    let printable = tr
+        .strings
+        .values()
+        .map(z3_string::printable)
+        .collect::<Option<Vec<Bool>>>()?;
     Some(LinearQuery {
         assertions,
         symbols: tr.symbols,
         strings: tr.strings,
+        printable,
     })
 }

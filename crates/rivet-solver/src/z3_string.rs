@@ -23,6 +23,11 @@ pub const MAX_LENGTH: i64 = 512;
 /// Strings longer than this are not read back from a model (the answer is then unknown).
 const MAX_READ: i64 = 4096;
 
+/// `s` is printable ASCII (the values tried first).
+pub fn printable(s: &ZString) -> Option<Bool> {
+    VOCABULARY.with(|v| v.as_ref().map(|v| v.in_re.apply(&[s, &v.ascii]).as_bool()))?
+}
+
 /// An upper bound of the length of string term `t` (symbols are at most `MAX_LENGTH`).
 pub fn max_len(t: &rivet_pc::Term) -> i64 {
     use rivet_pc::{StrOp, TermKind};
@@ -44,9 +49,16 @@ pub fn max_len(t: &rivet_pc::Term) -> i64 {
     }
 }
 
-/// The bound on a string symbol's length.
-pub fn bounded(s: &ZString) -> Bool {
-    s.length().le(Int::from_i64(MAX_LENGTH))
+/// What a string symbol's value must be: at most `MAX_LENGTH` units, each a basic-plane
+/// character other than a surrogate (else Z3 may pick characters Java strings hold as
+/// two units).
+pub fn well_formed(s: &ZString) -> Option<Bool> {
+    let plain =
+        VOCABULARY.with(|v| v.as_ref().map(|v| v.in_re.apply(&[s, &v.plain]).as_bool()))??;
+    Some(Bool::and(&[
+        &s.length().le(Int::from_i64(MAX_LENGTH)),
+        &plain,
+    ]))
 }
 
 /// SMT-LIB's `str.substr`, with offset and count clamped to the string's length first (the
@@ -72,6 +84,12 @@ struct Vocabulary {
     to_int: FuncDecl,
     from_int: FuncDecl,
     index_of: FuncDecl,
+    in_re: FuncDecl,
+    /// Strings of basic-plane characters other than surrogates (what a Java string of
+    /// whole characters holds, unit for unit).
+    plain: Dynamic,
+    /// Strings of printable ASCII.
+    ascii: Dynamic,
 }
 
 const TEMPLATE: &str = "(declare-fun s () String)(declare-fun t () String)(declare-fun i () Int)
@@ -79,7 +97,9 @@ const TEMPLATE: &str = "(declare-fun s () String)(declare-fun t () String)(decla
 (assert (= (str.from_code i) s))
 (assert (= (str.to_int s) i))
 (assert (= (str.from_int i) s))
-(assert (= (str.indexof s t i) i))";
+(assert (= (str.indexof s t i) i))
+(assert (str.in_re s (re.* (re.union (re.range \"\\u{0}\" \"\\u{d7ff}\") (re.range \"\\u{e000}\" \"\\u{ffff}\")))))
+(assert (str.in_re s (re.* (re.range \" \" \"~\"))))";
 
 fn vocabulary() -> Option<Vocabulary> {
     let solver = z3::Solver::new();
@@ -90,12 +110,16 @@ fn vocabulary() -> Option<Vocabulary> {
         let lhs = eq.nth_child(0)?;
         lhs.safe_decl().ok()
     };
+    let membership = assertions.get(5)?;
     Some(Vocabulary {
         to_code: decl(0)?,
         from_code: decl(1)?,
         to_int: decl(2)?,
         from_int: decl(3)?,
         index_of: decl(4)?,
+        in_re: membership.safe_decl().ok()?,
+        plain: membership.nth_child(1)?,
+        ascii: assertions.get(6)?.nth_child(1)?,
     })
 }
 

@@ -50,6 +50,7 @@ fn main() {
             (AccessPath::root("arg1"), SymbolSort::Int, 500),
             (AccessPath::root("arg2"), SymbolSort::Int, 1),
         ],
+        strings: Vec::new(),
     };
     let run = explorer.replay(&spec, &input).unwrap();
     let trace = run.trace;

@@ -22,6 +22,8 @@ pub struct PathInput {
     pub shape: Vec<Clause>,
     /// Values of primitive inputs by access path.
     pub values: Vec<(AccessPath, SymbolSort, i64)>,
+    /// Contents of input strings by access path (symbolic strings).
+    pub strings: Vec<(AccessPath, rivet_pc::JavaString)>,
 }
 
 impl PathRecord {
@@ -41,7 +43,16 @@ impl PathRecord {
                 }
             }
         }
-        PathInput { shape, values }
+        let strings = self
+            .model
+            .strings()
+            .filter_map(|(s, v)| Some((symbols.info(s)?.path.clone(), v.clone())))
+            .collect();
+        PathInput {
+            shape,
+            values,
+            strings,
+        }
     }
 }
 
@@ -189,11 +200,19 @@ impl Explorer {
                             let n = lengths.get(path).copied().unwrap_or(0).clamp(0, 1 << 16);
                             interp::alloc_array(&mut state, element, n as i32)
                         }
-                        None if interp::is_string_class(class) => interp::alloc_string(
-                            &mut state,
-                            &mut ctx,
-                            crate::heap::StrValue::Concrete(Arc::from("")),
-                        )?,
+                        None if interp::is_string_class(class) => {
+                            let text = input
+                                .strings
+                                .iter()
+                                .find(|(p, _)| p == path)
+                                .map(|(_, v)| v.to_text_lossy())
+                                .unwrap_or_default();
+                            interp::alloc_string(
+                                &mut state,
+                                &mut ctx,
+                                crate::heap::StrValue::Concrete(Arc::from(text)),
+                            )?
+                        }
                         None => interp::alloc_instance(&mut state, &mut ctx, class)?,
                     };
                     builder.store(

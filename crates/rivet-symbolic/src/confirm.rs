@@ -116,6 +116,10 @@ impl Explorer {
                     .then(|| (s.0, format!("{} = {}", info.path, readable(info.sort, v))))
             })
             .collect();
+        values.extend(model.strings().filter_map(|(s, v)| {
+            let info = symbols.info(s)?;
+            Some((s.0, format!("{} = {}", info.path, v.literal())))
+        }));
         values.sort();
         let values = values.into_iter().map(|(_, text)| text).collect();
         let solved = PathRecord {

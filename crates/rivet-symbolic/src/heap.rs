@@ -15,17 +15,9 @@ pub enum StrValue {
     Concrete(Arc<str>),
     /// Depends on symbols, or an input string: its operations return fresh symbols.
     Opaque,
-    /// An input string as symbols (with `ExploreConfig::symbolic_strings`): its length and
-    /// the characters read so far.
-    Symbolic(Arc<SymbolicString>),
-}
-
-/// An input string's symbols: `{path}.length` and `{path}[i]` per character read.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SymbolicString {
-    pub path: AccessPath,
-    pub length: Term,
-    pub chars: std::collections::BTreeMap<u32, Term>,
+    /// A string term (with `ExploreConfig::symbolic_strings`): an input string's symbol
+    /// (named by the object's access path) or what string operations made of it.
+    Term(Term),
 }
 
 /// The elements of an array.

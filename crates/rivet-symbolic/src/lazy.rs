@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use rivet_pc::{CmpOp, SymbolSort, Term};
+use rivet_pc::{CmpOp, StrOp, SymbolSort, Term};
 
 use crate::error::SymbolicError;
-use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue, SymbolicString};
+use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue};
 use crate::interp::{Ctx, PathEnd, Step};
 use crate::invariants::AliasStep;
 use crate::state::SymbolicState;
@@ -283,10 +283,10 @@ fn apply(
     Ok(())
 }
 
-/// Creates the input object of `class` first reached at `path`, its fields new inputs.
 /// The longest input string considered (symbolic strings).
 pub const MAX_SYMBOLIC_STRING: i32 = 256;
 
+/// Creates the input object of `class` first reached at `path`, its fields new inputs.
 pub fn fresh_object(
     state: &mut SymbolicState,
     ctx: &mut Ctx<'_>,
@@ -316,18 +316,16 @@ pub fn fresh_object(
     let info = ctx.program.require(class)?;
     if crate::interp::is_string_class(class) {
         let value = if ctx.config.symbolic_strings && &**class == "java/lang/String" {
-            let len = ctx.symbols.fresh(path.length(), SymbolSort::Int);
-            let length = Term::var(len, SymbolSort::Int);
-            for (op, bound) in [(CmpOp::Ge, 0), (CmpOp::Le, MAX_SYMBOLIC_STRING)] {
-                if let Ok(c) = Term::compare(op, length.clone(), Term::int(bound)) {
-                    state.assume(Clause::Numeric(c));
-                }
+            // The contents: a string symbol named by the object's path.
+            let text = ctx.symbols.fresh(path.clone(), SymbolSort::Str);
+            let text = Term::var(text, SymbolSort::Str);
+            let length = Term::string_op(StrOp::Length, vec![text.clone()]);
+            let bound =
+                length.and_then(|l| Term::compare(CmpOp::Le, l, Term::int(MAX_SYMBOLIC_STRING)));
+            if let Ok(c) = bound {
+                state.assume(Clause::Numeric(c));
             }
-            StrValue::Symbolic(Arc::new(SymbolicString {
-                path: path.clone(),
-                length,
-                chars: Default::default(),
-            }))
+            StrValue::Term(text)
         } else {
             StrValue::Opaque
         };

@@ -12,7 +12,9 @@
 //!   `isPrimitive`, `isInterface`, `getComponentType`, `isInstance`, `hashCode`;
 //!   `reflect.Array.newInstance(Class, int)`;
 //! - boxing: `Integer`/`Long`/`Short`/`Byte`/`Character`.`valueOf` (a new box, no cache);
-//!   `Integer.toString(int)`, `Long.toString(long)`;
+//!   `Integer.toString(int)`, `Long.toString(long)`; `Integer.parseInt(String)` (a string
+//!   term as `strings_symbolic` says; concrete text as Java parses it, an opaque string as a
+//!   fresh symbol);
 //! - `Float.floatToRawIntBits`/`intBitsToFloat`, `Double.doubleToRawLongBits`/
 //!   `longBitsToDouble` (the raw bits of a symbolic value are its `floatToIntBits`: a
 //!   symbolic NaN is the canonical one);
@@ -50,6 +52,7 @@ pub enum Model {
     ArrayNewInstance,
     Box,
     NumberToString,
+    ParseInt,
     FloatBits,
     FpMath,
     StrictMath,
@@ -88,6 +91,7 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         ) if !d.starts_with("(Ljava/lang/String;") => Model::Box,
         ("java/lang/Integer", "toString", "(I)Ljava/lang/String;")
         | ("java/lang/Long", "toString", "(J)Ljava/lang/String;") => Model::NumberToString,
+        ("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I") => Model::ParseInt,
         ("java/lang/Math" | "java/lang/StrictMath", "sqrt", "(D)D")
         | (
             "java/lang/Math" | "java/lang/StrictMath",
@@ -147,7 +151,7 @@ pub fn display_value(state: &SymbolicState, v: &Value, desc: &str) -> Option<Str
             Reference::Null => Some("null".into()),
             Reference::Object(id) => match state.string_of(id)? {
                 StrValue::Concrete(s) => Some(s.to_string()),
-                StrValue::Opaque | StrValue::Symbolic(_) => None,
+                StrValue::Opaque | StrValue::Term(_) => None,
             },
             Reference::Symbolic(_) => None,
         },
@@ -300,6 +304,11 @@ pub fn run(
             finish(state, Some(Value::Ref(Reference::Object(id))))
         }
         Model::NumberToString => {
+            if ctx.config.symbolic_strings {
+                if let Some(step) = crate::strings_symbolic::number_to_string(state, ctx, &args)? {
+                    return Ok(step);
+                }
+            }
             let text = args.first().and_then(|a| display_value(state, a, "I"));
             let value = match text {
                 Some(t) => StrValue::Concrete(Arc::from(t)),
@@ -386,6 +395,7 @@ pub fn run(
             };
             finish(state, Some(Value::double(r)))
         }
+        Model::ParseInt => parse_int(state, ctx, target, args),
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
         Model::Unsafe => {
@@ -478,6 +488,48 @@ fn descriptor_of(ty: &str) -> String {
     }
 }
 
+/// `Integer.parseInt(String)`.
+fn parse_int(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: Vec<Value>,
+) -> Result<Step, SymbolicError> {
+    if ctx.config.symbolic_strings {
+        if let Some(step) = crate::strings_symbolic::parse_int(state, ctx, &args)? {
+            return Ok(step);
+        }
+    }
+    let text = object_arg(state, args.first()).and_then(|id| match state.string_of(id)? {
+        StrValue::Concrete(s) => Some(s.clone()),
+        _ => None,
+    });
+    let null = matches!(args.first(), Some(Value::Ref(r)) if state.deref(*r) == Reference::Null);
+    match text {
+        // ASCII text: Java's parse and Rust's agree (an optional sign, then digits in range).
+        Some(t) if t.is_ascii() => match t.parse::<i32>() {
+            Ok(v) => finish(state, Some(Value::int(v))),
+            Err(_) => {
+                interp::throw_new(state, ctx, "java/lang/NumberFormatException")?;
+                Ok(Step::Continue)
+            }
+        },
+        _ if null => {
+            interp::throw_new(state, ctx, "java/lang/NumberFormatException")?;
+            Ok(Step::Continue)
+        }
+        // Other digits (Java accepts any Unicode decimal digit) and opaque strings: not
+        // modelled.
+        _ => interp::not_followed(
+            state,
+            ctx,
+            &target.class_name,
+            &target.name,
+            &target.descriptor,
+        ),
+    }
+}
+
 fn class_method(
     state: &mut SymbolicState,
     ctx: &mut Ctx<'_>,
@@ -490,7 +542,7 @@ fn class_method(
         let name = object_arg(state, args.first())
             .and_then(|id| match state.string_of(id)? {
                 StrValue::Concrete(s) => Some(s.to_string()),
-                StrValue::Opaque | StrValue::Symbolic(_) => None,
+                StrValue::Opaque | StrValue::Term(_) => None,
             })
             .filter(|n| {
                 matches!(

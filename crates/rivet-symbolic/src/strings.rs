@@ -26,7 +26,7 @@ pub fn java_hash(s: &str) -> i32 {
 fn text_of(state: &SymbolicState, v: Option<&Value>) -> Option<Arc<str>> {
     match state.string_of(object_arg(state, v)?)? {
         StrValue::Concrete(s) => Some(s.clone()),
-        StrValue::Opaque | StrValue::Symbolic(_) => None,
+        StrValue::Opaque | StrValue::Term(_) => None,
     }
 }
 
@@ -299,6 +299,11 @@ pub fn builder_method(
         Some(StrValue::Concrete(s)) => Some(s.clone()),
         _ => None,
     };
+    if ctx.config.symbolic_strings {
+        if let Some(step) = symbolic_builder(state, ctx, this_id, name, desc, &args)? {
+            return Ok(step);
+        }
+    }
     let returns_this = desc.ends_with(&format!("L{};", target.class_name))
         || desc.ends_with("Ljava/lang/AbstractStringBuilder;");
     let this = Value::Ref(Reference::Object(this_id));
@@ -365,6 +370,50 @@ pub fn builder_method(
         _ => return interp::not_followed(state, ctx, &target.class_name, name, desc),
     };
     finish(state, result)
+}
+
+/// A builder method where the builder's or the piece's contents are string terms; None to
+/// leave it to the concrete model.
+fn symbolic_builder(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    this_id: ObjectId,
+    name: &str,
+    desc: &str,
+    args: &[Value],
+) -> Result<Option<Step>, SymbolicError> {
+    let this = Value::Ref(Reference::Object(this_id));
+    let result = match (name, desc) {
+        ("append", d) => {
+            let param = d.trim_start_matches('(').split(')').next().unwrap_or("");
+            let Some(current) = state.string_of(this_id).cloned() else {
+                return Ok(None);
+            };
+            let Some(next) = crate::strings_symbolic::appended(state, &current, args.get(1), param)
+            else {
+                return Ok(None);
+            };
+            set_builder(state, this_id, next);
+            this
+        }
+        ("toString", "()Ljava/lang/String;") => {
+            let Some(t) = crate::strings_symbolic::builder_term(state, this_id) else {
+                return Ok(None);
+            };
+            crate::strings_symbolic::new_string(state, ctx, t)?
+        }
+        ("length", "()I") => {
+            let Some(t) = crate::strings_symbolic::builder_term(state, this_id) else {
+                return Ok(None);
+            };
+            match Term::string_op(rivet_pc::StrOp::Length, vec![t]) {
+                Ok(len) => Value::Int(len),
+                Err(_) => return Ok(None),
+            }
+        }
+        _ => return Ok(None),
+    };
+    finish(state, Some(result)).map(Some)
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Whole-test replay (mode (a) of trace-guided replay, EvoSuite+DSE): a test's statements
 //! run one after another in the interpreter, each primitive value of the test a symbol whose
-//! model value is the test's own, every branch taking the side the concrete run took, and the
-//! call of interest following a traced prefix whose last outcome is the one to reach. The
-//! solver's answer at that outcome gives new values for the test's primitives.
+//! model value is the test's own (with `ExploreConfig::symbolic_strings`, each string too),
+//! every branch taking the side the concrete run took, and the call of interest following a
+//! traced prefix whose last outcome is the one to reach. The solver's answer at that outcome
+//! gives new values for the test's primitives and strings.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -30,7 +31,8 @@ pub enum TestStep {
         sort: SymbolSort,
         value: i64,
     },
-    /// A string, concrete.
+    /// A string: a symbol `{sK}` whose model value is this text with symbolic strings,
+    /// else concrete.
     Str(String),
     Null,
     /// A new array (component field descriptor) of earlier values.
@@ -70,6 +72,8 @@ pub struct WholeTest {
 pub struct WholeTestSolution {
     /// (statement index, new model value) of the primitives whose value changed.
     pub changed: Vec<(usize, i64)>,
+    /// (statement index, new text) of the strings whose value changed.
+    pub changed_strings: Vec<(usize, rivet_pc::JavaString)>,
     /// The path condition of the replay up to the end of the call, and its symbols.
     pub pc: Vec<Clause>,
     pub symbols: SymbolTable,
@@ -320,6 +324,19 @@ fn start(
                 _ => Value::Int(t),
             }
         }
+        TestStep::Str(text) if ctx.config.symbolic_strings => {
+            let symbol: SymbolId = ctx.symbols.fresh(
+                AccessPath::root(&format!("s{}", cursor.step)),
+                SymbolSort::Str,
+            );
+            state
+                .model
+                .set_string(symbol, rivet_pc::JavaString::from(text.as_str()));
+            cursor.inputs.push((cursor.step, symbol));
+            let t = Term::var(symbol, SymbolSort::Str);
+            let id = interp::alloc_string(state, ctx, StrValue::Term(t))?;
+            Value::Ref(Reference::Object(id))
+        }
         TestStep::Str(text) => {
             let id =
                 interp::alloc_string(state, ctx, StrValue::Concrete(Arc::from(text.as_str())))?;
@@ -434,18 +451,29 @@ fn call(
 /// The primitives whose model value changed, and the path condition.
 fn solution(test: &WholeTest, cursor: Cursor, symbols: SymbolTable) -> WholeTestSolution {
     let mut changed = Vec::new();
+    let mut changed_strings = Vec::new();
     for (k, id) in &cursor.inputs {
-        let Some(TestStep::Primitive { value, .. }) = test.steps.get(*k) else {
-            continue;
-        };
-        if let Some(v) = cursor.state.model.get(*id) {
-            if v != *value {
-                changed.push((*k, v));
+        match test.steps.get(*k) {
+            Some(TestStep::Primitive { value, .. }) => {
+                if let Some(v) = cursor.state.model.get(*id) {
+                    if v != *value {
+                        changed.push((*k, v));
+                    }
+                }
             }
+            Some(TestStep::Str(text)) => {
+                if let Some(v) = cursor.state.model.get_string(*id) {
+                    if *v != rivet_pc::JavaString::from(text.as_str()) {
+                        changed_strings.push((*k, v.clone()));
+                    }
+                }
+            }
+            _ => {}
         }
     }
     WholeTestSolution {
         changed,
+        changed_strings,
         pc: cursor.state.pc,
         symbols,
     }

@@ -490,6 +490,8 @@ pub fn invokedynamic(
     let recipe = recipe.unwrap_or_else(|| "\u{1}".repeat(n));
     let mut out = String::new();
     let mut opaque = false;
+    // The same pieces as terms, for symbolic strings.
+    let mut pieces: Vec<Option<rivet_pc::Term>> = Vec::new();
     let (mut next_arg, mut next_const) = (0usize, 0usize);
     for c in recipe.chars() {
         match c {
@@ -502,22 +504,41 @@ pub fn invokedynamic(
                     .get(next_arg)
                     .and_then(|a| natives::display_value(state, a, desc))
                 {
-                    Some(text) => out.push_str(&text),
-                    None => opaque = true,
+                    Some(text) => {
+                        pieces.push(Some(rivet_pc::Term::str_const(&text)));
+                        out.push_str(&text);
+                    }
+                    None => {
+                        opaque = true;
+                        pieces.push(
+                            args.get(next_arg)
+                                .and_then(|a| crate::strings_symbolic::value_term(state, a, desc)),
+                        );
+                    }
                 }
                 next_arg += 1;
             }
             '\u{2}' => {
-                out.push_str(constants.get(next_const).map(String::as_str).unwrap_or(""));
+                let text = constants.get(next_const).map(String::as_str).unwrap_or("");
+                pieces.push(Some(rivet_pc::Term::str_const(text)));
+                out.push_str(text);
                 next_const += 1;
             }
-            other => out.push(other),
+            other => {
+                pieces.push(Some(rivet_pc::Term::str_const(
+                    other.encode_utf8(&mut [0; 4]),
+                )));
+                out.push(other);
+            }
         }
     }
-    let value = if opaque {
-        StrValue::Opaque
-    } else {
-        StrValue::Concrete(Arc::from(out))
+    let as_terms = || pieces.into_iter().collect::<Option<Vec<rivet_pc::Term>>>();
+    let value = match (opaque, ctx.config.symbolic_strings) {
+        (false, _) => StrValue::Concrete(Arc::from(out)),
+        (true, true) => as_terms()
+            .and_then(crate::strings_symbolic::concatenation)
+            .unwrap_or(StrValue::Opaque),
+        (true, false) => StrValue::Opaque,
     };
     let id = objects::alloc_string(state, ctx, value)?;
     Ops::push(state, Value::Ref(Reference::Object(id)))?;

@@ -90,6 +90,7 @@ pub fn fx17() -> Arc<Classpath> {
             "Link.java",
             "Sizes.java",
             "Floats.java",
+            "Texts.java",
             "Gauge.java",
             "Slow.java",
             "other/Far.java",
