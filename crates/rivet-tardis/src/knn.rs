@@ -31,8 +31,6 @@ pub enum Source {
     GoalFailed,
     /// A path condition the solver proved unsatisfiable (infeasible).
     SolverUnsat,
-    /// The path of a test that ran as predicted (feasible).
-    ConcreteRun,
 }
 
 /// A prediction: the majority label of the `K` nearest examples, how many of them voted for

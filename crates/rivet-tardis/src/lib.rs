@@ -25,5 +25,5 @@ pub mod slice;
 pub use fingerprint::{Fingerprint, COLUMNS, HASHES, ROWS};
 pub use forms::{clause_forms, ClauseForms};
 pub use knn::{Classifier, ClassifierStats, Label, Prediction, Source, K};
-pub use select::{Bucket, Pick, Selector, SelectorConfig, SelectorStats};
+pub use select::{preference, Bucket, Pick, Selector, SelectorConfig, SelectorStats};
 pub use slice::{clause_keys, slice, Key};

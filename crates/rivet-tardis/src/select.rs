@@ -8,8 +8,12 @@
 //! again each time the training set has grown by `reclassify_after` examples since the last
 //! pass.
 //!
-//! While the training set holds fewer than `K` examples there are no neighbours to vote: a
-//! pick is then uniform over the pending PCs (seeded), which neither favours nor shuns any.
+//! Before the classifier can say anything the pick takes the pending PC with the smallest key
+//! (the engine keys PCs by the order they were explored: FIFO). That is while the training set
+//! holds fewer than `K` examples (no neighbours to vote), and while it holds no feasible
+//! example: TARDIS starts from the feasible path condition of a test it ran, and a training
+//! set of infeasible examples alone would put every PC in (0, 3), where the draw favours the
+//! PCs most like the failures.
 
 use std::collections::BTreeMap;
 
@@ -118,8 +122,8 @@ impl Default for SelectorConfig {
     }
 }
 
-/// A picked PC: its key, and its bucket and prediction (None for a pick before the training
-/// set had `K` examples).
+/// A picked PC: its key, and its bucket and prediction (None for a pick before the classifier
+/// could classify).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pick<Id> {
     pub key: Id,
@@ -128,7 +132,8 @@ pub struct Pick<Id> {
 }
 
 /// What a selector did: classifications made per bucket (first ones and reclassifications),
-/// picks per bucket, picks made before there were predictions, and reclassification passes.
+/// picks per bucket, picks made in key order before the classifier could classify, and
+/// reclassification passes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SelectorStats {
     pub classified: BTreeMap<Bucket, usize>,
@@ -201,6 +206,11 @@ impl<Id: Ord + Clone> Selector<Id> {
         &self.stats
     }
 
+    /// Can `classifier` classify: `K` examples, one of them feasible?
+    pub fn informed(classifier: &Classifier) -> bool {
+        classifier.len() >= K && classifier.stats().feasible > 0
+    }
+
     /// The cached prediction of a pending PC (call [`Selector::refresh`] first).
     pub fn prediction(&self, key: &Id) -> Option<Prediction> {
         self.pending.get(key).and_then(|p| p.prediction)
@@ -222,10 +232,10 @@ impl<Id: Ord + Clone> Selector<Id> {
     /// Classifies the PCs never classified, and every pending PC again when the training
     /// set has grown by the threshold since the last pass.
     pub fn refresh(&mut self, classifier: &Classifier) {
-        let n = classifier.len();
-        if n < K {
+        if !Selector::<Id>::informed(classifier) {
             return;
         }
+        let n = classifier.len();
         let every = match self.passed_at {
             None => true,
             Some(at) => n >= at + self.config.reclassify_after.max(1),
@@ -272,9 +282,9 @@ impl<Id: Ord + Clone> Selector<Id> {
             }
         }
         let key = if !unclassified.is_empty() && buckets.iter().all(|b| b.is_empty()) {
-            let i = self.below(unclassified.len());
+            // The smallest key (BTreeMap order): exploration order.
             self.stats.unclassified_picks += 1;
-            unclassified.swap_remove(i)
+            unclassified.swap_remove(0)
         } else {
             let drawn = self.draw_bucket();
             let bucket = (0..4)

@@ -141,6 +141,7 @@ fn pending_pcs_are_reclassified_when_the_training_set_has_grown_by_the_threshold
             Source::GoalFailed,
         );
     }
+    c.learn_fingerprint(fp("m == 1"), Label::Feasible, Source::GoalReached);
     let mut s: Selector<u32> = Selector::new(SelectorConfig {
         reclassify_after: 3,
         seed: 1,
@@ -176,26 +177,32 @@ fn pending_pcs_are_reclassified_when_the_training_set_has_grown_by_the_threshold
 }
 
 #[test]
-fn before_k_examples_picks_are_uniform_and_unclassified() {
+fn before_the_classifier_can_classify_picks_follow_the_keys() {
+    // Fewer than K examples, then K infeasible ones: no prediction, smallest key first.
     let mut c = Classifier::new();
-    c.learn_fingerprint(fp("n <= 1"), Label::Infeasible, Source::GoalFailed);
-    let mut counts = [0usize; 4];
     let mut s: Selector<usize> = Selector::new(SelectorConfig::default());
-    for _ in 0..40_000 {
-        for k in 0..4 {
-            if !s.contains(&k) {
-                s.insert_fingerprint(k, fp(&format!("n <= {k}")));
-            }
-        }
-        let p = s.pick(&c).unwrap_or_else(|| panic!("pending"));
-        assert_eq!((p.bucket, p.prediction), (None, None));
-        counts[p.key] += 1;
+    for k in [4, 2, 9, 7] {
+        s.insert_fingerprint(k, fp(&format!("n <= {k}")));
     }
-    assert!(
-        counts.iter().all(|n| near(*n as f64 / 40_000.0, 0.25)),
-        "{counts:?}"
-    );
-    assert_eq!(s.stats().unclassified_picks, 40_000);
+    let p = s.pick(&c).unwrap_or_else(|| panic!("pending"));
+    assert_eq!((p.key, p.bucket, p.prediction), (2, None, None));
+    for k in 0..3 {
+        c.learn_fingerprint(
+            fp(&format!("n <= {k}")),
+            Label::Infeasible,
+            Source::GoalFailed,
+        );
+    }
+    assert!(!Selector::<usize>::informed(&c));
+    let keys: Vec<usize> = (0..2).filter_map(|_| s.pick(&c)).map(|p| p.key).collect();
+    assert_eq!(keys, vec![4, 7]);
+    assert_eq!(s.stats().unclassified_picks, 3);
+    // A feasible example: the classifier classifies, and the draw takes over.
+    c.learn_fingerprint(fp("n <= 5"), Label::Feasible, Source::GoalReached);
+    assert!(Selector::<usize>::informed(&c));
+    let p = s.pick(&c).unwrap_or_else(|| panic!("pending"));
+    assert_eq!(p.key, 9);
+    assert!(p.bucket.is_some());
 }
 
 #[test]
