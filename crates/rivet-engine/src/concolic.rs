@@ -593,8 +593,10 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     }
 }
 
-/// Unsatisfiable queries of a node's exploration kept as infeasible examples.
-const UNSAT_EXAMPLES: usize = 4;
+/// Unsatisfiable queries of a node's exploration kept as infeasible examples: the first, the
+/// negated outcome itself when the trace's prefix led there (the explorer follows the trace
+/// alone until its end).
+const UNSAT_EXAMPLES: usize = 1;
 
 /// Tests traced per step while harvesting the archive.
 const HARVEST: usize = 16;
