@@ -9,7 +9,7 @@
 //! reference clause (`null`, alias, `fresh`) the reference itself, its owner, and the objects
 //! it names. Two clauses depend on each other when their keys meet.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rivet_pc::{AccessPath, Clause, PathCondition, SymbolId};
 
@@ -64,20 +64,28 @@ pub fn slice(pc: &PathCondition) -> Vec<usize> {
         return Vec::new();
     };
     let keys: Vec<HashSet<Key>> = pc.clauses.iter().map(|c| clause_keys(pc, c)).collect();
+    // Which clauses each key occurs in; then a walk from the last clause over shared keys.
+    let mut clauses_of: HashMap<&Key, Vec<usize>> = HashMap::new();
+    for (i, ks) in keys.iter().enumerate() {
+        for k in ks {
+            clauses_of.entry(k).or_default().push(i);
+        }
+    }
     let mut kept = vec![false; n];
     kept[last] = true;
-    let mut reached: HashSet<Key> = keys[last].clone();
-    loop {
-        let mut grew = false;
-        for i in 0..last {
-            if !kept[i] && keys[i].iter().any(|k| reached.contains(k)) {
-                kept[i] = true;
-                reached.extend(keys[i].iter().cloned());
-                grew = true;
+    let mut frontier = vec![last];
+    let mut walked: HashSet<&Key> = HashSet::new();
+    while let Some(i) = frontier.pop() {
+        for k in &keys[i] {
+            if !walked.insert(k) {
+                continue;
             }
-        }
-        if !grew {
-            break;
+            for &j in clauses_of.get(k).map(Vec::as_slice).unwrap_or_default() {
+                if !kept[j] {
+                    kept[j] = true;
+                    frontier.push(j);
+                }
+            }
         }
     }
     (0..n).filter(|i| kept[*i]).collect()
