@@ -207,8 +207,9 @@ pub struct PcSelectionReport {
 
 /// The run's TARDIS classifier: what it learned, and what it predicted for the symbolic
 /// strategy's pending PCs (classifications made per bucket, first ones and
-/// reclassifications; picks per bucket under `tardis`; picks made before it had three
-/// examples; reclassification passes).
+/// reclassifications; the paths left untried per bucket when the run stopped, and those
+/// never classified; picks per bucket under `tardis`; picks made in exploration order before
+/// it could classify; reclassification passes).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassifierReport {
     pub training: usize,
@@ -216,6 +217,10 @@ pub struct ClassifierReport {
     pub infeasible: usize,
     pub by_source: BTreeMap<Source, usize>,
     pub predictions: BTreeMap<Bucket, usize>,
+    #[serde(default)]
+    pub pending: BTreeMap<Bucket, usize>,
+    #[serde(default)]
+    pub pending_unclassified: usize,
     pub picks: BTreeMap<Bucket, usize>,
     pub unclassified_picks: usize,
     pub reclassifications: usize,

@@ -232,6 +232,12 @@ impl SymbolicStrategy {
         let count = |o: PcOutcome| self.attempts.iter().filter(|a| a.outcome == o).count();
         let learned = self.feasibility.stats();
         let picked = self.selector.stats();
+        let (sizes, pending_unclassified) = self.selector.bucket_sizes();
+        let pending = Bucket::ALL
+            .into_iter()
+            .zip(sizes)
+            .filter(|(_, n)| *n > 0)
+            .collect();
         PcSelectionReport {
             policy: self.policy.name().into(),
             tried: self.attempts.len(),
@@ -244,6 +250,8 @@ impl SymbolicStrategy {
                 infeasible: learned.infeasible,
                 by_source: learned.by_source,
                 predictions: picked.classified.clone(),
+                pending,
+                pending_unclassified,
                 picks: picked.picks.clone(),
                 unclassified_picks: picked.unclassified_picks,
                 reclassifications: picked.reclassifications,
