@@ -7,8 +7,9 @@
 # twice, elapsed; then the branches of the class with its nested classes, and "own class": the
 # covered/total branches of the named class alone (of the last strategy).
 #
-#   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--reruns K] [--out DIR]
-#                        [--set subjects|real|all] [CLASS ...]
+#   tools/bench/bench.sh [--budget S] [--seed N | --seeds LIST] [--strategies LIST]
+#                        [--pc-policies LIST] [--pc-until-budget] [--pc-window S]
+#                        [--reruns K] [--out DIR] [--set subjects|real|all] [CLASS ...]
 #
 # --set chooses the classes when none are named: `subjects` (default: every subject plus
 # commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
@@ -18,6 +19,13 @@
 # annotation removed, one seed per run) and prints how many of those runs passed.
 # --strategies is a comma-separated list of `rivet generate --strategy` values (default: all;
 # e.g. search,symbolic,all for one column group per strategy).
+# --pc-policies is a comma-separated list of `--pc-policy` values (fifo, cover, tardis,
+# cover-tardis): one column group per strategy and policy. --seeds runs every class at each
+# seed of a comma-separated list (one row per seed). --pc-until-budget is passed on.
+# When the symbolic strategy ran, a second table gives per column group the path conditions
+# tried within the first --pc-window seconds (default 30) of the strategies and how many of
+# them a test satisfied ("sat/tried" per seed, then the means), from rivet-report.json's
+# pc_selection.attempts.
 #
 # Needs a JDK (javac, jar, java) and Debian's junit5 and libjacoco-java. RIVET_BIN overrides
 # the rivet binary (default: cargo build --release, target/release/rivet).
@@ -27,7 +35,11 @@ root=$PWD
 
 budget=60
 seed=0
+seeds=
 strategies=all
+policies=
+until_budget=
+window=30
 reruns=0
 set=subjects
 out=target/bench
@@ -37,10 +49,14 @@ while [ $# -gt 0 ]; do
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --strategies) strategies=$2; shift 2 ;;
+    --seeds) seeds=$2; shift 2 ;;
+    --pc-policies) policies=$2; shift 2 ;;
+    --pc-until-budget) until_budget=--pc-until-budget; shift ;;
+    --pc-window) window=$2; shift 2 ;;
     --reruns) reruns=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --set) set=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -103,8 +119,20 @@ if [ ${#classes[@]} -eq 0 ]; then
 fi
 
 IFS=, read -r -a strategy_list <<<"$strategies"
+IFS=, read -r -a seed_list <<<"${seeds:-$seed}"
+IFS=, read -r -a policy_list <<<"${policies:-default}"
+# Column groups: strategy, or strategy/policy when policies are named.
+groups=()
+for strategy in "${strategy_list[@]}"; do
+  for policy in "${policy_list[@]}"; do
+    if [ -n "$policies" ]; then groups+=("$strategy/$policy"); else groups+=("$strategy"); fi
+  done
+done
 rows=()
+declare -A pcs
+pc_rows=()
 for class in "${classes[@]}"; do
+for seed in "${seed_list[@]}"; do
   case "$class" in
     org.apache.commons.lang3.*) cp=$lang3; location=$lang3 ;;
     org.apache.commons.collections4.*) cp=$java_dir/commons-collections4.jar; location=$cp ;;
@@ -118,16 +146,21 @@ for class in "${classes[@]}"; do
     hard=$( (grep -n '// HARD' "$src" || true) | cut -d: -f1 | paste -sd, -)
     [ -n "$hard" ] || hard=-
   fi
-  row=$(printf '%-42s' "$class")
+  label=$class
+  [ ${#seed_list[@]} -gt 1 ] && label="$class s$seed"
+  row=$(printf '%-42s' "$label")
   total=-
   own=-
-  for strategy in "${strategy_list[@]}"; do
-    dir=$out/runs/$class/$strategy
+  for group in "${groups[@]}"; do
+    strategy=${group%%/*}
+    policy_flag=()
+    [ "$group" != "$strategy" ] && policy_flag=(--pc-policy "${group#*/}")
+    dir=$out/runs/$class/${group//\//-}/seed$seed
     rm -rf "$dir"; mkdir -p "$dir"
     start=$(date +%s%3N)
     status=ok
     "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
-      --strategy "$strategy" >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
+      --strategy "$strategy" "${policy_flag[@]}" $until_budget >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
     ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
     tests=0; covered=-; hardcov=-; twice=-
     if [ "$status" = ok ]; then
@@ -177,16 +210,47 @@ for class in "${classes[@]}"; do
       twice="$status${err:+: ${err#rivet: error: }}"
     fi
     row+=$(printf ' | %8s %7s %6s %-10s %8s' "$covered" "$hardcov" "$tests" "$twice" "$elapsed")
+    # Path conditions tried within the window, and those satisfied (pretty JSON: tried_s
+    # comes before outcome in each attempt).
+    if [ "$status" = ok ] && grep -q '"pc_selection"' "$dir/tests/rivet-report.json"; then
+      pcs[$class,$group,$seed]=$(awk -v w="$window" '
+        /"tried_s":/ { t = $2 + 0 }
+        /"outcome":/ { if (t < w) { n++; if ($2 ~ /reached/) s++ } }
+        END { printf "%d/%d", s, n }' "$dir/tests/rivet-report.json")
+    fi
   done
   rows+=("$(printf '%s %8s %9s' "$row" "$total" "$own")")
   echo "${rows[-1]}" >&2
 done
+  # The class's path-condition row: satisfied/tried per seed, then the means.
+  pc_row=$(printf '%-42s' "$class")
+  any=
+  for group in "${groups[@]}"; do
+    cell=
+    for seed in "${seed_list[@]}"; do
+      v=${pcs[$class,$group,$seed]:--}
+      [ "$v" != - ] && any=1
+      cell+="$v "
+    done
+    mean=$(echo "$cell" | tr ' ' '\n' | awk -F/ 'NF == 2 { s += $1; n += $2; k++ } END { if (k) printf "%.1f/%.1f", s / k, n / k; else printf "-" }')
+    pc_row+=$(printf ' | %s= %s' "$cell" "$mean")
+  done
+  [ -n "$any" ] && pc_rows+=("$pc_row")
+done
 
 echo
-echo "rivet bench: budget ${budget} s, seed ${seed}, strategies ${strategies}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
+echo "rivet bench: budget ${budget} s, seed ${seeds:-$seed}, strategies ${strategies}${policies:+, pc policies $policies}${until_budget:+ (until budget)}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
 header=$(printf '%-42s' subject)
-for strategy in "${strategy_list[@]}"; do
-  header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$strategy")
+for group in "${groups[@]}"; do
+  header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$group")
 done
 printf '%s %8s %9s\n' "$header" branches "own class"
 for r in "${rows[@]}"; do echo "$r"; done
+if [ ${#pc_rows[@]} -gt 0 ]; then
+  echo
+  echo "path conditions satisfied/tried in the first ${window} s of the strategies (per seed ${seeds:-$seed} = mean)"
+  header=$(printf '%-42s' subject)
+  for group in "${groups[@]}"; do header+=" | $group"; done
+  echo "$header"
+  for r in "${pc_rows[@]}"; do echo "$r"; done
+fi

@@ -154,6 +154,23 @@ pub struct GenerateArgs {
     /// test the search asks about); default 300
     #[arg(long, value_name = "MS")]
     pub concolic_step_ms: Option<u64>,
+    /// How the symbolic strategy picks the path conditions it hands to the search: in the
+    /// order explored (fifo), SUSHI's set cover of the uncovered branches (cover), TARDIS's
+    /// learned feasibility alone (tardis), or the set cover guided by it (cover-tardis)
+    #[arg(long, value_enum, default_value = "cover-tardis")]
+    pub pc_policy: PcPolicyArg,
+    /// The symbolic strategy goes on trying path conditions until the budget is spent, even
+    /// once every branch is covered (to compare --pc-policy fifo and tardis on equal time)
+    #[arg(long)]
+    pub pc_until_budget: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PcPolicyArg {
+    Fifo,
+    Cover,
+    Tardis,
+    CoverTardis,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

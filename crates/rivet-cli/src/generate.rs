@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use rivet_engine::{
-    generate, AccessMode, EngineError, Event, GenerateConfig, NodeOrder, StrategyChoice,
+    generate, AccessMode, EngineError, Event, GenerateConfig, NodeOrder, PcPolicy, StrategyChoice,
 };
 use rivet_junit::JUnitVersion;
 
 use crate::bad_input;
-use crate::cli::{Access, ConcolicOrder, GenerateArgs, Strategy};
+use crate::cli::{Access, ConcolicOrder, GenerateArgs, PcPolicyArg, Strategy};
 use crate::report::summary;
 
 /// The settings the flags describe (`class` is the first `--class`, if any), with the
@@ -51,6 +51,13 @@ pub fn base_config(
             ConcolicOrder::Random => NodeOrder::Random,
         },
         concolic_step: args.concolic_step_ms.map(std::time::Duration::from_millis),
+        pc_policy: match args.pc_policy {
+            PcPolicyArg::Fifo => PcPolicy::Fifo,
+            PcPolicyArg::Cover => PcPolicy::Cover,
+            PcPolicyArg::Tardis => PcPolicy::Tardis,
+            PcPolicyArg::CoverTardis => PcPolicy::CoverTardis,
+        },
+        pc_until_budget: args.pc_until_budget,
     }
 }
 

@@ -65,6 +65,14 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             y.paths, y.methods_explored, y.explore_s, y.select_s, y.goals_reached, y.goals
         );
     }
+    if let Some(p) = r.pc_selection.as_ref().filter(|p| p.tried > 0) {
+        let c = &p.classifier;
+        let _ = writeln!(
+            s,
+            "  pc policy   {}: {} path conditions tried, {} satisfied, {} given up; classifier: {} examples ({} feasible)",
+            p.policy, p.tried, p.satisfied, p.failed, c.training, c.feasible
+        );
+    }
     if let Some(c) = r.concolic.as_ref().filter(|c| c.traced_runs > 0) {
         let _ = writeln!(
             s,

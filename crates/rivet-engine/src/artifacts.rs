@@ -1,16 +1,19 @@
 //! What the symbolic strategy keeps when asked (`--keep-artifacts DIR`): per explored method
 //! its paths, per round the selected path conditions and the branches each targets, per
-//! path-condition goal its search log. Typed JSON under `DIR/symbolic/`, documented in
-//! `docs/artifacts.md`.
+//! path-condition goal its search log (with the policy and the classifier's prediction when
+//! it was picked), and the selection's record with the classifier's figures
+//! (`selection.json`). Typed JSON under `DIR/symbolic/`, documented in `docs/artifacts.md`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use rivet_tardis::{Bucket, Prediction};
 use rivet_testcase::GoalId;
 use serde::Serialize;
 use tracing::warn;
 
+use crate::report::{PcOutcome, PcSelectionReport};
 use crate::select::SelectionMethod;
 
 /// One explored path as `paths-*.jsonl` holds it.
@@ -57,16 +60,6 @@ pub struct Sample {
     pub best_distance: Option<f64>,
 }
 
-/// How a path-condition goal's search ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GoalOutcome {
-    Reached,
-    /// Not reached within its slice.
-    LikelyInfeasible,
-    /// The run stopped before its slice was spent.
-    CutShort,
-}
-
 /// A path-condition goal's search (`goal-N.json`).
 #[derive(Debug, Clone, Serialize)]
 pub struct GoalLog {
@@ -75,6 +68,11 @@ pub struct GoalLog {
     pub method: String,
     pub pc: Vec<String>,
     pub branches: Vec<u32>,
+    /// The policy that picked it, and the classifier's prediction then (label/votes bucket
+    /// and the neighbours' mean similarity), when it had one.
+    pub policy: String,
+    pub bucket: Option<Bucket>,
+    pub similarity: Option<f64>,
     pub samples: Vec<Sample>,
     /// `reached`, `likely infeasible` (not reached within its slice), `cut short` (the run
     /// stopped first), or `searching`.
@@ -100,12 +98,22 @@ impl GoalLog {
             method: method.to_string(),
             pc,
             branches: branches.iter().map(|g| g.0).collect(),
+            policy: String::new(),
+            bucket: None,
+            similarity: None,
             samples: Vec::new(),
             outcome: "searching".into(),
             elapsed_s: 0.0,
             test_length: None,
             test: None,
         }
+    }
+
+    /// Records who picked it and what the classifier predicted.
+    pub fn picked(&mut self, policy: &str, prediction: Option<&Prediction>) {
+        self.policy = policy.to_string();
+        self.bucket = prediction.map(Bucket::of);
+        self.similarity = prediction.map(|p| p.similarity);
     }
 
     pub fn summary(&self) -> SelectedPath {
@@ -136,15 +144,16 @@ impl GoalLog {
 
     pub fn finish(
         &mut self,
-        outcome: GoalOutcome,
+        outcome: PcOutcome,
         elapsed: Duration,
         test_length: Option<usize>,
         test: Option<String>,
     ) {
         self.outcome = match outcome {
-            GoalOutcome::Reached => "reached",
-            GoalOutcome::LikelyInfeasible => "likely infeasible",
-            GoalOutcome::CutShort => "cut short",
+            PcOutcome::Reached => "reached",
+            PcOutcome::Failed => "likely infeasible",
+            PcOutcome::CutShort => "cut short",
+            PcOutcome::Searching => "searching",
         }
         .into();
         self.elapsed_s = elapsed.as_secs_f64();
@@ -199,6 +208,13 @@ impl Artifacts {
     pub fn round(&mut self, round: &RoundLog) {
         if let Ok(text) = serde_json::to_string_pretty(round) {
             self.write(&format!("round-{}.json", round.round), &text);
+        }
+    }
+
+    /// The policy's record and the classifier's figures (`selection.json`).
+    pub fn selection(&mut self, report: &PcSelectionReport) {
+        if let Ok(text) = serde_json::to_string_pretty(report) {
+            self.write("selection.json", &text);
         }
     }
 

@@ -5,7 +5,9 @@
 //! and the solver answers for the path. New argument values become a new test, run and
 //! checked against the predicted outcomes (a mismatch is a divergence, marked and reported
 //! with where it happened); a path that needs a heap shape becomes a path-condition goal for
-//! the search, as in SUSHI.
+//! the search, as in SUSHI. The run's classifier learns from it: negated outcomes the solver
+//! proved unsatisfiable are infeasible examples, its goals' outcomes feasible or infeasible
+//! ones.
 
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -17,11 +19,13 @@ use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
 use rivet_search::{observed_symbol, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
+use rivet_tardis::{Label, Source};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
 use crate::concolic_inputs::{arguments_only, with_arguments};
 use crate::concolic_whole::{whole_test, with_values};
+use crate::feasibility::Feasibility;
 use crate::plan::ClassPlan;
 use crate::strategy::{StepOutcome, Strategy};
 
@@ -172,7 +176,8 @@ pub struct ConcolicStrategy<'g, 'm> {
     stepping: Vec<Node>,
     /// Path conditions waiting to become goals (goals are added between steps).
     new_goals: Vec<(usize, Arc<PathCondition>)>,
-    active: Vec<(GoalId, Instant)>,
+    active: Vec<(GoalId, Instant, Arc<PathCondition>)>,
+    feasibility: Feasibility,
     seeded: bool,
     uncovered_left: bool,
     /// The current probability of a step on a requested test (adaptive DSE).
@@ -188,6 +193,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         probes: Option<&ClassProbes>,
         generator: &'g Generator<'m>,
         explorer: Explorer,
+        feasibility: Feasibility,
         config: ConcolicConfig,
     ) -> ConcolicStrategy<'g, 'm> {
         let class = &plan.class;
@@ -255,6 +261,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             stepping: Vec::new(),
             new_goals: Vec::new(),
             active: Vec::new(),
+            feasibility,
             seeded: false,
             p_dse: config.dse_probability,
             attempts: BTreeMap::new(),
@@ -389,11 +396,12 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             black_box_jdk: true,
             symbolic_strings: true,
             seed: self.config.seed,
+            record_unsat: UNSAT_EXAMPLES,
             ..ExploreConfig::default()
         });
         let started = Instant::now();
         let mut found: Option<(PathCondition, rivet_pc::Model, bool)> = None;
-        let _ = explorer.explore(&target.spec, &mut |path, symbols| {
+        let explored = explorer.explore(&target.spec, &mut |path, symbols| {
             let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
             let reaches = path.trace.starts_with(&node.prefix);
             if found.is_none() && ended && reaches {
@@ -404,6 +412,11 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         self.stats.explore_time += started.elapsed();
         if found.is_none() {
             debug!(method = %target.spec.name, prefix = ?node.prefix, "concolic node: no path");
+            // The negated outcome the solver ruled out: TARDIS's infeasible alternatives.
+            for pc in explored.iter().flat_map(|s| &s.unsat) {
+                self.feasibility
+                    .learn(pc, Label::Infeasible, Source::SolverUnsat);
+            }
         }
         let Some((pc, model, imprecise)) = found else {
             let built = self.solve_whole(node);
@@ -580,6 +593,11 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     }
 }
 
+/// Unsatisfiable queries of a node's exploration kept as infeasible examples: the first, the
+/// negated outcome itself when the trace's prefix led there (the explorer follows the trace
+/// alone until its end).
+const UNSAT_EXAMPLES: usize = 1;
+
 /// Tests traced per step while harvesting the archive.
 const HARVEST: usize = 16;
 
@@ -605,29 +623,35 @@ impl Strategy for ConcolicStrategy<'_, '_> {
         }
         let slice = self.config.slice;
         let mut still = Vec::new();
-        for (g, since) in std::mem::take(&mut self.active) {
+        for (g, since, pc) in std::mem::take(&mut self.active) {
             if archive.is_covered(g) {
                 self.stats.goals_reached += 1;
+                self.feasibility
+                    .learn(&pc, Label::Feasible, Source::GoalReached);
                 goals.retire(g);
-            } else if since.elapsed() >= slice || !self.uncovered_left {
+            } else if since.elapsed() >= slice {
+                self.feasibility
+                    .learn(&pc, Label::Infeasible, Source::GoalFailed);
+                goals.retire(g);
+            } else if !self.uncovered_left {
                 goals.retire(g);
             } else {
-                still.push((g, since));
+                still.push((g, since, pc));
             }
         }
         self.active = still;
         for (target, pc) in std::mem::take(&mut self.new_goals) {
             let t = &self.targets[target];
-            let objective = PathConditionObjective::new(t.callable.member.clone(), pc);
+            let objective = PathConditionObjective::new(t.callable.member.clone(), pc.clone());
             let label = format!("{}.{}", t.spec.class.simple(), t.spec.name);
             let g = goals.add(Arc::new(objective), label, None, "concolic path".into());
-            self.active.push((g, Instant::now()));
+            self.active.push((g, Instant::now(), pc));
             self.stats.goals += 1;
         }
     }
 
     fn close(&mut self, goals: &mut Goals, _archive: &rivet_search::Archive) {
-        for (g, _) in std::mem::take(&mut self.active) {
+        for (g, _, _) in std::mem::take(&mut self.active) {
             goals.retire(g);
         }
     }

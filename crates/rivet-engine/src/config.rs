@@ -6,6 +6,8 @@ use std::time::Duration;
 pub use rivet_api::AccessMode;
 use rivet_junit::JUnitVersion;
 
+use crate::policy::PcPolicy;
+
 /// Which strategies a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StrategyChoice {
@@ -50,6 +52,11 @@ pub struct GenerateConfig {
     /// Time the symbolic executor gets per unvisited node (a concolic step); None for the
     /// strategy's default.
     pub concolic_step: Option<Duration>,
+    /// How the symbolic strategy picks the path conditions it hands to the search.
+    pub pc_policy: PcPolicy,
+    /// The symbolic strategy goes on trying path conditions until the budget is spent, even
+    /// once every branch is covered (to compare policies on the same time).
+    pub pc_until_budget: bool,
 }
 
 impl GenerateConfig {
@@ -126,6 +133,8 @@ mod tests {
             access: AccessMode::SamePackage,
             concolic_order: crate::concolic::NodeOrder::DepthFirst,
             concolic_step: None,
+            pc_policy: PcPolicy::CoverTardis,
+            pc_until_budget: false,
         }
     }
 

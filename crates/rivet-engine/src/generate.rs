@@ -19,6 +19,7 @@ use crate::error::EngineError;
 use rivet_worker::WorkerPool;
 
 use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
+use crate::feasibility::Feasibility;
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
 use crate::report::{seconds, ConcolicReport, Report, RunEvents, SymbolicReport};
@@ -159,12 +160,18 @@ pub(crate) fn run_class(
         config.strategy,
         StrategyChoice::Symbolic | StrategyChoice::All
     );
+    // The strategies learn which path conditions are feasible into one classifier.
+    let feasibility = Feasibility::new();
     let mut symbolic = symbolic_on.then(|| {
         let with_search = config.strategy == StrategyChoice::All;
         SymbolicStrategy::new(
             &plan,
             Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-            SymbolicSchedule::for_budget(budget, with_search, config.seed),
+            SymbolicSchedule {
+                until_budget: config.pc_until_budget,
+                ..SymbolicSchedule::for_budget(budget, with_search, config.seed)
+            },
+            (config.pc_policy, feasibility.clone()),
             keep_artifacts
                 .as_ref()
                 .map(|d| Artifacts::new(d.join("symbolic"))),
@@ -177,6 +184,7 @@ pub(crate) fn run_class(
             workers.probes.class(class.internal()),
             &generator,
             Explorer::new(session.classpath.clone(), ExploreConfig::default()),
+            feasibility.clone(),
             ConcolicConfig {
                 order: config.concolic_order,
                 node_time: config.concolic_step.unwrap_or(default_step.node_time),
@@ -376,6 +384,7 @@ pub(crate) fn run_class(
             .unwrap_or_default(),
         symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
         concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
+        pc_selection: symbolic.as_ref().map(|s| s.selection_report()),
         branches,
     };
     write(report_file, &report.to_json())?;

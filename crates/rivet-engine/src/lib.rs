@@ -5,8 +5,8 @@
 //!   starts one pool of worker JVMs that they share;
 //! * a [`ClassPlan`] holds one class's API model, its goals and the place of every branch goal;
 //! * [`Strategy`] is what finds tests: the many-objective search ([`SearchStrategy`]) and
-//!   SUSHI ([`SymbolicStrategy`]: exploration, path selection, path-condition goals for the
-//!   search) and LCT's concolic loop ([`ConcolicStrategy`]: traced runs, an execution tree,
+//!   SUSHI ([`SymbolicStrategy`]: exploration, path selection under a [`PcPolicy`] (FIFO,
+//!   set cover, TARDIS, or both), path-condition goals for the search) and LCT's concolic loop ([`ConcolicStrategy`]: traced runs, an execution tree,
 //!   negated outcomes solved into tests or goals, divergences); [`drive`] gives strategies turns on the shared goals and one archive within a
 //!   budget;
 //! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the
@@ -21,9 +21,11 @@ mod concolic_inputs;
 mod concolic_whole;
 mod config;
 mod error;
+mod feasibility;
 pub mod finish;
 mod generate;
 mod plan;
+mod policy;
 mod project;
 mod report;
 mod report_merge;
@@ -35,14 +37,17 @@ mod symbolic;
 pub use concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy, Divergence, NodeOrder};
 pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
+pub use feasibility::Feasibility;
 pub use generate::{generate, Event, Outcome};
 pub use plan::{goal_classes, ClassPlan};
+pub use policy::{PcPolicy, PIPELINE_SLOTS};
 pub use project::{
     generate_project, ClassEntry, ClassSelection, ClassStatus, ProjectConfig, ProjectEvent,
     ProjectOutcome, ProjectReport, Shard,
 };
 pub use report::{
-    seconds, BranchRow, ClassCoverage, ConcolicReport, DroppedTestRow, Report, RunEvents,
+    seconds, BranchRow, ClassCoverage, ClassifierReport, ConcolicReport, DroppedTestRow, PcAttempt,
+    PcOutcome, PcSelectionReport, Report, RunEvents,
 };
 pub use report_merge::merge_reports;
 pub use select::{select, Candidate, Selection, SelectionMethod};

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use rivet_analysis::BranchPlace;
+use rivet_tardis::{Bucket, Source};
 use rivet_testcase::GoalId;
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +84,10 @@ pub struct Report {
     /// What the concolic strategy did (absent when it did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concolic: Option<ConcolicReport>,
+    /// How the symbolic strategy picked its path conditions and what became of them, with
+    /// the run's classifier (absent when the symbolic strategy did not run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pc_selection: Option<PcSelectionReport>,
     pub branches: Vec<BranchRow>,
 }
 
@@ -184,6 +189,91 @@ pub struct SymbolicReport {
     /// spent).
     #[serde(default)]
     pub goals_cut_short: usize,
+}
+
+/// The symbolic strategy's path conditions under its selection policy (`--pc-policy`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PcSelectionReport {
+    /// `fifo`, `cover`, `tardis` or `cover-tardis`.
+    pub policy: String,
+    /// PCs handed to the search as goals; of them, those a test satisfied (reached), those
+    /// given up when their slice ran out, and those still searched when the run stopped.
+    pub tried: usize,
+    pub satisfied: usize,
+    pub failed: usize,
+    pub cut_short: usize,
+    pub classifier: ClassifierReport,
+    /// Every PC tried, in the order tried.
+    pub attempts: Vec<PcAttempt>,
+}
+
+/// The run's TARDIS classifier: what it learned, and what it predicted for the symbolic
+/// strategy's pending PCs (classifications made per bucket, first ones and
+/// reclassifications; the paths left untried per bucket when the run stopped, and those
+/// never classified; picks per bucket under `tardis`; picks made in exploration order before
+/// it could classify; reclassification passes).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassifierReport {
+    pub training: usize,
+    pub feasible: usize,
+    pub infeasible: usize,
+    pub by_source: BTreeMap<Source, usize>,
+    pub predictions: BTreeMap<Bucket, usize>,
+    #[serde(default)]
+    pub pending: BTreeMap<Bucket, usize>,
+    #[serde(default)]
+    pub pending_unclassified: usize,
+    pub picks: BTreeMap<Bucket, usize>,
+    pub unclassified_picks: usize,
+    pub reclassifications: usize,
+}
+
+/// What became of a path-condition goal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PcOutcome {
+    /// A test satisfied it.
+    Reached,
+    /// Not reached within its slice: likely infeasible.
+    Failed,
+    /// The run stopped before its slice was spent.
+    CutShort,
+    /// Still being searched.
+    Searching,
+}
+
+/// One PC tried.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PcAttempt {
+    pub goal: u32,
+    /// The explored path's index among the strategy's kept paths.
+    pub path: usize,
+    pub method: String,
+    /// Seconds after the strategies started that it became a goal, and that it was settled.
+    pub tried_s: f64,
+    pub settled_s: Option<f64>,
+    pub outcome: PcOutcome,
+    /// The classifier's prediction when it was picked (absent when it had none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bucket: Option<Bucket>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f64>,
+}
+
+impl PcSelectionReport {
+    /// PCs tried within the first `seconds` of the strategies, and of them those satisfied.
+    pub fn within(&self, seconds: f64) -> (usize, usize) {
+        let early: Vec<&PcAttempt> = self
+            .attempts
+            .iter()
+            .filter(|a| a.tried_s < seconds)
+            .collect();
+        let satisfied = early
+            .iter()
+            .filter(|a| a.outcome == PcOutcome::Reached)
+            .count();
+        (early.len(), satisfied)
+    }
 }
 
 impl Report {
@@ -365,8 +455,49 @@ mod tests {
             }],
             symbolic: None,
             concolic: None,
+            pc_selection: Some(PcSelectionReport {
+                policy: "tardis".into(),
+                tried: 2,
+                satisfied: 1,
+                failed: 1,
+                cut_short: 0,
+                classifier: ClassifierReport {
+                    training: 2,
+                    feasible: 1,
+                    infeasible: 1,
+                    by_source: BTreeMap::from([(Source::GoalReached, 1), (Source::GoalFailed, 1)]),
+                    predictions: BTreeMap::from([(Bucket::InfeasibleUnanimous, 4)]),
+                    ..ClassifierReport::default()
+                },
+                attempts: vec![
+                    PcAttempt {
+                        goal: 7,
+                        path: 3,
+                        method: "a.B.m()V".into(),
+                        tried_s: 1.5,
+                        settled_s: Some(2.0),
+                        outcome: PcOutcome::Reached,
+                        bucket: Some(Bucket::FeasibleMajority),
+                        similarity: Some(0.5),
+                    },
+                    PcAttempt {
+                        goal: 8,
+                        path: 4,
+                        method: "a.B.m()V".into(),
+                        tried_s: 31.0,
+                        settled_s: None,
+                        outcome: PcOutcome::Failed,
+                        bucket: None,
+                        similarity: None,
+                    },
+                ],
+            }),
             branches: Report::rows(&places, &BTreeMap::new()),
         };
+        assert_eq!(
+            report.pc_selection.as_ref().map(|s| s.within(30.0)),
+            Some((1, 1))
+        );
         assert_eq!(report.elapsed_s, 1.235);
         let back: Report = serde_json::from_str(&report.to_json()).expect("parse");
         assert_eq!(back, report);

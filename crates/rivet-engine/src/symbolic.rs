@@ -2,7 +2,9 @@
 //! uncovered, select a minimal set of path conditions covering those branches, and hand each
 //! to the search as a path-condition goal with its own slice of time; a goal that the search
 //! does not reach within its slice marks its path as likely infeasible, and the next round
-//! selects alternatives for the branches still uncovered.
+//! selects alternatives for the branches still uncovered. Which paths become goals is the
+//! policy's choice (`policy`: FIFO, set cover, TARDIS, or set cover guided by TARDIS); every
+//! goal's outcome teaches the run's classifier (`feasibility`).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -12,12 +14,16 @@ use rivet_api::CallableKind;
 use rivet_pc::PathCondition;
 use rivet_search::{observed_symbol, Archive, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
+use rivet_tardis::{Bucket, Label, Prediction, Selector, SelectorConfig, Source};
 use rivet_testcase::{GoalId, MemberRef};
 use tracing::{debug, info};
 
-use crate::artifacts::{Artifacts, ExploredPath, GoalLog, GoalOutcome, RoundLog};
+use crate::artifacts::{Artifacts, ExploredPath, GoalLog, RoundLog};
+use crate::feasibility::Feasibility;
 use crate::plan::ClassPlan;
-use crate::select::{alternatives, select, Candidate};
+use crate::policy::{cover_round, cover_tardis_round, PcPolicy, RoundLimits, PIPELINE_SLOTS};
+use crate::report::{seconds, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport};
+use crate::select::Candidate;
 use crate::strategy::{StepOutcome, Strategy};
 
 /// When the symbolic strategy works, within the run's budget.
@@ -29,6 +35,13 @@ pub struct SymbolicSchedule {
     pub explore: Duration,
     /// The time a path-condition goal gets before it counts as likely infeasible.
     pub slice: Duration,
+    /// Give the rest of the time to the other strategies when the goals are rarely reached
+    /// (when the strategy runs alone, it goes on).
+    pub yield_when_unprofitable: bool,
+    /// Go on handing path conditions to the search until the budget is spent, even once
+    /// every branch is covered (to compare the pipelined policies; rounds of a cover end when
+    /// no branch is left).
+    pub until_budget: bool,
     pub seed: u64,
 }
 
@@ -44,6 +57,8 @@ impl SymbolicSchedule {
             },
             explore: budget / 4,
             slice: (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15)),
+            yield_when_unprofitable: with_search,
+            until_budget: false,
             seed,
         }
     }
@@ -80,6 +95,8 @@ struct KeptPath {
 struct ActiveGoal {
     goal: GoalId,
     path: usize,
+    /// Its entry in `attempts`.
+    attempt: usize,
     since: Instant,
     /// The archive's execution count when the goal was added.
     executions: u64,
@@ -128,6 +145,13 @@ pub struct SymbolicStrategy {
     /// to explore or select for, and the driver may stop).
     uncovered_left: bool,
     artifacts: Option<Artifacts>,
+    policy: PcPolicy,
+    /// The run's classifier, and the kept paths not yet tried as it sees them (by path index;
+    /// filled only under the policies that ask it).
+    feasibility: Feasibility,
+    selector: Selector<usize>,
+    /// Every goal, in the order tried.
+    attempts: Vec<PcAttempt>,
 }
 
 impl SymbolicStrategy {
@@ -135,6 +159,7 @@ impl SymbolicStrategy {
         plan: &ClassPlan,
         explorer: Explorer,
         schedule: SymbolicSchedule,
+        (policy, feasibility): (PcPolicy, Feasibility),
         artifacts: Option<Artifacts>,
     ) -> SymbolicStrategy {
         let class = &plan.class;
@@ -187,11 +212,52 @@ impl SymbolicStrategy {
             stats: SymbolicStats::default(),
             uncovered_left: true,
             artifacts,
+            policy,
+            feasibility,
+            selector: Selector::new(SelectorConfig {
+                reclassify_after: RECLASSIFY_AFTER,
+                seed: schedule.seed ^ 0x7A4D_1500,
+            }),
+            attempts: Vec::new(),
         }
     }
 
     pub fn stats(&self) -> &SymbolicStats {
         &self.stats
+    }
+
+    /// The policy's record: the PCs tried and what became of them, and the classifier's
+    /// figures.
+    pub fn selection_report(&self) -> PcSelectionReport {
+        let count = |o: PcOutcome| self.attempts.iter().filter(|a| a.outcome == o).count();
+        let learned = self.feasibility.stats();
+        let picked = self.selector.stats();
+        let (sizes, pending_unclassified) = self.selector.bucket_sizes();
+        let pending = Bucket::ALL
+            .into_iter()
+            .zip(sizes)
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        PcSelectionReport {
+            policy: self.policy.name().into(),
+            tried: self.attempts.len(),
+            satisfied: count(PcOutcome::Reached),
+            failed: count(PcOutcome::Failed),
+            cut_short: count(PcOutcome::CutShort),
+            classifier: ClassifierReport {
+                training: learned.feasible + learned.infeasible,
+                feasible: learned.feasible,
+                infeasible: learned.infeasible,
+                by_source: learned.by_source,
+                predictions: picked.classified.clone(),
+                pending,
+                pending_unclassified,
+                picks: picked.picks.clone(),
+                unclassified_picks: picked.unclassified_picks,
+                reclassifications: picked.reclassifications,
+            },
+            attempts: self.attempts.clone(),
+        }
     }
 
     /// Methods with an uncovered branch, fewest explorations first.
@@ -308,6 +374,9 @@ impl SymbolicStrategy {
         }
         for (pc, branches) in kept {
             if !self.paths.iter().any(|p| p.pc == pc) {
+                if self.policy.learns() {
+                    self.selector.insert(self.paths.len(), &pc);
+                }
                 self.paths.push(KeptPath {
                     method: i,
                     pc,
@@ -346,6 +415,15 @@ impl SymbolicStrategy {
     /// is reached from the states built for the nine-element primary list). Later rounds
     /// target only the branches still uncovered.
     fn select_round(&mut self, goals: &mut Goals, archive: &Archive) {
+        if self.policy.pipelined() {
+            self.refill(goals, archive);
+            self.phase = if self.active.is_empty() {
+                Phase::Done
+            } else {
+                Phase::Searching
+            };
+            return;
+        }
         let started = Instant::now();
         let first = self.stats.rounds == 0;
         let uncovered: BTreeSet<GoalId> = if first {
@@ -371,56 +449,109 @@ impl SymbolicStrategy {
                 cost: self.paths[*i].pc.len(),
             })
             .collect();
-        let mut selection = select(&candidates, &uncovered, Duration::from_millis(100));
-        let extra = alternatives(
-            &candidates,
-            &uncovered,
-            &selection.chosen,
-            ALTERNATIVES_PER_BRANCH,
-            MAX_ALTERNATIVES,
-        );
-        selection.chosen.extend(extra);
+        let limits = RoundLimits {
+            per_branch: ALTERNATIVES_PER_BRANCH,
+            alternatives: MAX_ALTERNATIVES,
+            ilp: Duration::from_millis(100),
+        };
+        let choice = if self.policy == PcPolicy::CoverTardis {
+            let selector = &mut self.selector;
+            self.feasibility.with(|c| selector.refresh(c));
+            let predictions: Vec<Option<Prediction>> =
+                open.iter().map(|i| self.selector.prediction(i)).collect();
+            cover_tardis_round(&candidates, &predictions, &uncovered, limits)
+        } else {
+            cover_round(&candidates, &uncovered, limits)
+        };
         self.stats.select_time += started.elapsed();
-        if selection.chosen.is_empty() {
+        if choice.chosen.is_empty() {
             self.phase = Phase::Done;
             return;
         }
         self.stats.rounds += 1;
         let mut round = RoundLog {
             round: self.stats.rounds,
-            method: selection.method,
+            method: choice.method,
             uncovered: uncovered.iter().map(|g| g.0).collect(),
             selected: Vec::new(),
         };
-        for c in &selection.chosen {
+        for c in &choice.chosen {
             let p = open[*c];
-            let path = &mut self.paths[p];
-            path.tried = true;
-            let m = &self.methods[path.method];
-            let objective = PathConditionObjective::new(m.member.clone(), path.pc.clone());
-            let label = format!("{}.{}", m.spec.class.simple(), m.spec.name);
-            let goal = goals.add(Arc::new(objective), label, None, format!("path {p}"));
-            let log = GoalLog::new(
-                goal.0,
-                p,
-                &m.spec.display(),
-                path.pc.texts(),
-                &path.branches,
-            );
-            round.selected.push(log.summary());
-            self.active.push(ActiveGoal {
-                goal,
-                path: p,
-                since: Instant::now(),
-                executions: archive.executions,
-                log,
-            });
+            let prediction = self.selector.prediction(&p);
+            self.selector.remove(&p);
+            let log = self.start_goal(p, prediction, goals, archive);
+            round.selected.push(log);
         }
-        self.stats.goals += selection.chosen.len();
         if let Some(a) = &mut self.artifacts {
             a.round(&round);
         }
         self.phase = Phase::Searching;
+    }
+
+    /// Under a pipelined policy, fills the free slots with the policy's next picks.
+    fn refill(&mut self, goals: &mut Goals, archive: &Archive) {
+        while self.active.len() < PIPELINE_SLOTS && self.uncovered_left {
+            let started = Instant::now();
+            let next = match self.policy {
+                PcPolicy::Tardis => {
+                    let selector = &mut self.selector;
+                    self.feasibility
+                        .with(|c| selector.pick(c))
+                        .map(|pick| (pick.key, pick.prediction))
+                }
+                _ => self.paths.iter().position(|p| !p.tried).map(|p| (p, None)),
+            };
+            self.stats.select_time += started.elapsed();
+            let Some((p, prediction)) = next else {
+                break;
+            };
+            self.start_goal(p, prediction, goals, archive);
+        }
+    }
+
+    /// Makes kept path `p` a goal for the search.
+    fn start_goal(
+        &mut self,
+        p: usize,
+        prediction: Option<Prediction>,
+        goals: &mut Goals,
+        archive: &Archive,
+    ) -> crate::artifacts::SelectedPath {
+        let path = &mut self.paths[p];
+        path.tried = true;
+        let m = &self.methods[path.method];
+        let objective = PathConditionObjective::new(m.member.clone(), path.pc.clone());
+        let label = format!("{}.{}", m.spec.class.simple(), m.spec.name);
+        let goal = goals.add(Arc::new(objective), label, None, format!("path {p}"));
+        let mut log = GoalLog::new(
+            goal.0,
+            p,
+            &m.spec.display(),
+            path.pc.texts(),
+            &path.branches,
+        );
+        log.picked(self.policy.name(), prediction.as_ref());
+        self.attempts.push(PcAttempt {
+            goal: goal.0,
+            path: p,
+            method: m.spec.display(),
+            tried_s: seconds(self.started.elapsed()),
+            settled_s: None,
+            outcome: PcOutcome::Searching,
+            bucket: prediction.as_ref().map(Bucket::of),
+            similarity: prediction.map(|p| p.similarity),
+        });
+        let summary = log.summary();
+        self.active.push(ActiveGoal {
+            goal,
+            path: p,
+            attempt: self.attempts.len() - 1,
+            since: Instant::now(),
+            executions: archive.executions,
+            log,
+        });
+        self.stats.goals += 1;
+        summary
     }
 
     /// Retires goals that were reached or ran out of time (every goal when `closing`: the
@@ -442,16 +573,25 @@ impl SymbolicStrategy {
                 .sample(spent, archive.executions - a.executions, best_distance);
             if reached || spent >= slice || closing {
                 goals.retire(a.goal);
+                let pc = &self.paths[a.path].pc;
                 let outcome = if reached {
                     self.stats.goals_reached += 1;
-                    GoalOutcome::Reached
+                    self.feasibility
+                        .learn(pc, Label::Feasible, Source::GoalReached);
+                    PcOutcome::Reached
                 } else if spent >= slice {
                     self.stats.goals_failed += 1;
-                    GoalOutcome::LikelyInfeasible
+                    self.feasibility
+                        .learn(pc, Label::Infeasible, Source::GoalFailed);
+                    PcOutcome::Failed
                 } else {
                     self.stats.goals_cut_short += 1;
-                    GoalOutcome::CutShort
+                    PcOutcome::CutShort
                 };
+                if let Some(attempt) = self.attempts.get_mut(a.attempt) {
+                    attempt.outcome = outcome;
+                    attempt.settled_s = Some(seconds(self.started.elapsed()));
+                }
                 let test = archive
                     .entries
                     .get(&a.goal)
@@ -485,7 +625,8 @@ impl SymbolicStrategy {
     /// [`MIN_YIELD`]), that its time is better spent elsewhere?
     fn unprofitable(&self) -> bool {
         let s = &self.stats;
-        s.goals_failed >= JUDGE_AFTER_FAILED
+        self.schedule.yield_when_unprofitable
+            && s.goals_failed >= JUDGE_AFTER_FAILED
             && s.goals_reached * MIN_YIELD < s.goals_reached + s.goals_failed
     }
 }
@@ -511,6 +652,9 @@ fn searcher_name(s: SearcherKind) -> &'static str {
 /// Alternatives searched beside a round's selection, per uncovered branch and in all.
 const ALTERNATIVES_PER_BRANCH: usize = 2;
 const MAX_ALTERNATIVES: usize = 6;
+
+/// Reclassify the pending paths when the training set has grown by this many examples.
+const RECLASSIFY_AFTER: usize = 5;
 
 const FIRST_DEPTH: u32 = 25;
 const MAX_DEPTH: u32 = 200;
@@ -542,13 +686,25 @@ impl Strategy for SymbolicStrategy {
 
     fn close(&mut self, goals: &mut Goals, archive: &Archive) {
         self.settle(goals, archive, true);
+        let report = self.selection_report();
+        if let Some(a) = &mut self.artifacts {
+            a.selection(&report);
+        }
     }
 
     fn update_goals(&mut self, goals: &mut Goals, archive: &Archive) {
-        self.uncovered_left = self.branch_goals.values().any(|g| !archive.is_covered(*g));
-        let phase = self.phase;
-        if phase == Phase::Searching && self.settle(goals, archive, false) {
-            self.phase = Phase::Select;
+        self.uncovered_left = self.schedule.until_budget
+            || self.branch_goals.values().any(|g| !archive.is_covered(*g));
+        if self.phase == Phase::Searching {
+            let none_left = self.settle(goals, archive, false);
+            if self.policy.pipelined() {
+                self.refill(goals, archive);
+                if self.active.is_empty() {
+                    self.phase = Phase::Done;
+                }
+            } else if none_left {
+                self.phase = Phase::Select;
+            }
         }
         if self.phase != Phase::Done && self.unprofitable() {
             // The class's path conditions keep failing: the rest of the time goes to the

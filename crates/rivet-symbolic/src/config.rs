@@ -75,6 +75,10 @@ pub struct ExploreConfig {
     /// the solver about the other (the model holds a concrete run's inputs; trace-guided
     /// branches of the target class still ask where the trace wants the other side).
     pub follow_model: bool,
+    /// Keep up to this many of the queries the solver proved unsatisfiable (the numeric path
+    /// condition with the clause that could not be added), as `ExploreSummary::unsat`: the
+    /// learned feasibility's infeasible examples. Zero keeps none.
+    pub record_unsat: usize,
 }
 
 impl Default for ExploreConfig {
@@ -98,6 +102,7 @@ impl Default for ExploreConfig {
             symbolic_strings: false,
             time_budget: None,
             follow_model: false,
+            record_unsat: 0,
         }
     }
 }

@@ -141,6 +141,8 @@ pub struct ExploreSummary {
     /// Of the floating-point paths, those solved and confirmed.
     pub fp_solved: u64,
     pub fp_confirmed: u64,
+    /// Queries the solver proved unsatisfiable, up to `ExploreConfig::record_unsat`.
+    pub unsat: Vec<rivet_pc::PathCondition>,
 }
 
 impl ExploreSummary {
@@ -397,6 +399,7 @@ impl Explorer {
         summary.not_followed_members = members;
         summary.model_searches = counters.model_searches;
         summary.search_time = counters.search_time;
+        summary.unsat = counters.unsat;
         summary.elapsed = started.elapsed();
         Ok(summary)
     }

@@ -135,3 +135,33 @@ fn reported_paths_are_feasible_and_replay_concretely() {
         "checked {checked}, replayed {replayed}"
     );
 }
+
+#[test]
+fn queries_proved_unsatisfiable_are_kept_when_asked_for_and_are_unsatisfiable() {
+    let classpath = support::classpath();
+    let method = "lct.Examples.figure1(II)I";
+    let spec = MethodSpec::parse(method).unwrap_or_else(|e| panic!("{e}"));
+    let config = |record_unsat| ExploreConfig {
+        record_unsat,
+        ..ExploreConfig::default()
+    };
+    let sink = &mut |_: &PathRecord, _: &SymbolTable| {};
+    let none = Explorer::new(classpath.clone(), config(0))
+        .explore(&spec, sink)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(none.unsat.is_empty());
+    // `x + 5 > 2` after `x + 5 <= 0` cannot hold.
+    let kept = Explorer::new(classpath, config(8))
+        .explore(&spec, sink)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!kept.unsat.is_empty() && kept.unsat.len() <= 8);
+    let mut z3 = Z3Solver::new(Duration::from_secs(10));
+    for pc in &kept.unsat {
+        let terms: Vec<_> = pc.clauses.iter().map(|c| c.term().clone()).collect();
+        assert_eq!(z3.check(&terms), SolveResult::Unsat, "{:?}", pc.texts());
+        assert!(pc
+            .texts()
+            .iter()
+            .all(|t| t.contains("{arg1}") || t.contains("{arg2}")));
+    }
+}

@@ -51,6 +51,8 @@ pub struct Counters {
     pub fast_unsat: u64,
     /// Time spent in the model search (also counted in `solver_time`).
     pub search_time: Duration,
+    /// Queries proved unsatisfiable, kept when `ExploreConfig::record_unsat` asks for them.
+    pub unsat: Vec<rivet_pc::PathCondition>,
 }
 
 /// What the interpreter works with besides the state.
@@ -124,6 +126,7 @@ impl Ctx<'_> {
             if clause.as_bool() == Some(false) || numeric.contains(&negated) {
                 self.counters.solver_calls += 1;
                 self.counters.fast_unsat += 1;
+                self.record_unsat(numeric, clause);
                 return None;
             }
         }
@@ -143,12 +146,28 @@ impl Ctx<'_> {
         self.counters.solver_time += started.elapsed();
         match r {
             SolveResult::Sat(m) => Some(m),
-            SolveResult::Unsat => None,
+            SolveResult::Unsat => {
+                self.record_unsat(numeric, clause);
+                None
+            }
             SolveResult::Unknown(reason) => {
                 tracing::debug!(reason, "solver gave up; dropping the branch");
                 self.counters.unknown += 1;
                 None
             }
+        }
+    }
+
+    /// Keeps an unsatisfiable query when asked to (`ExploreConfig::record_unsat`).
+    fn record_unsat(&mut self, numeric: &[Term], clause: &Term) {
+        if self.counters.unsat.len() < self.config.record_unsat {
+            let clauses = numeric
+                .iter()
+                .chain(std::iter::once(clause))
+                .map(|t| Clause::Numeric(t.clone()))
+                .collect();
+            let pc = rivet_pc::PathCondition::new(clauses, self.symbols);
+            self.counters.unsat.push(pc);
         }
     }
 
