@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rivet_api::Generator;
 use rivet_search::{Archive, Arena, Goals, Search, SearchConfig};
-use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase};
+use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase, TypedTest};
 
 /// What a strategy's step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +45,10 @@ pub trait Strategy {
     /// The driver stopped (budget spent, cap reached, or every goal covered): settle what is
     /// in flight. The default does nothing.
     fn close(&mut self, _goals: &mut Goals, _archive: &Archive) {}
+
+    /// Tests another strategy found that covered goals no test had covered; the default
+    /// ignores them (the search takes them into its population).
+    fn seed(&mut self, _tests: &[TypedTest]) {}
 }
 
 /// The many-objective search as a strategy: one generation per step.
@@ -73,6 +77,10 @@ impl Strategy for SearchStrategy<'_, '_> {
     fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
         self.search.step(arena);
         StepOutcome::Worked
+    }
+
+    fn seed(&mut self, tests: &[TypedTest]) {
+        self.search.seed(tests.iter().cloned());
     }
 }
 
@@ -157,6 +165,15 @@ pub fn drive(
         }
         steps += 1;
         let name = strategy.name();
+        // What this strategy covered first goes to the others (the search builds on it).
+        let arrivals = std::mem::take(&mut arena.archive.arrivals);
+        if !arrivals.is_empty() {
+            for (j, other) in strategies.iter_mut().enumerate() {
+                if j != i {
+                    other.seed(&arrivals);
+                }
+            }
+        }
         let all_covered = arena.all_covered()
             && strategies
                 .iter()

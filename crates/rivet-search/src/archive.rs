@@ -18,24 +18,42 @@ pub struct Archive {
     /// §III: a mutation of one of their primitive values changed their fitness), newest last,
     /// at most [`MAX_DSE_REQUESTS`].
     pub dse_requests: Vec<TypedTest>,
+    /// Tests that covered a goal no test had covered, newest last, at most
+    /// [`MAX_ARRIVALS`]: the driver hands those another strategy found to the search, whose
+    /// population can then build on them (a concolic test with a valid date, a SUSHI test
+    /// that built a deep structure).
+    pub arrivals: Vec<TypedTest>,
 }
 
 /// Most tests waiting for a concolic step.
 pub const MAX_DSE_REQUESTS: usize = 4;
 
+/// Most arrivals kept between two turns of the driver.
+pub const MAX_ARRIVALS: usize = 16;
+
 impl Archive {
     /// Takes `test` for every goal it covers if it is new or shorter. True if anything changed.
     pub fn update(&mut self, test: &TypedTest, covered: &BTreeSet<GoalId>) -> bool {
         let mut changed = false;
+        let mut new_goal = false;
         for g in covered {
             let better = match self.entries.get(g) {
                 Some(old) => test.len() < old.len(),
-                None => true,
+                None => {
+                    new_goal = true;
+                    true
+                }
             };
             if better {
                 self.entries.insert(*g, test.clone());
                 changed = true;
             }
+        }
+        if new_goal {
+            if self.arrivals.len() >= MAX_ARRIVALS {
+                self.arrivals.remove(0);
+            }
+            self.arrivals.push(test.clone());
         }
         changed
     }

@@ -16,6 +16,7 @@
 
 pub mod avm;
 mod avm_strings;
+mod char_level;
 pub mod decorators;
 pub mod distance;
 pub mod interval;

@@ -269,6 +269,29 @@ fn model_value(model: &z3::Model, sort: SymbolSort, bv: &BV) -> Option<i64> {
 
 impl Solver for Z3Solver {
     fn check(&mut self, clauses: &[Term]) -> SolveResult {
+        // Strings read only by length and constant indices: as numbers (printable first).
+        if let Some(numbers) = crate::char_level::rewrite(clauses) {
+            for printable in [true, false] {
+                let mut query = numbers.clauses.clone();
+                query.extend(numbers.ranges(printable));
+                match self.check_terms(&query) {
+                    SolveResult::Sat(m) => return SolveResult::Sat(numbers.model(&m)),
+                    other if !printable => return other,
+                    _ => {}
+                }
+            }
+        }
+        self.check_terms(clauses)
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats
+    }
+}
+
+impl Z3Solver {
+    /// One query as it is (see `check`).
+    fn check_terms(&mut self, clauses: &[Term]) -> SolveResult {
         let _span = tracing::trace_span!("z3_check", clauses = clauses.len()).entered();
         let started = Instant::now();
         self.stats.queries += 1;
@@ -420,9 +443,5 @@ impl Solver for Z3Solver {
         tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
         self.stats.backend_time += started.elapsed();
         result
-    }
-
-    fn stats(&self) -> SolverStats {
-        self.stats
     }
 }
