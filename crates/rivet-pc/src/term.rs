@@ -643,6 +643,22 @@ impl Term {
         if a == b {
             return Ok(Term::bool(matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge)));
         }
+        // `(c ? 1 : 0) == 0` (a Java boolean tested by `ifeq`) is `!c`: a comparison of an
+        // `ite` of constants with a constant is the condition, its negation, or a constant.
+        for (x, y, o) in [(&a, &b, op), (&b, &a, op.swap())] {
+            let (TermKind::Ite(c, t, e), Some(k)) = (x.kind(), y.as_const()) else {
+                continue;
+            };
+            let (Some(t), Some(e)) = (t.as_const(), e.as_const()) else {
+                continue;
+            };
+            return match (o.holds(t, k), o.holds(e, k)) {
+                (true, true) => Ok(Term::bool(true)),
+                (false, false) => Ok(Term::bool(false)),
+                (true, false) => Ok(c.clone()),
+                (false, true) => Term::negation(c.clone()),
+            };
+        }
         Ok(Term::make(TermKind::Compare(op, a, b), Sort::Bool))
     }
 

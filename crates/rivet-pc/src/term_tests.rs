@@ -52,3 +52,17 @@ fn ill_sorted_terms_are_errors() {
     assert!(Term::binary(BinaryOp::Add, x(), Term::long(1)).is_err());
     assert!(Term::compare(CmpOp::Lt, Term::bool(true), Term::bool(false)).is_err());
 }
+
+#[test]
+fn a_java_boolean_compared_with_a_constant_is_its_condition() {
+    let c = Term::compare(CmpOp::Gt, x(), Term::int(3)).unwrap_or_else(|e| panic!("{e}"));
+    let b = Term::ite(c.clone(), Term::int(1), Term::int(0)).unwrap_or_else(|e| panic!("{e}"));
+    let is_false =
+        Term::compare(CmpOp::Eq, b.clone(), Term::int(0)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(show(&is_false), "v1 <= 3");
+    let is_true =
+        Term::compare(CmpOp::Ne, Term::int(0), b.clone()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(is_true, c);
+    let never = Term::compare(CmpOp::Gt, b, Term::int(1)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(never, Term::bool(false));
+}
