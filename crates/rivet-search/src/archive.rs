@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rivet_testcase::{GoalId, TypedTest};
+use rivet_testcase::{GoalId, HeapSnapshot, TypedTest};
 
 /// Per covered goal, the shortest test that covered it.
 #[derive(Debug, Clone, Default)]
@@ -18,10 +18,17 @@ pub struct Archive {
     /// §III: a mutation of one of their primitive values changed their fitness), newest last,
     /// at most [`MAX_DSE_REQUESTS`].
     pub dse_requests: Vec<TypedTest>,
+    /// Snapshots the executions brought (when `Goals::set_snapshot` asked for them), oldest
+    /// first, until a strategy takes them; at most [`MAX_PENDING_SNAPSHOTS`] (later ones are
+    /// dropped).
+    pub snapshots: Vec<HeapSnapshot>,
 }
 
 /// Most tests waiting for a concolic step.
 pub const MAX_DSE_REQUESTS: usize = 4;
+
+/// Most snapshots waiting for a strategy.
+pub const MAX_PENDING_SNAPSHOTS: usize = 4_000;
 
 impl Archive {
     /// Takes `test` for every goal it covers if it is new or shorter. True if anything changed.
@@ -52,6 +59,12 @@ impl Archive {
         if fitness < *best {
             *best = fitness;
         }
+    }
+
+    /// Keeps snapshots for a strategy, within [`MAX_PENDING_SNAPSHOTS`].
+    pub fn keep_snapshots(&mut self, snapshots: Vec<HeapSnapshot>) {
+        let room = MAX_PENDING_SNAPSHOTS.saturating_sub(self.snapshots.len());
+        self.snapshots.extend(snapshots.into_iter().take(room));
     }
 
     pub fn is_covered(&self, goal: GoalId) -> bool {

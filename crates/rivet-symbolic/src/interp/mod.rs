@@ -51,6 +51,8 @@ pub struct Counters {
     pub fast_unsat: u64,
     /// Time spent in the model search (also counted in `solver_time`).
     pub search_time: Duration,
+    /// Times each invariant (by number) removed a choice or added a clause.
+    pub invariant_uses: HashMap<usize, u64>,
 }
 
 /// What the interpreter works with besides the state.
