@@ -154,6 +154,10 @@ pub struct GenerateArgs {
     /// test the search asks about); default 300
     #[arg(long, value_name = "MS")]
     pub concolic_step_ms: Option<u64>,
+    /// The symbolic strategy explores without heap invariants learned from the tests'
+    /// objects (by default it learns them from snapshots and assumes them as hypotheses)
+    #[arg(long)]
+    pub no_learned_invariants: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -51,6 +51,7 @@ pub fn base_config(
             ConcolicOrder::Random => NodeOrder::Random,
         },
         concolic_step: args.concolic_step_ms.map(std::time::Duration::from_millis),
+        learned_invariants: !args.no_learned_invariants,
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the symbolic strategy keeps when asked (`--keep-artifacts DIR`): per explored method
 //! its paths, per round the selected path conditions and the branches each targets, per
-//! path-condition goal its search log. Typed JSON under `DIR/symbolic/`, documented in
-//! `docs/artifacts.md`.
+//! path-condition goal its search log, the invariants learned from real objects. Typed JSON
+//! under `DIR/symbolic/`, documented in `docs/artifacts.md`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -199,6 +199,15 @@ impl Artifacts {
     pub fn round(&mut self, round: &RoundLog) {
         if let Ok(text) = serde_json::to_string_pretty(round) {
             self.write(&format!("round-{}.json", round.round), &text);
+        }
+    }
+
+    /// The learned invariants: `invariants.txt` (the file `rivet explore --invariants`
+    /// reads) and `invariants.json` (learned, used, retracted).
+    pub fn invariants(&mut self, text: &str, report: &crate::learned::LearnedInvariantsReport) {
+        self.write("invariants.txt", text);
+        if let Ok(json) = serde_json::to_string_pretty(report) {
+            self.write("invariants.json", &json);
         }
     }
 

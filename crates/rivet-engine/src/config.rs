@@ -50,6 +50,9 @@ pub struct GenerateConfig {
     /// Time the symbolic executor gets per unvisited node (a concolic step); None for the
     /// strategy's default.
     pub concolic_step: Option<Duration>,
+    /// The symbolic strategy learns heap invariants from the tests' objects and explores with
+    /// them (on by default).
+    pub learned_invariants: bool,
 }
 
 impl GenerateConfig {
@@ -126,6 +129,7 @@ mod tests {
             access: AccessMode::SamePackage,
             concolic_order: crate::concolic::NodeOrder::DepthFirst,
             concolic_step: None,
+            learned_invariants: true,
         }
     }
 

@@ -23,6 +23,8 @@ mod config;
 mod error;
 pub mod finish;
 mod generate;
+mod learn;
+mod learned;
 mod plan;
 mod project;
 mod report;
@@ -36,6 +38,7 @@ pub use concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy, Divergence, 
 pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
+pub use learned::{LearnedInvariantRow, LearnedInvariantsReport};
 pub use plan::{goal_classes, ClassPlan};
 pub use project::{
     generate_project, ClassEntry, ClassSelection, ClassStatus, ProjectConfig, ProjectEvent,

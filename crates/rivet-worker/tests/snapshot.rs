@@ -1,7 +1,8 @@
 //! The worker snapshots the objects a test built at calls of target methods, on a real JVM:
 //! the receiver's own data read through private fields as it was at the call, objects of
 //! other packages listed unread, aliases sharing their id, bounds marking a snapshot
-//! truncated, at most the asked number of calls per test; nothing without a spec.
+//! truncated, at most the asked number of calls per test (a sample of its calls, in call
+//! order); nothing without a spec.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -61,17 +62,15 @@ fn calls_of_targets_snapshot_the_reachable_own_data() {
     b.call(LIST, "removeAt", "(I)I", Some(list), &[zero]);
     let test = b.build();
 
-    pool.set_observation(&spec(64, 2));
+    pool.set_observation(&spec(64, 3));
     let runs = pool.execute(std::slice::from_ref(&test));
     let e = &runs[0];
-    assert_eq!(
-        e.snapshots.len(),
-        2,
-        "at most two per test: {:?}",
-        e.snapshots
-    );
+    assert_eq!(e.snapshots.len(), 3, "{:?}", e.snapshots);
     let (s1, s2) = (&e.snapshots[0], &e.snapshots[1]);
-    assert_eq!((s1.statement, s2.statement), (6, 7));
+    assert_eq!(
+        (s1.statement, s2.statement, e.snapshots[2].statement),
+        (6, 7, 8)
+    );
     assert_eq!(s1.arguments, vec![ObservedValue::Int(0)]);
     assert!(!s1.truncated);
     // At the first removal: size 2, a circular list through the header, back pointers.
@@ -97,6 +96,17 @@ fn calls_of_targets_snapshot_the_reachable_own_data() {
     let cached = object(s2, l.field("firstCached"));
     assert_eq!(cached.field("previous"), Some(&ObservedValue::Null));
     assert_eq!(cached.field("value"), Some(&ObservedValue::Int(5)));
+
+    // Two of the three calls, in call order, the same two every time.
+    pool.set_observation(&spec(64, 2));
+    let sample = |pool: &mut rivet_worker::WorkerPool| -> Vec<u32> {
+        let runs = pool.execute(std::slice::from_ref(&test));
+        runs[0].snapshots.iter().map(|s| s.statement).collect()
+    };
+    let first = sample(&mut pool);
+    assert_eq!(first.len(), 2);
+    assert!(first[0] < first[1] && first.iter().all(|s| (6..=8).contains(s)));
+    assert_eq!(sample(&mut pool), first);
 
     // A bound of two objects: the rest listed unread, the snapshot truncated.
     pool.set_observation(&spec(2, 1));

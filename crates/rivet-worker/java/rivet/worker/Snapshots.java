@@ -15,8 +15,11 @@ import java.util.Map;
  * Snapshots, at calls of target members, of the objects reachable from the receiver and the
  * arguments (for invariants learned from real objects): breadth first, the fields of objects
  * of the packages asked for read up to a number of objects and a depth; other objects are
- * listed as references. Taking a snapshot never changes the test's outcome: a field that
- * cannot be read is undefined. Only the harness reads; tests never use reflection.
+ * listed as references. A test keeps at most maxPerTest snapshots, a uniform sample of its
+ * calls of targets (reservoir sampling, seeded the same for every test, so that a test always
+ * keeps the same calls): the first calls of a test mostly see objects just built. Taking a
+ * snapshot never changes the test's outcome: a field that cannot be read is undefined. Only
+ * the harness reads; tests never use reflection.
  */
 final class Snapshots {
     static final int V_UNDEFINED = 0;
@@ -48,9 +51,14 @@ final class Snapshots {
     /** The classes of the current test's snapshots, in order of first sight. */
     private final Map<Class<?>, Integer> classIndex = new HashMap<Class<?>, Integer>();
     private final List<Class<?>> classes = new ArrayList<Class<?>>();
-    /** The current test's snapshots, encoded (everything but the class table). */
+    /** Scratch buffer a snapshot is encoded in. */
     private final Wire.Out body = new Wire.Out();
-    private int taken;
+    /** The current test's kept snapshots, encoded, with their statements. */
+    private final List<byte[]> kept = new ArrayList<byte[]>();
+    private final List<Integer> keptAt = new ArrayList<Integer>();
+    /** Calls of targets in the current test so far. */
+    private int calls;
+    private long random;
 
     private Snapshots(int[] members, String[] packages, int maxObjects, int maxDepth, int maxPerTest) {
         this.members = members;
@@ -84,13 +92,23 @@ final class Snapshots {
     void startTest() {
         classIndex.clear();
         classes.clear();
-        body.reset();
-        taken = 0;
+        kept.clear();
+        keptAt.clear();
+        calls = 0;
+        random = 0x9E3779B97F4A7C15L;
+    }
+
+    /** The next value of the test's generator in [0, bound) (xorshift). */
+    private int nextInt(int bound) {
+        random ^= random << 13;
+        random ^= random >>> 7;
+        random ^= random << 17;
+        return (int) Long.remainderUnsigned(random, bound);
     }
 
     /** Takes a snapshot at a call of `member` by statement `at`, if it is a target. */
     void call(int member, int at, Object receiver, Object[] args) {
-        if (taken >= maxPerTest) {
+        if (maxPerTest <= 0) {
             return;
         }
         int target = -1;
@@ -103,12 +121,29 @@ final class Snapshots {
         if (target < 0) {
             return;
         }
-        int mark = body.pos;
+        calls++;
+        int slot;
+        if (kept.size() < maxPerTest) {
+            slot = kept.size();
+        } else {
+            slot = nextInt(calls);
+            if (slot >= maxPerTest) {
+                return;
+            }
+        }
+        body.reset();
         try {
             take(at, target, receiver, args);
-            taken++;
         } catch (Throwable e) {
-            body.pos = mark;
+            return;
+        }
+        byte[] bytes = Arrays.copyOfRange(body.buf, 4, body.pos);
+        if (slot == kept.size()) {
+            kept.add(bytes);
+            keptAt.add(at);
+        } else {
+            kept.set(slot, bytes);
+            keptAt.set(slot, at);
         }
     }
 
@@ -290,8 +325,16 @@ final class Snapshots {
                 out.str(descriptor(f.getType()));
             }
         }
-        out.u32(taken);
-        out.bytes(Arrays.copyOfRange(body.buf, 4, body.pos));
+        // In call order.
+        Integer[] order = new Integer[kept.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Integer.compare(keptAt.get(a), keptAt.get(b)));
+        out.u32(kept.size());
+        for (Integer i : order) {
+            out.bytes(kept.get(i));
+        }
     }
 
     static String descriptor(Class<?> c) {
