@@ -8,7 +8,7 @@
 # covered/total branches of the named class alone (of the last strategy).
 #
 #   tools/bench/bench.sh [--budget S] [--seed N] [--strategies LIST] [--reruns K] [--out DIR]
-#                        [--set subjects|real|all] [CLASS ...]
+#                        [--set subjects|real|all] [--generate-flag FLAG ...] [CLASS ...]
 #
 # --set chooses the classes when none are named: `subjects` (default: every subject plus
 # commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
@@ -18,6 +18,8 @@
 # annotation removed, one seed per run) and prints how many of those runs passed.
 # --strategies is a comma-separated list of `rivet generate --strategy` values (default: all;
 # e.g. search,symbolic,all for one column group per strategy).
+# --generate-flag FLAG (repeatable) passes FLAG to every `rivet generate` (e.g.
+# --no-learned-invariants).
 #
 # Needs a JDK (javac, jar, java) and Debian's junit5 and libjacoco-java. RIVET_BIN overrides
 # the rivet binary (default: cargo build --release, target/release/rivet).
@@ -32,15 +34,17 @@ reruns=0
 set=subjects
 out=target/bench
 classes=()
+generate_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --generate-flag) generate_flags+=("$2"); shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --strategies) strategies=$2; shift 2 ;;
     --reruns) reruns=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --set) set=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -127,7 +131,7 @@ for class in "${classes[@]}"; do
     start=$(date +%s%3N)
     status=ok
     "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
-      --strategy "$strategy" >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
+      --strategy "$strategy" ${generate_flags[@]+"${generate_flags[@]}"} >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
     ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
     tests=0; covered=-; hardcov=-; twice=-
     if [ "$status" = ok ]; then
@@ -183,7 +187,7 @@ for class in "${classes[@]}"; do
 done
 
 echo
-echo "rivet bench: budget ${budget} s, seed ${seed}, strategies ${strategies}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
+echo "rivet bench: budget ${budget} s, seed ${seed}, strategies ${strategies}${generate_flags[*]+, flags ${generate_flags[*]}}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
 header=$(printf '%-42s' subject)
 for strategy in "${strategy_list[@]}"; do
   header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$strategy")

@@ -198,7 +198,9 @@ pub struct ExploreArgs {
     /// Seed of the random searcher
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
-    /// Invariants file (not-null, alias-only, expand-only lines); none by default
+    /// Invariants file (not-null, alias-only, expand-only, inverse, unshared, range, count
+    /// lines; docs/invariants.md), e.g. the symbolic/invariants.txt `rivet generate
+    /// --keep-artifacts` writes; none by default
     #[arg(long, value_name = "FILE")]
     pub invariants: Option<PathBuf>,
     /// JDK whose classes are interpreted (default: JAVA_HOME, else the java on PATH)

@@ -22,6 +22,7 @@
 //! `contradicted` tells which a snapshot refutes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use rivet_classfile::ClassName;
 use rivet_symbolic::{Invariant, Scope};
@@ -70,9 +71,6 @@ struct RangeTally {
     distinct: BTreeSet<i64>,
 }
 
-/// A count candidate without its offset: class and field counted, start field, step fields.
-type CountKey = (String, String, String, Vec<String>);
-
 /// Observed offsets of a count candidate, and the structure sizes seen (up to three).
 #[derive(Debug, Clone, Default)]
 struct CountTally {
@@ -89,6 +87,21 @@ impl CountTally {
     }
 }
 
+/// A class or field name as snapshots carry it (classes by binary name), shared.
+type Name = Arc<str>;
+
+/// A structural candidate; classes by binary name, the scope by its number in
+/// `Learner::scopes`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    NotNull(Name, Name, u32),
+    Unshared(Name, Name, u32),
+    Inverse(Name, Name, Name, u32),
+}
+
+/// A count candidate without its offset: class and field counted, start field, step fields.
+type CountKey = (Name, Name, Name, Vec<Name>);
+
 /// What the snapshots seen so far say of each candidate.
 #[derive(Debug, Clone)]
 pub struct Learner {
@@ -96,15 +109,24 @@ pub struct Learner {
     /// Packages (binary names) whose classes are the class's own data.
     packages: Vec<String>,
     snapshots: u64,
-    tallies: BTreeMap<Invariant, Tally>,
-    ranges: BTreeMap<(String, String), RangeTally>,
-    counts: BTreeMap<CountKey, CountTally>,
+    /// Scopes by number; 0 is every object.
+    scopes: Vec<Scope>,
+    scope_numbers: HashMap<(Name, Name), u32>,
+    /// Per reference descriptor: is it a class of the own packages?
+    own: HashMap<Name, bool>,
+    tallies: HashMap<Key, Tally>,
+    ranges: HashMap<(Name, Name), RangeTally>,
+    counts: HashMap<CountKey, CountTally>,
     /// Count structures seen with a null start: (class, field, start) → the field's values.
-    null_starts: BTreeMap<(String, String, String), CountTally>,
+    null_starts: HashMap<(Name, Name, Name), CountTally>,
 }
 
 fn internal(binary: &str) -> String {
     ClassName::from_binary(binary).internal().to_string()
+}
+
+fn binary(internal: &str) -> Name {
+    Arc::from(ClassName::from_internal(internal).binary())
 }
 
 fn object_id(v: &ObservedValue) -> Option<u32> {
@@ -112,6 +134,10 @@ fn object_id(v: &ObservedValue) -> Option<u32> {
         ObservedValue::Object { id, .. } => Some(*id),
         _ => None,
     }
+}
+
+fn is_reference_value(v: &ObservedValue) -> bool {
+    matches!(v, ObservedValue::Null | ObservedValue::Object { .. })
 }
 
 /// The objects of a snapshot whose fields were read.
@@ -125,10 +151,13 @@ impl Learner {
             config,
             packages,
             snapshots: 0,
-            tallies: BTreeMap::new(),
-            ranges: BTreeMap::new(),
-            counts: BTreeMap::new(),
-            null_starts: BTreeMap::new(),
+            scopes: vec![Scope::All],
+            scope_numbers: HashMap::new(),
+            own: HashMap::new(),
+            tallies: HashMap::new(),
+            ranges: HashMap::new(),
+            counts: HashMap::new(),
+            null_starts: HashMap::new(),
         }
     }
 
@@ -138,17 +167,41 @@ impl Learner {
     }
 
     /// Is a reference field's declared type a class of the own packages?
-    fn own_reference(&self, f: &SnapshotField) -> bool {
-        let Some(class) = f
+    fn own_reference(&mut self, f: &SnapshotField) -> bool {
+        if let Some(own) = self.own.get(&f.descriptor) {
+            return *own;
+        }
+        let own = match f
             .descriptor
             .strip_prefix('L')
             .and_then(|d| d.strip_suffix(';'))
-        else {
-            return false;
+        {
+            Some(class) => {
+                let package = class
+                    .rsplit_once('/')
+                    .map_or("", |(p, _)| p)
+                    .replace('/', ".");
+                self.packages.iter().any(|p| *p == package)
+            }
+            None => false,
         };
-        let binary = class.replace('/', ".");
-        let package = binary.rsplit_once('.').map_or("", |(p, _)| p);
-        self.packages.iter().any(|p| p == package)
+        self.own.insert(f.descriptor.clone(), own);
+        own
+    }
+
+    /// The number of the scope of objects reachable from a root of class `root` through
+    /// `field`.
+    fn scope_number(&mut self, root: &Name, field: &Name) -> u32 {
+        if let Some(n) = self.scope_numbers.get(&(root.clone(), field.clone())) {
+            return *n;
+        }
+        let n = self.scopes.len() as u32;
+        self.scopes.push(Scope::Within {
+            root: internal(root),
+            field: field.to_string(),
+        });
+        self.scope_numbers.insert((root.clone(), field.clone()), n);
+        n
     }
 
     /// Takes one snapshot's observations into the tallies.
@@ -167,19 +220,22 @@ impl Learner {
                 }
             }
         }
-        let regions = regions(s, &roots);
+        let regions = self.regions(s, &roots);
+        let mut scopes: Vec<u32> = Vec::new();
         for (&id, o) in &s.objects {
             if o.values.is_none() {
                 continue;
             }
-            let mut scopes = vec![Scope::All];
-            scopes.extend(regions.get(&id).into_iter().flatten().cloned());
+            scopes.clear();
+            scopes.push(0);
+            scopes.extend(regions.get(&id).into_iter().flatten().copied());
             for (f, v) in o.fields() {
-                let owner = internal(&f.owner);
-                let name = f.name.to_string();
                 if f.is_integer() {
                     if let ObservedValue::Int(x) = v {
-                        let r = self.ranges.entry((owner, name)).or_default();
+                        let r = self
+                            .ranges
+                            .entry((f.owner.clone(), f.name.clone()))
+                            .or_default();
                         r.min = if r.n == 0 { *x } else { r.min.min(*x) };
                         r.n += 1;
                         if r.distinct.len() < 3 {
@@ -188,51 +244,44 @@ impl Learner {
                     }
                     continue;
                 }
-                if !self.own_reference(f)
-                    || !matches!(v, ObservedValue::Null | ObservedValue::Object { .. })
-                {
+                if !is_reference_value(v) || !self.own_reference(f) {
                     continue;
                 }
                 let target = object_id(v);
-                for scope in &scopes {
+                let alone = target.map(|t| indegree.get(&t) == Some(&1) && !roots.contains(&t));
+                let back: Vec<(Name, bool)> = match target.and_then(|t| s.objects.get(&t)) {
+                    Some(to) if to.values.is_some() => to
+                        .fields()
+                        .filter(|(g, gv)| is_reference_value(gv) && g.is_reference())
+                        .map(|(g, gv)| (g.clone(), object_id(gv) == Some(id)))
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .filter(|(g, _)| self.own_reference(g))
+                        .map(|(g, holds)| (g.name, holds))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                for &scope in &scopes {
                     self.tallies
-                        .entry(Invariant::NotNull {
-                            class: owner.clone(),
-                            field: name.clone(),
-                            scope: scope.clone(),
-                        })
+                        .entry(Key::NotNull(f.owner.clone(), f.name.clone(), scope))
                         .or_default()
                         .record(target.is_some());
-                    let Some(t) = target else { continue };
-                    if !s.truncated {
-                        let alone = indegree.get(&t) == Some(&1) && !roots.contains(&t);
+                    if let (Some(alone), false) = (alone, s.truncated) {
                         self.tallies
-                            .entry(Invariant::Unshared {
-                                class: owner.clone(),
-                                field: name.clone(),
-                                scope: scope.clone(),
-                            })
+                            .entry(Key::Unshared(f.owner.clone(), f.name.clone(), scope))
                             .or_default()
                             .record(alone);
                     }
-                    let Some(to) = s.objects.get(&t).filter(|o| o.values.is_some()) else {
-                        continue;
-                    };
-                    for (g, gv) in to.fields() {
-                        if !self.own_reference(g)
-                            || !matches!(gv, ObservedValue::Null | ObservedValue::Object { .. })
-                        {
-                            continue;
-                        }
+                    for (g, holds) in &back {
                         self.tallies
-                            .entry(Invariant::Inverse {
-                                class: owner.clone(),
-                                field: name.clone(),
-                                back: g.name.to_string(),
-                                scope: scope.clone(),
-                            })
+                            .entry(Key::Inverse(
+                                f.owner.clone(),
+                                f.name.clone(),
+                                g.clone(),
+                                scope,
+                            ))
                             .or_default()
-                            .record(object_id(gv) == Some(id));
+                            .record(*holds);
                     }
                 }
             }
@@ -246,12 +295,12 @@ impl Learner {
             let Some((rid, r)) = read(s, root) else {
                 continue;
             };
-            let class = internal(&r.class.name);
-            let ints: Vec<(String, i64)> = r
+            let class = r.class.name.clone();
+            let ints: Vec<(Name, i64)> = r
                 .fields()
                 .filter(|(f, _)| f.is_integer())
                 .filter_map(|(f, v)| match v {
-                    ObservedValue::Int(x) => Some((f.name.to_string(), *x)),
+                    ObservedValue::Int(x) => Some((f.name.clone(), *x)),
                     _ => None,
                 })
                 .collect();
@@ -262,7 +311,7 @@ impl Learner {
                 if !f.is_reference() || !self.own_reference(f) {
                     continue;
                 }
-                let start = f.name.to_string();
+                let start = f.name.clone();
                 match v {
                     ObservedValue::Null => {
                         for (field, x) in &ints {
@@ -299,13 +348,13 @@ impl Learner {
     /// The candidate step sets of a structure starting at `start`: each reference field to
     /// the own data declared by the classes of the objects in it, and all of them together.
     fn step_sets(
-        &self,
+        &mut self,
         s: &HeapSnapshot,
         start: u32,
         root: u32,
         roots: &BTreeSet<u32>,
-    ) -> Vec<Vec<String>> {
-        let mut names: BTreeSet<String> = BTreeSet::new();
+    ) -> Vec<Vec<Name>> {
+        let mut names: BTreeSet<Name> = BTreeSet::new();
         let mut seen = BTreeSet::new();
         let mut queue = vec![start];
         while let Some(id) = queue.pop() {
@@ -317,81 +366,174 @@ impl Learner {
             };
             for f in &o.class.fields {
                 if self.own_reference(f) {
-                    names.insert(f.name.to_string());
+                    names.insert(f.name.clone());
                 }
             }
             queue.extend(references(o).map(|(_, t)| t));
         }
-        let mut out: Vec<Vec<String>> = names.iter().map(|n| vec![n.clone()]).collect();
+        let mut out: Vec<Vec<Name>> = names.iter().map(|n| vec![n.clone()]).collect();
         if names.len() > 1 {
             out.push(names.into_iter().collect());
         }
         out
     }
 
-    /// The invariants learned so far, with the observations supporting each.
+    /// Per object (not a root), the scopes it is in: reachable from a root of class R through
+    /// R's field F.
+    fn regions(&mut self, s: &HeapSnapshot, roots: &BTreeSet<u32>) -> HashMap<u32, Vec<u32>> {
+        let mut out: HashMap<u32, Vec<u32>> = HashMap::new();
+        for root in s.roots() {
+            let Some((_, r)) = read(s, root) else {
+                continue;
+            };
+            for (f, start) in references(r) {
+                let scope = self.scope_number(&r.class.name, &f.name);
+                let mut seen = BTreeSet::new();
+                let mut queue = vec![start];
+                while let Some(id) = queue.pop() {
+                    if roots.contains(&id) || !seen.insert(id) {
+                        continue;
+                    }
+                    let list = out.entry(id).or_default();
+                    if !list.contains(&scope) {
+                        list.push(scope);
+                    }
+                    if let Some(o) = s.objects.get(&id) {
+                        queue.extend(references(o).map(|(_, t)| t));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn invariant(&self, key: &Key) -> Option<Invariant> {
+        Some(match key {
+            Key::NotNull(class, field, scope) => Invariant::NotNull {
+                class: internal(class),
+                field: field.to_string(),
+                scope: self.scopes.get(*scope as usize)?.clone(),
+            },
+            Key::Unshared(class, field, scope) => Invariant::Unshared {
+                class: internal(class),
+                field: field.to_string(),
+                scope: self.scopes.get(*scope as usize)?.clone(),
+            },
+            Key::Inverse(class, field, back, scope) => Invariant::Inverse {
+                class: internal(class),
+                field: field.to_string(),
+                back: back.to_string(),
+                scope: self.scopes.get(*scope as usize)?.clone(),
+            },
+        })
+    }
+
+    /// The key of a structural invariant, if this learner has a number for its scope.
+    fn key(&self, inv: &Invariant) -> Option<Key> {
+        let scope = |s: &Scope| -> Option<u32> {
+            match s {
+                Scope::All => Some(0),
+                Scope::Within { root, field } => self
+                    .scope_numbers
+                    .get(&(binary(root), Arc::from(field.as_str())))
+                    .copied(),
+            }
+        };
+        Some(match inv {
+            Invariant::NotNull {
+                class,
+                field,
+                scope: sc,
+            } => Key::NotNull(binary(class), Arc::from(field.as_str()), scope(sc)?),
+            Invariant::Unshared {
+                class,
+                field,
+                scope: sc,
+            } => Key::Unshared(binary(class), Arc::from(field.as_str()), scope(sc)?),
+            Invariant::Inverse {
+                class,
+                field,
+                back,
+                scope: sc,
+            } => Key::Inverse(
+                binary(class),
+                Arc::from(field.as_str()),
+                Arc::from(back.as_str()),
+                scope(sc)?,
+            ),
+            _ => return None,
+        })
+    }
+
+    /// The invariants learned so far, with the observations supporting each, in order.
     pub fn infer(&self) -> Vec<(Invariant, u64)> {
         let mut out = Vec::new();
         if self.snapshots < self.config.min_snapshots {
             return out;
         }
         let min = self.config.min_support;
-        let learned: Vec<(&Invariant, u64)> = self
+        let mut learned: Vec<(Invariant, u64)> = self
             .tallies
             .iter()
             .filter(|(_, t)| t.violated == 0 && t.holds >= min)
-            .map(|(i, t)| (i, t.holds))
+            .filter_map(|(k, t)| Some((self.invariant(k)?, t.holds)))
             .collect();
+        learned.sort();
         let everywhere: BTreeSet<Invariant> = learned
             .iter()
             .filter(|(i, _)| scope_of(i) == Some(&Scope::All))
-            .map(|(i, _)| with_scope(i, Scope::All))
+            .map(|(i, _)| i.clone())
             .collect();
         for (inv, support) in learned {
             // An invariant learned of every object makes its scoped versions redundant.
-            if scope_of(inv) != Some(&Scope::All)
-                && everywhere.contains(&with_scope(inv, Scope::All))
+            if scope_of(&inv) != Some(&Scope::All)
+                && everywhere.contains(&with_scope(&inv, Scope::All))
             {
                 continue;
             }
-            out.push((inv.clone(), support));
+            out.push((inv, support));
         }
-        for ((class, field), r) in &self.ranges {
-            if r.n >= min && r.min >= 0 && r.distinct.len() >= 2 {
-                out.push((
+        let mut ranges: Vec<(Invariant, u64)> = self
+            .ranges
+            .iter()
+            .filter(|(_, r)| r.n >= min && r.min >= 0 && r.distinct.len() >= 2)
+            .map(|((class, field), r)| {
+                (
                     Invariant::Range {
-                        class: class.clone(),
-                        field: field.clone(),
+                        class: internal(class),
+                        field: field.to_string(),
                         min: Some(r.min),
                         max: None,
                     },
                     r.n,
-                ));
-            }
-        }
-        let mut counted: BTreeSet<(String, String, String)> = BTreeSet::new();
-        let mut counts: Vec<(Invariant, u64, usize)> = Vec::new();
+                )
+            })
+            .collect();
+        ranges.sort();
+        out.extend(ranges);
+        let mut counts: Vec<(usize, Invariant, u64)> = Vec::new();
         for ((class, field, start, steps), t) in &self.counts {
             let Some((offset, n, sizes)) = self.count_of(class, field, start, t) else {
                 continue;
             };
             if n >= min && sizes >= 2 {
                 counts.push((
+                    steps.len(),
                     Invariant::Count {
-                        class: class.clone(),
-                        field: field.clone(),
-                        start: start.clone(),
-                        steps: steps.clone(),
+                        class: internal(class),
+                        field: field.to_string(),
+                        start: start.to_string(),
+                        steps: steps.iter().map(|s| s.to_string()).collect(),
                         offset,
                     },
                     n,
-                    steps.len(),
                 ));
             }
         }
         // Through one field when one does; through several only otherwise.
-        counts.sort_by_key(|(_, _, k)| *k);
-        for (inv, n, k) in counts {
+        counts.sort();
+        let mut counted: BTreeSet<(String, String, String)> = BTreeSet::new();
+        for (k, inv, n) in counts {
             let Invariant::Count {
                 class,
                 field,
@@ -415,16 +557,16 @@ impl Learner {
     /// observations and the number of sizes seen; None when two offsets were seen.
     fn count_of(
         &self,
-        class: &str,
-        field: &str,
-        start: &str,
+        class: &Name,
+        field: &Name,
+        start: &Name,
         t: &CountTally,
     ) -> Option<(i64, u64, usize)> {
         let mut offsets = t.offsets.clone();
         let mut sizes = t.sizes.clone();
-        if let Some(nulls) =
-            self.null_starts
-                .get(&(class.to_string(), field.to_string(), start.to_string()))
+        if let Some(nulls) = self
+            .null_starts
+            .get(&(class.clone(), field.clone(), start.clone()))
         {
             for (o, n) in &nulls.offsets {
                 *offsets.entry(*o).or_insert(0) += n;
@@ -442,7 +584,9 @@ impl Learner {
     pub fn contradicts(&self, inv: &Invariant) -> bool {
         match inv {
             Invariant::NotNull { .. } | Invariant::Inverse { .. } | Invariant::Unshared { .. } => {
-                self.tallies.get(inv).is_some_and(|t| t.violated > 0)
+                self.key(inv)
+                    .and_then(|k| self.tallies.get(&k))
+                    .is_some_and(|t| t.violated > 0)
             }
             Invariant::Range {
                 class,
@@ -451,7 +595,7 @@ impl Learner {
                 max,
             } => self
                 .ranges
-                .get(&(class.clone(), field.clone()))
+                .get(&(binary(class), Arc::from(field.as_str())))
                 .is_some_and(|r| {
                     r.n > 0
                         && (min.is_some_and(|m| r.min < m)
@@ -464,15 +608,18 @@ impl Learner {
                 steps,
                 offset,
             } => {
-                let key = (class.clone(), field.clone(), start.clone(), steps.clone());
+                let (class, field, start) = (
+                    binary(class),
+                    Arc::<str>::from(field.as_str()),
+                    Arc::<str>::from(start.as_str()),
+                );
+                let steps: Vec<Name> = steps.iter().map(|s| Arc::from(s.as_str())).collect();
+                let key = (class.clone(), field.clone(), start.clone(), steps);
                 let seen = self
                     .counts
                     .get(&key)
                     .into_iter()
-                    .chain(
-                        self.null_starts
-                            .get(&(class.clone(), field.clone(), start.clone())),
-                    );
+                    .chain(self.null_starts.get(&(class, field, start)));
                 seen.flat_map(|t| t.offsets.keys()).any(|o| o != offset)
             }
             Invariant::AliasOnly { .. } | Invariant::ExpandOnly { .. } => false,
@@ -518,42 +665,9 @@ fn references(o: &SnapshotObject) -> impl Iterator<Item = (&SnapshotField, u32)>
         .filter_map(|(f, v)| object_id(v).map(|id| (f, id)))
 }
 
-/// Per object (not a root), the scopes it is in: reachable from a root of class R through
-/// R's field F.
-fn regions(s: &HeapSnapshot, roots: &BTreeSet<u32>) -> HashMap<u32, Vec<Scope>> {
-    let mut out: HashMap<u32, Vec<Scope>> = HashMap::new();
-    for root in s.roots() {
-        let Some((_, r)) = read(s, root) else {
-            continue;
-        };
-        let class = internal(&r.class.name);
-        for (f, start) in references(r) {
-            let scope = Scope::Within {
-                root: class.clone(),
-                field: f.name.to_string(),
-            };
-            let mut seen = BTreeSet::new();
-            let mut queue = vec![start];
-            while let Some(id) = queue.pop() {
-                if roots.contains(&id) || !seen.insert(id) {
-                    continue;
-                }
-                let list = out.entry(id).or_default();
-                if !list.contains(&scope) {
-                    list.push(scope.clone());
-                }
-                if let Some(o) = s.objects.get(&id) {
-                    queue.extend(references(o).map(|(_, t)| t));
-                }
-            }
-        }
-    }
-    out
-}
-
 /// The number of distinct objects reached from `start` through `steps` (`root` not counted);
 /// None when one of them was not read (another package, or past a bound).
-fn reach(s: &HeapSnapshot, start: u32, root: u32, steps: &[String]) -> Option<usize> {
+fn reach(s: &HeapSnapshot, start: u32, root: u32, steps: &[Name]) -> Option<usize> {
     let mut seen = BTreeSet::new();
     let mut queue = vec![start];
     while let Some(id) = queue.pop() {
@@ -563,7 +677,7 @@ fn reach(s: &HeapSnapshot, start: u32, root: u32, steps: &[String]) -> Option<us
         let o = s.objects.get(&id)?;
         o.values.as_ref()?;
         for (f, v) in o.fields() {
-            if steps.iter().any(|st| **st == *f.name) {
+            if steps.iter().any(|st| *st == f.name) {
                 if let Some(t) = object_id(v) {
                     queue.push(t);
                 }
