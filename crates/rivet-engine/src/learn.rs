@@ -181,7 +181,7 @@ impl Learner {
                     .rsplit_once('/')
                     .map_or("", |(p, _)| p)
                     .replace('/', ".");
-                self.packages.iter().any(|p| *p == package)
+                self.packages.contains(&package)
             }
             None => false,
         };
@@ -677,7 +677,7 @@ fn reach(s: &HeapSnapshot, start: u32, root: u32, steps: &[Name]) -> Option<usiz
         let o = s.objects.get(&id)?;
         o.values.as_ref()?;
         for (f, v) in o.fields() {
-            if steps.iter().any(|st| *st == f.name) {
+            if steps.contains(&f.name) {
                 if let Some(t) = object_id(v) {
                     queue.push(t);
                 }
