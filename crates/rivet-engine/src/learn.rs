@@ -40,7 +40,7 @@ pub struct LearnConfig {
 impl Default for LearnConfig {
     fn default() -> LearnConfig {
         LearnConfig {
-            min_support: 20,
+            min_support: 50,
             min_snapshots: 10,
         }
     }

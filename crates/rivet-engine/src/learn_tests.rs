@@ -133,10 +133,12 @@ pub(crate) fn list(values: &[i64], cached: usize) -> HeapSnapshot {
 
 pub(crate) fn lists() -> Vec<HeapSnapshot> {
     let mut out = Vec::new();
-    for n in 0..5 {
-        for cached in 0..6 {
-            let values: Vec<i64> = (0..n).map(|i| i * 37 - 50).collect();
-            out.push(list(&values, cached));
+    for round in 0..3 {
+        for n in 0..5 {
+            for cached in 0..6 {
+                let values: Vec<i64> = (0..n).map(|i| i * 37 - 50 + round).collect();
+                out.push(list(&values, cached));
+            }
         }
     }
     out
@@ -211,7 +213,7 @@ fn tree(keys: &[i64]) -> HeapSnapshot {
 fn trees() -> Vec<HeapSnapshot> {
     let mut out = Vec::new();
     let mut x: i64 = 17;
-    for n in 0..30 {
+    for n in 0..90 {
         let keys: Vec<i64> = (0..n % 7)
             .map(|_| {
                 x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
