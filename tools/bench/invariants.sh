@@ -55,7 +55,8 @@ javac --release 11 -g -nowarn -d "$subjects" $(find subjects/src -name '*.java')
 
 # The branch ids a paths.jsonl covers, one per line, sorted.
 covered() { grep -o '"branches":\[[0-9,]*\]' "$1" | grep -o '[0-9][0-9]*' | sort -n -u; }
-field() { grep -m1 "\"$2\":" "$1" | tr -dc '0-9a-z'; }
+# A top-level number or boolean of a summary.json.
+field() { grep -m1 "^  \"$2\":" "$1" | sed -E 's/^[^:]*: *//; s/[ ,]//g'; }
 
 rows=()
 for entry in "${methods[@]}"; do
