@@ -9,7 +9,8 @@
 #
 #   tools/bench/bench.sh [--budget S] [--seed N | --seeds LIST] [--strategies LIST]
 #                        [--pc-policies LIST] [--pc-until-budget] [--pc-window S]
-#                        [--reruns K] [--out DIR] [--set subjects|real|all] [CLASS ...]
+#                        [--reruns K] [--out DIR] [--set subjects|real|all]
+#                        [--generate-flag FLAG ...] [CLASS ...]
 #
 # --set chooses the classes when none are named: `subjects` (default: every subject plus
 # commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
@@ -26,6 +27,8 @@
 # tried within the first --pc-window seconds (default 30) of the strategies and how many of
 # them a test satisfied ("sat/tried" per seed, then the means), from rivet-report.json's
 # pc_selection.attempts.
+# --generate-flag FLAG (repeatable) passes FLAG to every `rivet generate` (e.g.
+# --no-learned-invariants).
 #
 # Needs a JDK (javac, jar, java) and Debian's junit5 and libjacoco-java. RIVET_BIN overrides
 # the rivet binary (default: cargo build --release, target/release/rivet).
@@ -44,8 +47,10 @@ reruns=0
 set=subjects
 out=target/bench
 classes=()
+generate_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --generate-flag) generate_flags+=("$2"); shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --strategies) strategies=$2; shift 2 ;;
@@ -56,7 +61,7 @@ while [ $# -gt 0 ]; do
     --reruns) reruns=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --set) set=$2; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -160,7 +165,7 @@ for seed in "${seed_list[@]}"; do
     start=$(date +%s%3N)
     status=ok
     "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
-      --strategy "$strategy" "${policy_flag[@]}" $until_budget >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
+      --strategy "$strategy" "${policy_flag[@]}" $until_budget ${generate_flags[@]+"${generate_flags[@]}"} >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
     ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
     tests=0; covered=-; hardcov=-; twice=-
     if [ "$status" = ok ]; then
@@ -239,7 +244,7 @@ done
 done
 
 echo
-echo "rivet bench: budget ${budget} s, seed ${seeds:-$seed}, strategies ${strategies}${policies:+, pc policies $policies}${until_budget:+ (until budget)}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
+echo "rivet bench: budget ${budget} s, seed ${seeds:-$seed}, strategies ${strategies}${policies:+, pc policies $policies}${until_budget:+ (until budget)}${generate_flags[*]+, flags ${generate_flags[*]}}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
 header=$(printf '%-42s' subject)
 for group in "${groups[@]}"; do
   header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$group")

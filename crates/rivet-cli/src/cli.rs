@@ -163,6 +163,10 @@ pub struct GenerateArgs {
     /// once every branch is covered (to compare --pc-policy fifo and tardis on equal time)
     #[arg(long)]
     pub pc_until_budget: bool,
+    /// The symbolic strategy explores without heap invariants learned from the tests'
+    /// objects (by default it learns them from snapshots and assumes them as hypotheses)
+    #[arg(long)]
+    pub no_learned_invariants: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -211,7 +215,9 @@ pub struct ExploreArgs {
     /// Seed of the random searcher
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
-    /// Invariants file (not-null, alias-only, expand-only lines); none by default
+    /// Invariants file (not-null, alias-only, expand-only, inverse, unshared, range, count
+    /// lines; docs/invariants.md), e.g. the symbolic/invariants.txt `rivet generate
+    /// --keep-artifacts` writes; none by default
     #[arg(long, value_name = "FILE")]
     pub invariants: Option<PathBuf>,
     /// JDK whose classes are interpreted (default: JAVA_HOME, else the java on PATH)

@@ -58,6 +58,7 @@ pub fn base_config(
             PcPolicyArg::CoverTardis => PcPolicy::CoverTardis,
         },
         pc_until_budget: args.pc_until_budget,
+        learned_invariants: !args.no_learned_invariants,
     }
 }
 

@@ -1,8 +1,9 @@
 //! What the symbolic strategy keeps when asked (`--keep-artifacts DIR`): per explored method
 //! its paths, per round the selected path conditions and the branches each targets, per
 //! path-condition goal its search log (with the policy and the classifier's prediction when
-//! it was picked), and the selection's record with the classifier's figures
-//! (`selection.json`). Typed JSON under `DIR/symbolic/`, documented in `docs/artifacts.md`.
+//! it was picked), the selection's record with the classifier's figures (`selection.json`),
+//! and the invariants learned from real objects. Typed JSON under `DIR/symbolic/`, documented
+//! in `docs/artifacts.md`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -215,6 +216,15 @@ impl Artifacts {
     pub fn selection(&mut self, report: &PcSelectionReport) {
         if let Ok(text) = serde_json::to_string_pretty(report) {
             self.write("selection.json", &text);
+        }
+    }
+
+    /// The learned invariants: `invariants.txt` (the file `rivet explore --invariants`
+    /// reads) and `invariants.json` (learned, used, retracted).
+    pub fn invariants(&mut self, text: &str, report: &crate::learned::LearnedInvariantsReport) {
+        self.write("invariants.txt", text);
+        if let Ok(json) = serde_json::to_string_pretty(report) {
+            self.write("invariants.json", &json);
         }
     }
 

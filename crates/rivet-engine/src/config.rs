@@ -57,6 +57,9 @@ pub struct GenerateConfig {
     /// The symbolic strategy goes on trying path conditions until the budget is spent, even
     /// once every branch is covered (to compare policies on the same time).
     pub pc_until_budget: bool,
+    /// The symbolic strategy learns heap invariants from the tests' objects and explores with
+    /// them (on by default).
+    pub learned_invariants: bool,
 }
 
 impl GenerateConfig {
@@ -135,6 +138,7 @@ mod tests {
             concolic_step: None,
             pc_policy: PcPolicy::CoverTardis,
             pc_until_budget: false,
+            learned_invariants: true,
         }
     }
 

@@ -164,7 +164,7 @@ pub(crate) fn run_class(
     let feasibility = Feasibility::new();
     let mut symbolic = symbolic_on.then(|| {
         let with_search = config.strategy == StrategyChoice::All;
-        SymbolicStrategy::new(
+        let s = SymbolicStrategy::new(
             &plan,
             Explorer::new(session.classpath.clone(), ExploreConfig::default()),
             SymbolicSchedule {
@@ -175,7 +175,12 @@ pub(crate) fn run_class(
             keep_artifacts
                 .as_ref()
                 .map(|d| Artifacts::new(d.join("symbolic"))),
-        )
+        );
+        if config.learned_invariants {
+            s.with_learned_invariants(&plan)
+        } else {
+            s
+        }
     });
     let default_step = ConcolicConfig::for_budget(budget, false, config.seed);
     let mut concolic = concolic_on.then(|| {
@@ -382,7 +387,10 @@ pub(crate) fn run_class(
             .as_ref()
             .map(|v| v.reasons.clone())
             .unwrap_or_default(),
-        symbolic: symbolic.as_ref().map(|s| symbolic_report(s.stats(), driven.elapsed)),
+        symbolic: symbolic.as_ref().map(|s| SymbolicReport {
+            invariants: s.learned_invariants(),
+            ..symbolic_report(s.stats(), driven.elapsed)
+        }),
         concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
         pc_selection: symbolic.as_ref().map(|s| s.selection_report()),
         branches,
@@ -441,5 +449,6 @@ fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicRepor
         goals_reached: stats.goals_reached,
         goals_failed: stats.goals_failed,
         goals_cut_short: stats.goals_cut_short,
+        invariants: None,
     }
 }

@@ -24,6 +24,8 @@ mod error;
 mod feasibility;
 pub mod finish;
 mod generate;
+mod learn;
+mod learned;
 mod plan;
 mod policy;
 mod project;
@@ -39,6 +41,7 @@ pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use feasibility::Feasibility;
 pub use generate::{generate, Event, Outcome};
+pub use learned::{LearnedInvariantRow, LearnedInvariantsReport};
 pub use plan::{goal_classes, ClassPlan};
 pub use policy::{PcPolicy, PIPELINE_SLOTS};
 pub use project::{

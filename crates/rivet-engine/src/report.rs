@@ -189,6 +189,9 @@ pub struct SymbolicReport {
     /// spent).
     #[serde(default)]
     pub goals_cut_short: usize,
+    /// Heap invariants learned from real objects (absent when learning was off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invariants: Option<crate::learned::LearnedInvariantsReport>,
 }
 
 /// The symbolic strategy's path conditions under its selection policy (`--pc-policy`).

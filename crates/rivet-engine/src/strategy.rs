@@ -250,6 +250,7 @@ mod tests {
                         worker: None,
                         stray_threads: 0,
                         observations: Vec::new(),
+                        snapshots: Vec::new(),
                     }
                 })
                 .collect()

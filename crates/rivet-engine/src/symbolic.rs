@@ -20,6 +20,7 @@ use tracing::{debug, info};
 
 use crate::artifacts::{Artifacts, ExploredPath, GoalLog, RoundLog};
 use crate::feasibility::Feasibility;
+use crate::learned::{snapshot_spec, LearnedInvariants, LearnedInvariantsReport};
 use crate::plan::ClassPlan;
 use crate::policy::{cover_round, cover_tardis_round, PcPolicy, RoundLimits, PIPELINE_SLOTS};
 use crate::report::{seconds, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport};
@@ -152,6 +153,8 @@ pub struct SymbolicStrategy {
     selector: Selector<usize>,
     /// Every goal, in the order tried.
     attempts: Vec<PcAttempt>,
+    /// Heap invariants learned from the tests' objects, assumed by the explorations.
+    learned: Option<LearnedInvariants>,
 }
 
 impl SymbolicStrategy {
@@ -219,7 +222,19 @@ impl SymbolicStrategy {
                 seed: schedule.seed ^ 0x7A4D_1500,
             }),
             attempts: Vec::new(),
+            learned: None,
         }
+    }
+
+    /// Learns heap invariants from snapshots of the tests' objects and explores with them.
+    pub fn with_learned_invariants(mut self, plan: &ClassPlan) -> SymbolicStrategy {
+        self.learned = Some(LearnedInvariants::new(snapshot_spec(plan)));
+        self
+    }
+
+    /// The learned invariants so far (None when learning is off).
+    pub fn learned_invariants(&self) -> Option<LearnedInvariantsReport> {
+        self.learned.as_ref().map(LearnedInvariants::report)
     }
 
     pub fn stats(&self) -> &SymbolicStats {
@@ -303,6 +318,11 @@ impl SymbolicStrategy {
             time_budget: Some(share.max(Duration::from_millis(100))),
             seed: self.schedule.seed,
             solver_timeout: Duration::from_millis(500),
+            invariants: self
+                .learned
+                .as_mut()
+                .map(LearnedInvariants::current)
+                .unwrap_or_default(),
             ..ExploreConfig::default()
         };
         let depth = m.depth;
@@ -349,6 +369,9 @@ impl SymbolicStrategy {
         self.stats.methods_explored += 1;
         self.stats.paths += total;
         self.stats.precise_paths += precise;
+        if let (Some(l), Ok(summary)) = (self.learned.as_mut(), &result) {
+            l.note_uses(&summary.invariant_uses);
+        }
         match result {
             Ok(summary) => {
                 info!(method = %member_label, paths = total, kept = kept.len(), ?searcher, ?took, "explored");
@@ -592,6 +615,11 @@ impl SymbolicStrategy {
                     attempt.outcome = outcome;
                     attempt.settled_s = Some(seconds(self.started.elapsed()));
                 }
+                if let (true, Some(l), Some(t)) =
+                    (reached, self.learned.as_mut(), archive.entries.get(&a.goal))
+                {
+                    l.goal_reached(a.goal, &t.test);
+                }
                 let test = archive
                     .entries
                     .get(&a.goal)
@@ -690,9 +718,18 @@ impl Strategy for SymbolicStrategy {
         if let Some(a) = &mut self.artifacts {
             a.selection(&report);
         }
+        if let Some(l) = self.learned.as_mut() {
+            l.update_goals(goals, false);
+            if let Some(a) = &mut self.artifacts {
+                a.invariants(&l.file_text(), &l.report());
+            }
+        }
     }
 
     fn update_goals(&mut self, goals: &mut Goals, archive: &Archive) {
+        if let Some(l) = self.learned.as_mut() {
+            l.update_goals(goals, true);
+        }
         self.uncovered_left = self.schedule.until_budget
             || self.branch_goals.values().any(|g| !archive.is_covered(*g));
         if self.phase == Phase::Searching {
@@ -716,14 +753,23 @@ impl Strategy for SymbolicStrategy {
             );
             self.settle(goals, archive, true);
             self.phase = Phase::Done;
+            if let Some(l) = self.learned.as_mut() {
+                l.update_goals(goals, false);
+            }
             return;
         }
         if self.phase == Phase::Select {
             self.select_round(goals, archive);
         }
+        if let (Some(l), Phase::Done) = (self.learned.as_mut(), self.phase) {
+            l.update_goals(goals, false);
+        }
     }
 
     fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
+        if let Some(l) = self.learned.as_mut() {
+            l.step(arena);
+        }
         match self.phase {
             Phase::Waiting => {
                 if self.started.elapsed() < self.schedule.search_first {

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rivet_testcase::{GoalId, TypedTest};
+use rivet_testcase::{GoalId, HeapSnapshot, TypedTest};
 
 /// Per covered goal, the shortest test that covered it.
 #[derive(Debug, Clone, Default)]
@@ -23,6 +23,10 @@ pub struct Archive {
     /// population can then build on them (a concolic test with a valid date, a SUSHI test
     /// that built a deep structure).
     pub arrivals: Vec<TypedTest>,
+    /// Snapshots the executions brought (when `Goals::set_snapshot` asked for them), oldest
+    /// first, until a strategy takes them; at most [`MAX_PENDING_SNAPSHOTS`] (later ones are
+    /// dropped).
+    pub snapshots: Vec<HeapSnapshot>,
 }
 
 /// Most tests waiting for a concolic step.
@@ -30,6 +34,8 @@ pub const MAX_DSE_REQUESTS: usize = 4;
 
 /// Most arrivals kept between two turns of the driver.
 pub const MAX_ARRIVALS: usize = 16;
+/// Most snapshots waiting for a strategy.
+pub const MAX_PENDING_SNAPSHOTS: usize = 4_000;
 
 impl Archive {
     /// Takes `test` for every goal it covers if it is new or shorter. True if anything changed.
@@ -70,6 +76,12 @@ impl Archive {
         if fitness < *best {
             *best = fitness;
         }
+    }
+
+    /// Keeps snapshots for a strategy, within [`MAX_PENDING_SNAPSHOTS`].
+    pub fn keep_snapshots(&mut self, snapshots: Vec<HeapSnapshot>) {
+        let room = MAX_PENDING_SNAPSHOTS.saturating_sub(self.snapshots.len());
+        self.snapshots.extend(snapshots.into_iter().take(room));
     }
 
     pub fn is_covered(&self, goal: GoalId) -> bool {

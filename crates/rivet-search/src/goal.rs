@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance};
 use rivet_testcase::{
-    Execution, GoalId, MemberRef, Observation, ObservationSpec, ProbeId, Statement,
+    Execution, GoalId, MemberRef, Observation, ObservationSpec, ProbeId, SnapshotSpec, Statement,
     StatementOutcome, TestCase, UNRUNNABLE_CLASS,
 };
 
@@ -257,6 +257,8 @@ pub struct Goals {
     retired: BTreeSet<GoalId>,
     /// What active goals need observed, rebuilt when goals are added or retired.
     observation: ObservationSpec,
+    /// What a strategy asked to snapshot (learned invariants), part of `observation`.
+    snapshot: Option<SnapshotSpec>,
 }
 
 impl Goals {
@@ -355,9 +357,18 @@ impl Goals {
     }
 
     /// What the active goals need the worker to observe (per target method, the union of
-    /// their paths).
+    /// their paths), and the snapshots asked for.
     pub fn observation(&self) -> &ObservationSpec {
         &self.observation
+    }
+
+    /// Asks the worker to snapshot objects at calls of some methods in the tests run from
+    /// now on (None: no more snapshots); the executions carry them.
+    pub fn set_snapshot(&mut self, spec: Option<SnapshotSpec>) {
+        if self.snapshot != spec {
+            self.snapshot = spec;
+            self.rebuild_observation();
+        }
     }
 
     fn rebuild_observation(&mut self) {
@@ -386,6 +397,7 @@ impl Goals {
                 })
                 .collect(),
             trace: false,
+            snapshot: self.snapshot.clone(),
         };
     }
 
@@ -506,6 +518,7 @@ mod tests {
             worker: None,
             stray_threads: 0,
             observations: Vec::new(),
+            snapshots: Vec::new(),
         }
     }
 
@@ -529,6 +542,43 @@ mod tests {
             branch(3, vec![GoalId(0)]),
             branch(4, vec![GoalId(2)]),
         ])
+    }
+
+    #[test]
+    fn a_snapshot_request_joins_the_observation_until_withdrawn() {
+        let mut goals = chain();
+        assert!(goals.observation().is_empty());
+        let spec = SnapshotSpec {
+            members: vec![MemberRef::new("a/C", "m", "()V")],
+            packages: vec!["a".into()],
+            max_objects: 8,
+            max_depth: 4,
+            max_per_test: 1,
+        };
+        goals.set_snapshot(Some(spec.clone()));
+        assert_eq!(goals.observation().snapshot, Some(spec));
+        assert!(!goals.observation().is_empty());
+        // Adding and retiring goals keeps it.
+        goals.retire(GoalId(1));
+        assert!(goals.observation().snapshot.is_some());
+        goals.set_snapshot(None);
+        assert!(goals.observation().is_empty());
+    }
+
+    #[test]
+    fn the_archive_keeps_snapshots_up_to_its_bound() {
+        let snapshot = rivet_testcase::HeapSnapshot {
+            member: MemberRef::new("a/C", "m", "()V"),
+            statement: 0,
+            receiver: None,
+            arguments: Vec::new(),
+            objects: Default::default(),
+            truncated: false,
+        };
+        let mut archive = crate::Archive::default();
+        archive.keep_snapshots(vec![snapshot.clone(); crate::MAX_PENDING_SNAPSHOTS - 1]);
+        archive.keep_snapshots(vec![snapshot; 3]);
+        assert_eq!(archive.snapshots.len(), crate::MAX_PENDING_SNAPSHOTS);
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod pc_goal;
 mod rank;
 mod search;
 
-pub use archive::Archive;
+pub use archive::{Archive, MAX_PENDING_SNAPSHOTS};
 pub use assertions::add_assertions;
 pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutcomes};
 pub use goal::{

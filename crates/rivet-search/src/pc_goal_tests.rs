@@ -188,6 +188,7 @@ fn fitness_takes_the_best_call_and_penalizes_no_call() {
         worker: None,
         stray_threads: 0,
         observations,
+        snapshots: Vec::new(),
     };
     let test = TestCase::default();
     assert_eq!(o.fitness(&test, &run(Vec::new())), 5.0);

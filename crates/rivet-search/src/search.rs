@@ -98,7 +98,8 @@ impl Arena<'_> {
             .all(|g| self.archive.is_covered(g.id) || self.goals.is_retired(g.id))
     }
 
-    /// Runs tests, updates the archive, returns the executions.
+    /// Runs tests, updates the archive, returns the executions (their snapshots moved to
+    /// `Archive::snapshots`).
     pub fn evaluate(&mut self, tests: &[TypedTest]) -> Vec<Execution> {
         let goals: &Goals = self.goals;
         self.evaluate_observing(tests, goals.observation())
@@ -113,8 +114,14 @@ impl Arena<'_> {
     ) -> Vec<Execution> {
         let cases: Vec<TestCase> = tests.iter().map(|t| t.test.clone()).collect();
         self.executor.set_observation(spec);
-        let runs = self.executor.execute(&cases);
+        let mut runs = self.executor.execute(&cases);
         self.archive.executions += runs.len() as u64;
+        for e in &mut runs {
+            if !e.snapshots.is_empty() {
+                self.archive
+                    .keep_snapshots(std::mem::take(&mut e.snapshots));
+            }
+        }
         for (t, e) in tests.iter().zip(&runs) {
             if !e.is_completed() {
                 continue;

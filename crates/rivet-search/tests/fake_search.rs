@@ -104,6 +104,7 @@ impl Executor for FakeFigure1 {
                     worker: None,
                     stray_threads: 0,
                     observations: Vec::new(),
+                    snapshots: Vec::new(),
                 }
             })
             .collect()

@@ -143,6 +143,9 @@ pub struct ExploreSummary {
     pub fp_confirmed: u64,
     /// Queries the solver proved unsatisfiable, up to `ExploreConfig::record_unsat`.
     pub unsat: Vec<rivet_pc::PathCondition>,
+    /// Invariants that removed a choice or added a clause (as the file spells them), with
+    /// how many times, in the configuration's order.
+    pub invariant_uses: Vec<(String, u64)>,
 }
 
 impl ExploreSummary {
@@ -365,7 +368,10 @@ impl Explorer {
                 }
                 Ok(Step::End(end)) => {
                     searcher.update(&[], &[id]);
-                    report(&mut summary, &mut ctx, state, end, sink);
+                    // Count invariants speak of the structure the path resolved.
+                    if crate::invariant_use::check_at_end(&mut state, &mut ctx) {
+                        report(&mut summary, &mut ctx, state, end, sink);
+                    }
                 }
                 Err(e) => {
                     tracing::debug!(error = %e, "path ended by an interpreter error");
@@ -398,6 +404,17 @@ impl Explorer {
         members.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         summary.not_followed_members = members;
         summary.model_searches = counters.model_searches;
+        summary.invariant_uses = self
+            .config
+            .invariants
+            .items()
+            .iter()
+            .enumerate()
+            .filter_map(|(n, inv)| {
+                let uses = counters.invariant_uses.get(&n).copied()?;
+                Some((inv.to_string(), uses))
+            })
+            .collect();
         summary.search_time = counters.search_time;
         summary.unsat = counters.unsat;
         summary.elapsed = started.elapsed();

@@ -11,7 +11,8 @@ use rivet_pc::{CmpOp, StrOp, SymbolSort, Term};
 use crate::error::SymbolicError;
 use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue};
 use crate::interp::{Ctx, PathEnd, Step};
-use crate::invariants::AliasStep;
+use crate::invariant_use::{self, FieldRules};
+use crate::invariants::{AliasStep, Invariant};
 use crate::state::SymbolicState;
 use crate::value::{ObjectId, Reference, SymRefId, Value};
 use rivet_pc::{AccessPath, Clause};
@@ -131,64 +132,98 @@ pub fn resolve(
         )));
     };
     let _span = tracing::trace_span!("lazy_init", path = %sr.path, ty = %sr.ty).entered();
-    let field_key = sr
-        .holder
-        .as_ref()
-        .map(|(_, owner, name)| (owner.to_string(), name.to_string()));
     let invariants = &ctx.config.invariants;
-    let not_null = field_key
-        .as_ref()
-        .is_some_and(|k| invariants.not_null.contains_key(k));
-    let alias_only = field_key
-        .as_ref()
-        .and_then(|k| invariants.alias_only.get(k))
-        .cloned();
+    let alias_only = sr.holder.as_ref().and_then(|(_, owner, name)| {
+        invariants.of_field(owner, name).find_map(|(_, i)| match i {
+            Invariant::AliasOnly { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+    });
+    let rules = match &sr.holder {
+        Some((holder, owner, name)) => invariant_use::field_rules(state, ctx, *holder, owner, name),
+        None => FieldRules::default(),
+    };
+    // Invariants that removed a choice here.
+    let mut used: Vec<usize> = Vec::new();
     let mut choices = Vec::new();
-    if !not_null {
-        choices.push(Choice::Null);
-    }
-    match (&alias_only, &sr.holder) {
-        (Some(steps), Some((holder, _, _))) => {
-            if let Some(target) = alias_target(state, *holder, steps, ctx) {
-                let ty = state.object(target).map(|o| o.type_name.clone());
-                if let Some(ty) = ty {
-                    if state.inputs.contains(&target) && ctx.program.is_assignable(&ty, &sr.ty) {
-                        choices.push(Choice::Alias(target));
+    if let Some((first_n, x)) = rules.backward.first() {
+        // Back pointers: the reference is the object whose field points at its holder.
+        used.push(*first_n);
+        let same = rules.backward.iter().all(|(_, y)| y == x);
+        let ty = state.object(*x).map(|o| o.type_name.clone());
+        if same {
+            if let Some(ty) = ty {
+                if state.inputs.contains(x) && ctx.program.is_assignable(&ty, &sr.ty) {
+                    choices.push(Choice::Alias(*x));
+                }
+            }
+        }
+    } else {
+        match rules.not_null {
+            Some(n) => used.push(n),
+            None => choices.push(Choice::Null),
+        }
+        match (&alias_only, &sr.holder) {
+            (Some(steps), Some((holder, _, _))) => {
+                if let Some(target) = alias_target(state, *holder, steps, ctx) {
+                    let ty = state.object(target).map(|o| o.type_name.clone());
+                    if let Some(ty) = ty {
+                        if state.inputs.contains(&target) && ctx.program.is_assignable(&ty, &sr.ty)
+                        {
+                            choices.push(Choice::Alias(target));
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &id in &state.inputs.clone() {
+                    let ty = match state.object(id) {
+                        Some(o) => o.type_name.clone(),
+                        None => continue,
+                    };
+                    if !ctx.program.is_assignable(&ty, &sr.ty) {
+                        continue;
+                    }
+                    let excluded = sr.holder.as_ref().and_then(|(holder, _, _)| {
+                        invariant_use::excludes_alias(state, ctx, &rules, *holder, id)
+                    });
+                    match excluded {
+                        Some(n) => used.push(n),
+                        None => choices.push(Choice::Alias(id)),
                     }
                 }
             }
         }
-        _ => {
-            for &id in &state.inputs.clone() {
-                let ty = match state.object(id) {
-                    Some(o) => o.type_name.clone(),
-                    None => continue,
-                };
-                if ctx.program.is_assignable(&ty, &sr.ty) {
-                    choices.push(Choice::Alias(id));
+        if alias_only.is_none() {
+            let mut classes: Vec<Arc<str>> = match invariants.expand_only(&sr.ty) {
+                Some((_, list)) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
+                None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
+            };
+            if let Some(cast) = &sr.cast {
+                if !classes.contains(cast) && ctx.program.concrete_subtypes(cast)?.contains(cast) {
+                    classes.insert(0, cast.clone());
+                }
+            }
+            for class in classes {
+                let used_scope = state.scope.get(&class).copied().unwrap_or(0);
+                match ctx.config.heap_scope.get(&*class) {
+                    Some(&limit) if used_scope >= limit => ctx.counters.pruned += 1,
+                    _ => choices.push(Choice::Fresh(class)),
                 }
             }
         }
     }
-    if alias_only.is_none() {
-        let mut classes: Vec<Arc<str>> = match invariants.expand_only.get(&*sr.ty) {
-            Some(list) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
-            None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
-        };
-        if let Some(cast) = &sr.cast {
-            if !classes.contains(cast) && ctx.program.concrete_subtypes(cast)?.contains(cast) {
-                classes.insert(0, cast.clone());
-            }
-        }
-        for class in classes {
-            let used = state.scope.get(&class).copied().unwrap_or(0);
-            match ctx.config.heap_scope.get(&*class) {
-                Some(&limit) if used >= limit => ctx.counters.pruned += 1,
-                _ => choices.push(Choice::Fresh(class)),
-            }
-        }
+    used.sort_unstable();
+    used.dedup();
+    for n in &used {
+        invariant_use::used(ctx, *n);
     }
     match choices.len() {
+        // The invariants left no choice: not a path of a legal input.
+        0 if !used.is_empty() => {
+            ctx.counters.pruned += 1;
+            Ok(Step::End(PathEnd::Dropped))
+        }
         0 => Ok(Step::End(PathEnd::Bound(format!(
             "no way to initialize {} within the bounds",
             sr.path
@@ -283,6 +318,28 @@ fn apply(
     Ok(())
 }
 
+/// Assumes what range invariants say of a fresh input's int field, keeping the state's model
+/// a model of its clauses (the field's symbol is new, so a value in range always exists).
+fn assume_ranges(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    owner: &str,
+    name: &str,
+    sort: SymbolSort,
+    value: &Term,
+) {
+    for (n, clause) in invariant_use::range_clauses(ctx, owner, name, sort, value) {
+        if state.model.eval(&clause) != rivet_pc::Concrete::Bool(true) {
+            match ctx.feasible(&state.numeric, &clause, &state.model) {
+                Some(m) => state.model.merge(&m),
+                None => continue,
+            }
+        }
+        invariant_use::used(ctx, n);
+        state.assume(Clause::Numeric(clause));
+    }
+}
+
 /// The longest input string considered (symbolic strings).
 pub const MAX_SYMBOLIC_STRING: i32 = 256;
 
@@ -341,7 +398,15 @@ pub fn fresh_object(
     for f in &info.fields {
         let desc = f.ty.to_string();
         let holder = Some((id, f.owner.clone(), f.name.clone()));
-        fields.push(input_value(state, ctx, &desc, path.field(&f.name), holder)?);
+        let field_path = path.field(&f.name);
+        let value = input_value(state, ctx, &desc, field_path.clone(), holder)?;
+        if let (Some(sort), Value::Int(t) | Value::Long(t)) = (sort_of(&desc), &value) {
+            if !ctx.config.invariants.is_empty() {
+                invariant_use::note_input_prim(state, ctx, &f.owner, &f.name, &field_path, t);
+                assume_ranges(state, ctx, &f.owner, &f.name, sort, t);
+            }
+        }
+        fields.push(value);
     }
     Ok(state.alloc(HeapObject {
         type_name: class.clone(),

@@ -131,6 +131,17 @@ pub struct SummaryFile {
     pub fp_solved: u64,
     #[serde(default)]
     pub fp_confirmed: u64,
+    /// Invariants that removed a lazy-initialization choice or added a clause, with how many
+    /// times (absent: none given or none used).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invariants_used: Vec<InvariantUse>,
+}
+
+/// An invariant as the file spells it and how many times the exploration used it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvariantUse {
+    pub invariant: String,
+    pub uses: u64,
 }
 
 impl SummaryFile {
@@ -173,6 +184,14 @@ impl SummaryFile {
             confirmed: s.confirmed,
             fp_solved: s.fp_solved,
             fp_confirmed: s.fp_confirmed,
+            invariants_used: s
+                .invariant_uses
+                .iter()
+                .map(|(invariant, uses)| InvariantUse {
+                    invariant: invariant.clone(),
+                    uses: *uses,
+                })
+                .collect(),
         }
     }
 }

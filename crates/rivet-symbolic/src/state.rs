@@ -91,6 +91,9 @@ pub struct SymbolicState {
     pub uncaught: Option<Arc<str>>,
     /// Set by a branch to a target-class branch no earlier path covered (for searchers).
     pub new_coverage: bool,
+    /// The input symbols of fields a count invariant counts, by access path (what the path's
+    /// end compares with the structure; see `invariant_use`).
+    pub input_prims: HashMap<AccessPath, Term>,
 }
 
 impl SymbolicState {
@@ -115,6 +118,7 @@ impl SymbolicState {
             uncaught: None,
             imprecise: false,
             new_coverage: false,
+            input_prims: HashMap::new(),
         }
     }
 

@@ -91,6 +91,9 @@ pub struct Execution {
     /// Values read at each call of an observed method, in call order (see
     /// [`Executor::set_observation`]).
     pub observations: Vec<CallObservation>,
+    /// Snapshots of the objects at calls of snapshotted methods, in call order (see
+    /// `ObservationSpec::snapshot`).
+    pub snapshots: Vec<crate::HeapSnapshot>,
     /// Strings the code under test compared, searched for or parsed while the test ran
     /// (dynamic seeding), in order of first sight.
     pub seeds: Vec<String>,
@@ -114,6 +117,7 @@ impl Execution {
             worker,
             stray_threads: 0,
             observations: Vec::new(),
+            snapshots: Vec::new(),
             seeds: Vec::new(),
         }
     }

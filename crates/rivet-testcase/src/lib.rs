@@ -11,6 +11,7 @@
 mod execution;
 mod observe;
 mod outcome;
+mod snapshot;
 mod suite;
 mod typed;
 mod types;
@@ -24,6 +25,7 @@ pub use observe::{
     ObservedValue, MAX_TRACE,
 };
 pub use outcome::{StatementOutcome, ValueSummary};
+pub use snapshot::{HeapSnapshot, SnapshotClass, SnapshotField, SnapshotObject, SnapshotSpec};
 pub use suite::{Assertion, GeneratedTest, GoalId};
 pub use typed::{remap, TypedTest};
 pub use types::{

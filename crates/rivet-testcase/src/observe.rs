@@ -49,12 +49,18 @@ pub struct ObservationSpec {
     /// Also record, during each call of a target, the branch probes taken, in order (the
     /// concolic strategy's traces).
     pub trace: bool,
+    /// Snapshot the objects at calls of these methods (learned invariants).
+    pub snapshot: Option<crate::SnapshotSpec>,
 }
 
 impl ObservationSpec {
     pub fn is_empty(&self) -> bool {
         let traced = self.trace && !self.targets.is_empty();
-        !traced && self.targets.iter().all(|t| t.paths.is_empty())
+        let snapshots = self
+            .snapshot
+            .as_ref()
+            .is_some_and(|s| !s.members.is_empty() && s.max_per_test > 0);
+        !traced && !snapshots && self.targets.iter().all(|t| t.paths.is_empty())
     }
 }
 

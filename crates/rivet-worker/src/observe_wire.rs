@@ -4,7 +4,8 @@
 //!
 //! Batch section: `u32` t, t × (`u32` member index, `u32` p, p × path); a path is `u8` root
 //! (0 receiver, 1 argument), `u8` argument index, `u32` s, s × step; a step is `u8` kind and
-//! 0 field `str` name, 1 index `u32`, 2 length; then `u8` flags (bit 0: trace the calls).
+//! 0 field `str` name, 1 index `u32`, 2 length; then `u8` flags (bit 0: trace the calls; bit
+//! 1: a snapshot part follows, see `snapshot_wire.rs`).
 //! Result section: `u32` c, c × (`u32` statement, `u32` target, `u32` v, v × value, `u8`
 //! truncated, `u32` n, n × `u32` probe); a value is `u8` tag: 0 undefined, 1 null, 2 int
 //! `i64` (booleans, chars, bytes, shorts, ints, longs), 3 object `u32` identity (per test,
@@ -86,7 +87,14 @@ pub(super) fn encode_spec<'a>(
             }
         }
     }
-    e.u8(if spec.trace { FLAG_TRACE } else { 0 });
+    let mut flags = if spec.trace { FLAG_TRACE } else { 0 };
+    if spec.snapshot.is_some() {
+        flags |= super::snapshot_wire::FLAG_SNAPSHOT;
+    }
+    e.u8(flags);
+    if let Some(s) = &spec.snapshot {
+        super::snapshot_wire::encode_spec(e, s, member);
+    }
 }
 
 pub(super) fn decode_spec(
@@ -125,8 +133,18 @@ pub(super) fn decode_spec(
             paths,
         });
     }
-    let trace = d.u8()? & FLAG_TRACE != 0;
-    Ok(ObservationSpec { targets, trace })
+    let flags = d.u8()?;
+    let trace = flags & FLAG_TRACE != 0;
+    let snapshot = if flags & super::snapshot_wire::FLAG_SNAPSHOT != 0 {
+        Some(super::snapshot_wire::decode_spec(d, members)?)
+    } else {
+        None
+    };
+    Ok(ObservationSpec {
+        targets,
+        trace,
+        snapshot,
+    })
 }
 
 pub(super) fn encode_calls(e: &mut Enc, calls: &[RawCall]) {

@@ -40,6 +40,7 @@ fn spec() -> ObservationSpec {
             ],
         }],
         trace: true,
+        snapshot: None,
     }
 }
 
@@ -84,6 +85,7 @@ fn a_batch_carries_its_observation_spec_and_none_when_empty() {
             paths: Vec::new(),
         }],
         trace: true,
+        snapshot: None,
     };
     assert!(!traces_only.is_empty());
     let frame = encode_batch_observing(BatchId(4), [&t], &traces_only).unwrap_or_default();
@@ -162,6 +164,7 @@ fn observed_calls_round_trip_and_take_their_paths_from_the_spec() {
         probes: Vec::new(),
         seeds: Vec::new(),
         observed: calls.clone(),
+        snapshots: Default::default(),
     });
     let frame = encode_response(&r).unwrap_or_default();
     let Ok(Response::Result(back)) = decode_response(&frame[4..]) else {
@@ -227,6 +230,7 @@ fn an_unknown_value_tag_is_an_error() {
         probes: Vec::new(),
         seeds: Vec::new(),
         observed: vec![call],
+        snapshots: Default::default(),
     });
     let mut frame = encode_response(&r).unwrap_or_default();
     // The float's tag is followed by its four bytes, the truncated flag and the trace count:

@@ -64,6 +64,9 @@ use rivet_testcase::{MemberRef, ObservationSpec, StatementOutcome, TestCase, Val
 #[path = "observe_wire.rs"]
 pub mod observe_wire;
 pub use observe_wire::{observations, RawCall};
+#[path = "snapshot_wire.rs"]
+pub mod snapshot_wire;
+pub use snapshot_wire::{snapshots, RawSnapshots};
 
 use rivet_testcase::{ClassName, ProbeId};
 
@@ -138,6 +141,8 @@ pub struct TestResult {
     pub seeds: Vec<String>,
     /// The observed calls (empty when the batch observed nothing).
     pub observed: Vec<RawCall>,
+    /// The snapshots taken (empty when the batch asked for none).
+    pub snapshots: RawSnapshots,
 }
 
 /// One probe touched by a test; `hits`: times its branch was taken (JaCoCo's points: once).
@@ -210,6 +215,7 @@ pub fn encode_batch<'a>(
     static NOTHING: ObservationSpec = ObservationSpec {
         targets: Vec::new(),
         trace: false,
+        snapshot: None,
     };
     encode_batch_observing(id, tests, &NOTHING)
 }
@@ -332,8 +338,11 @@ pub fn encode_response(r: &Response) -> Result<Vec<u8>, ProtocolError> {
             for s in &t.seeds {
                 e.str(s);
             }
-            if !t.observed.is_empty() {
+            if !t.observed.is_empty() || !t.snapshots.is_empty() {
                 observe_wire::encode_calls(&mut e, &t.observed);
+            }
+            if !t.snapshots.is_empty() {
+                snapshot_wire::encode_snapshots(&mut e, &t.snapshots);
             }
             e
         }
@@ -610,6 +619,11 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
             } else {
                 Vec::new()
             };
+            let snapshots = if d.pos < d.buf.len() {
+                snapshot_wire::decode_snapshots(&mut d)?
+            } else {
+                RawSnapshots::default()
+            };
             Response::Result(TestResult {
                 batch,
                 index,
@@ -619,6 +633,7 @@ pub fn decode_response(payload: &[u8]) -> Result<Response, ProtocolError> {
                 probes,
                 seeds,
                 observed,
+                snapshots,
             })
         }
         RESP_PONG => Response::Pong(d.u64()?),

@@ -161,6 +161,7 @@ proptest! {
             probes: probes.into_iter().map(|(p, hits, d)| ProbeRecord { probe: ProbeId(p), hits, distance: f64::from_bits(d) }).collect(),
             seeds,
             observed: Vec::new(),
+            snapshots: Default::default(),
         });
         let frame = encode_response(&r).expect("encodes");
         let decoded = decode_response(payload(&frame)).expect("decodes");
@@ -274,7 +275,7 @@ fn java_constants() -> std::collections::HashMap<String, i64> {
 }
 
 /// The `static final int` constants of a Java source.
-fn constants_of(src: &str) -> std::collections::HashMap<String, i64> {
+pub(crate) fn constants_of(src: &str) -> std::collections::HashMap<String, i64> {
     let mut out = std::collections::HashMap::new();
     for line in src.lines() {
         let Some(rest) = line.trim().strip_prefix("static final int ") else {

@@ -23,7 +23,7 @@ use crate::error::{Step, WorkerError};
 use crate::frames::{Event, FrameReader};
 use crate::harness::{write_harness, MAIN_CLASS};
 use crate::protocol::{
-    encode_batch_observing, encode_ping, observations, BatchId, Response, TestResult,
+    encode_batch_observing, encode_ping, observations, snapshots, BatchId, Response, TestResult,
     PROTOCOL_VERSION,
 };
 use rivet_testcase::{Execution, ExecutionStatus, ProbeId, WorkerId};
@@ -592,6 +592,7 @@ fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Executi
         worker: Some(worker),
         stray_threads: r.stray_threads,
         observations: observations(r.observed, spec),
+        snapshots: snapshots(r.snapshots, spec),
         seeds: r.seeds,
     }
 }

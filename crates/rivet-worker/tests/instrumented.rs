@@ -171,6 +171,7 @@ fn a_traced_call_reports_the_branch_outcomes_it_took_in_order() {
             paths: Vec::new(),
         }],
         trace: true,
+        snapshot: None,
     });
     let mut t = Builder::new();
     let e = t.new_object("lct/Examples", "()V", &[]);
@@ -205,6 +206,7 @@ fn a_traced_call_reports_the_branch_outcomes_it_took_in_order() {
             paths: Vec::new(),
         }],
         trace: false,
+        snapshot: None,
     });
     let mut t = Builder::new();
     let e = t.new_object("lct/Examples", "()V", &[]);

@@ -68,6 +68,7 @@ fn calls_of_the_target_report_the_values_along_each_path() {
             ],
         }],
         trace: false,
+        snapshot: None,
     };
     pool.set_observation(&spec);
     let runs = pool.execute(std::slice::from_ref(&test));
@@ -150,6 +151,7 @@ fn floats_and_doubles_arrive_with_their_exact_bits() {
             },
         ],
         trace: false,
+        snapshot: None,
     };
     pool.set_observation(&spec);
     let runs = pool.execute(std::slice::from_ref(&test));

@@ -53,6 +53,8 @@ pub struct Counters {
     pub search_time: Duration,
     /// Queries proved unsatisfiable, kept when `ExploreConfig::record_unsat` asks for them.
     pub unsat: Vec<rivet_pc::PathCondition>,
+    /// Times each invariant (by number) removed a choice or added a clause.
+    pub invariant_uses: HashMap<usize, u64>,
 }
 
 /// What the interpreter works with besides the state.

@@ -41,6 +41,8 @@ final class Observer {
     final Path[][] paths;
     /** Record the branch probes taken during each observed call (concolic traces). */
     final boolean trace;
+    /** Snapshots of the objects at calls of some members, or null. */
+    final Snapshots snapshots;
     /** Per observed call of the current test: its trace and whether it was cut. */
     private final List<int[]> traces = new ArrayList<int[]>();
     private final List<Boolean> truncated = new ArrayList<Boolean>();
@@ -56,10 +58,11 @@ final class Observer {
     private final List<Object[]> values = new ArrayList<Object[]>();
     private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<Object, Integer>();
 
-    private Observer(int[] members, Path[][] paths, boolean trace) {
+    private Observer(int[] members, Path[][] paths, boolean trace, Snapshots snapshots) {
         this.members = members;
         this.paths = paths;
         this.trace = trace;
+        this.snapshots = snapshots;
     }
 
     /** Decodes the observation section of a batch (after the tests). */
@@ -95,11 +98,14 @@ final class Observer {
                 paths[t][i] = path;
             }
         }
-        boolean trace = (b.get() & FLAG_TRACE) != 0;
-        return new Observer(members, paths, trace);
+        int flags = b.get();
+        boolean trace = (flags & FLAG_TRACE) != 0;
+        Snapshots snapshots = (flags & FLAG_SNAPSHOT) != 0 ? Snapshots.decode(b, memberCount) : null;
+        return new Observer(members, paths, trace, snapshots);
     }
 
     static final int FLAG_TRACE = 1;
+    static final int FLAG_SNAPSHOT = 2;
 
     void startTest() {
         calls.clear();
@@ -108,6 +114,9 @@ final class Observer {
         traces.clear();
         truncated.clear();
         tracingCall = -1;
+        if (snapshots != null) {
+            snapshots.startTest();
+        }
     }
 
     /** After a statement's call returned or threw: ends its trace, if it was traced. */
@@ -126,6 +135,9 @@ final class Observer {
 
     /** Observes a call of `member` by statement `at`, if it is a target. */
     void call(int member, int at, Object receiver, Object[] args) {
+        if (snapshots != null) {
+            snapshots.call(member, at, receiver, args);
+        }
         for (int t = 0; t < members.length; t++) {
             if (members[t] != member) {
                 continue;
@@ -225,8 +237,15 @@ final class Observer {
         return found;
     }
 
-    /** Writes the observed calls of the current test. */
+    /** Writes the observed calls of the current test, then its snapshots (if asked for). */
     void write(Wire.Out out) {
+        writeCalls(out);
+        if (snapshots != null) {
+            snapshots.write(out);
+        }
+    }
+
+    private void writeCalls(Wire.Out out) {
         out.u32(calls.size());
         for (int c = 0; c < calls.size(); c++) {
             int[] call = calls.get(c);
