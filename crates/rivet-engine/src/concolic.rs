@@ -453,6 +453,8 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             max_paths: 8,
             time_budget: Some(self.config.node_time),
             solver_timeout: Duration::from_millis(250),
+            // The test's strings are symbols too.
+            symbolic_strings: true,
             seed: self.config.seed,
             ..ExploreConfig::default()
         });

@@ -66,8 +66,9 @@ pub struct ExploreConfig {
     /// and the path imprecise (LCT's view of code it does not trace; the concolic strategy's
     /// runs on the JVM tell whether a prediction through them held).
     pub black_box_jdk: bool,
-    /// Input strings are symbols (their length and characters) instead of opaque: `length`,
-    /// `isEmpty`, `charAt`, and `equals`/`startsWith` with a known string become clauses.
+    /// Strings are terms instead of opaque: an input string is a string symbol, and `String`'s
+    /// methods, concatenation, builders, `parseInt` and `valueOf` build string clauses
+    /// (`strings_symbolic`).
     pub symbolic_strings: bool,
     /// Wall-clock budget of the whole exploration.
     pub time_budget: Option<Duration>,
