@@ -13,7 +13,8 @@
 //!   [`Report`] is the typed `rivet-report.json`;
 //! * [`generate`] does all of it for one class from a [`GenerateConfig`];
 //!   [`generate_project`] for many classes (a list, a package, a jar; sharded) on one
-//!   instrumentation and one worker pool, with an index report.
+//!   instrumentation, several classes at a time when cores allow (a worker pool per lane),
+//!   with an index report.
 
 mod artifacts;
 mod concolic;
@@ -23,6 +24,7 @@ mod config;
 mod error;
 pub mod finish;
 mod generate;
+mod lanes;
 mod plan;
 mod project;
 mod report;
@@ -36,6 +38,7 @@ pub use concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy, Divergence, 
 pub use config::{AccessMode, GenerateConfig, StrategyChoice};
 pub use error::EngineError;
 pub use generate::{generate, Event, Outcome};
+pub use lanes::{default_lanes, lane_count, lane_workers};
 pub use plan::{goal_classes, ClassPlan};
 pub use project::{
     generate_project, ClassEntry, ClassSelection, ClassStatus, ProjectConfig, ProjectEvent,
