@@ -38,8 +38,9 @@ pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<Exi
         rivet_project::ClasspathSource::LocalRepository => "the local Maven repository",
         rivet_project::ClasspathSource::None => "none needed",
     };
+    let expected_exceptions = project.expected_exceptions(junit);
     eprintln!(
-        "rivet: {} project {}: classes {}, {} dependencies ({from}), JUnit {}{}",
+        "rivet: {} project {}: classes {}, {} dependencies ({from}), JUnit {}{}{}",
         match project.tool {
             rivet_project::BuildTool::Maven => "Maven",
             rivet_project::BuildTool::Gradle => "Gradle",
@@ -52,6 +53,16 @@ pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<Exi
             ""
         } else {
             " (the build names no JUnit)"
+        },
+        match (junit, expected_exceptions) {
+            (JUnitVersion::Four, rivet_junit::ExpectedExceptions::TryCatch) => format!(
+                " ({}: expected exceptions as try/fail/catch, without assertThrows)",
+                project
+                    .junit4_version
+                    .as_deref()
+                    .unwrap_or("version not in the build file")
+            ),
+            _ => String::new(),
         }
     );
     if !project.unresolved.is_empty() {
@@ -69,6 +80,7 @@ pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<Exi
         .is_none()
         .then(|| project.root.join("target/rivet"));
     let mut base = crate::generate::base_config(args, classpath.join(":"), out, junit);
+    base.expected_exceptions = expected_exceptions;
     if base.test_classpath.is_none() && !project.junit_jars.is_empty() {
         let jars: Vec<String> = project
             .junit_jars

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use rivet_api::AccessMode;
-use rivet_junit::JUnitVersion;
+use rivet_junit::{ExpectedExceptions, JUnitVersion};
 
 /// Which strategies a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +35,9 @@ pub struct GenerateConfig {
     /// Worker JVMs; None for one per core.
     pub workers: Option<usize>,
     pub junit: JUnitVersion,
+    /// How the tests expect exceptions (`assertThrows`, or `try`/`fail`/`catch` for a
+    /// project's JUnit 4 older than 4.13).
+    pub expected_exceptions: ExpectedExceptions,
     /// JUnit jars for verification; None for the system's.
     pub test_classpath: Option<String>,
     /// Keep intermediate outputs (instrumented classes, verification runs) here.
@@ -119,6 +122,7 @@ mod tests {
             seed: 0,
             workers: None,
             junit: JUnitVersion::Five,
+            expected_exceptions: ExpectedExceptions::AssertThrows,
             test_classpath: None,
             keep_artifacts: None,
             strategy: StrategyChoice::All,
