@@ -135,6 +135,10 @@ fn bad_project_flags_are_refused_with_one_message() {
         (vec!["--package", "nosuch.pkg"], "no classes"),
         (vec!["--package", "strings", "--shard", "3/2"], "--shard"),
         (
+            vec!["--package", "strings", "--parallel-classes", "0"],
+            "--parallel-classes",
+        ),
+        (
             vec![
                 "--class",
                 "strings.Iban",

@@ -2,9 +2,8 @@
 //! sub-packages, or every class of a directory or jar), the shard of them this run takes,
 //! one instrumentation for all of them, the classes run in lanes (`lanes`) each within its
 //! budget (and its share of what is left of the total), and the index report over all of
-//! them. A class
-//! that cannot be tested is skipped with the reason; one that fails is reported and the run
-//! goes on.
+//! them. A class that cannot be tested is skipped with the reason; one that fails is reported
+//! and the run goes on.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
