@@ -122,6 +122,10 @@ pub struct GenerateArgs {
     /// Take part i of n of the classes (sorted, those to test dealt round-robin), for a CI matrix
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
+    /// Classes run at a time, each with its share of the workers (default: one per four
+    /// cores, so one below eight cores; at most the classes and the workers)
+    #[arg(long, value_name = "N")]
+    pub parallel_classes: Option<usize>,
     /// Java sources (`:`-separated directories) to show in the HTML report
     #[arg(long, value_name = "DIRS")]
     pub sourcepath: Option<String>,

@@ -31,6 +31,9 @@ pub fn base_config(
         seed: args.seed,
         workers: args.workers,
         junit,
+        // `--junit 4` without a project: the system's JUnit 4 (Debian's 4.13.2) has
+        // assertThrows.
+        expected_exceptions: rivet_junit::ExpectedExceptions::AssertThrows,
         test_classpath: args.test_classpath.clone(),
         keep_artifacts: args.keep_artifacts.clone(),
         strategy: match args.strategy {

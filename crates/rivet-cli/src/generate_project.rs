@@ -38,8 +38,9 @@ pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<Exi
         rivet_project::ClasspathSource::LocalRepository => "the local Maven repository",
         rivet_project::ClasspathSource::None => "none needed",
     };
+    let expected_exceptions = project.expected_exceptions(junit);
     eprintln!(
-        "rivet: {} project {}: classes {}, {} dependencies ({from}), JUnit {}{}",
+        "rivet: {} project {}: classes {}, {} dependencies ({from}), JUnit {}{}{}",
         match project.tool {
             rivet_project::BuildTool::Maven => "Maven",
             rivet_project::BuildTool::Gradle => "Gradle",
@@ -52,6 +53,16 @@ pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<Exi
             ""
         } else {
             " (the build names no JUnit)"
+        },
+        match (junit, expected_exceptions) {
+            (JUnitVersion::Four, rivet_junit::ExpectedExceptions::TryCatch) => format!(
+                " ({}: expected exceptions as try/fail/catch, without assertThrows)",
+                project
+                    .junit4_version
+                    .as_deref()
+                    .unwrap_or("version not in the build file")
+            ),
+            _ => String::new(),
         }
     );
     if !project.unresolved.is_empty() {
@@ -69,6 +80,7 @@ pub fn run_project_dir(args: &GenerateArgs, dir: &std::path::Path) -> Result<Exi
         .is_none()
         .then(|| project.root.join("target/rivet"));
     let mut base = crate::generate::base_config(args, classpath.join(":"), out, junit);
+    base.expected_exceptions = expected_exceptions;
     if base.test_classpath.is_none() && !project.junit_jars.is_empty() {
         let jars: Vec<String> = project
             .junit_jars
@@ -126,6 +138,7 @@ fn run_selection(
         selection,
         total_budget_s: args.total_budget,
         shard,
+        parallel_classes: args.parallel_classes,
         report_dir,
     };
     let mut progress = Progress::new(std::io::stderr().is_terminal());
@@ -161,48 +174,67 @@ fn run_selection(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Progress on stderr: on a terminal, a live line for the class running (its branches and
-/// phase) and a line per class done; elsewhere (a CI log), only the line per class done.
+/// Progress on stderr: on a terminal, a live line for the class that last made progress
+/// (its branches and phase; several run at once with `--parallel-classes`) and a line per
+/// class done; elsewhere (a CI log), only the line per class done.
 struct Progress {
     terminal: bool,
-    /// The running class's `[i/n] name`, its branches and when the line was last drawn.
-    current: String,
+    /// The running classes by index: `[i/n] name`, their branches and budget.
+    running: std::collections::BTreeMap<usize, Running>,
+    of: usize,
+    drawn: Option<std::time::Instant>,
+}
+
+struct Running {
+    title: String,
     branches: usize,
     budget: std::time::Duration,
-    drawn: Option<std::time::Instant>,
-    position: (usize, usize),
 }
 
 impl Progress {
     fn new(terminal: bool) -> Progress {
         Progress {
             terminal,
-            current: String::new(),
-            branches: 0,
-            budget: std::time::Duration::ZERO,
+            running: std::collections::BTreeMap::new(),
+            of: 0,
             drawn: None,
-            position: (0, 0),
         }
     }
 
     fn show(&mut self, event: ProjectEvent) {
         match event {
-            ProjectEvent::Selected { classes } if self.terminal => {
-                eprintln!("rivet: {classes} classes to test")
-            }
-            ProjectEvent::Selected { .. } => {}
-            ProjectEvent::Class { class, index, of } => {
-                self.position = (index + 1, of);
-                self.current = format!("[{}/{of}] {class}", index + 1);
-                self.branches = 0;
+            ProjectEvent::Selected { classes } => {
+                self.of = classes;
                 if self.terminal {
-                    eprint!("\r\x1b[2K{} …", self.current);
+                    eprintln!("rivet: {classes} classes to test")
                 }
             }
-            ProjectEvent::Inner(rivet_engine::Event::Started { branches, budget }) => {
-                (self.branches, self.budget) = (branches, budget)
+            ProjectEvent::Class { class, index, of } => {
+                let title = format!("[{}/{of}] {class}", index + 1);
+                if self.terminal {
+                    eprint!("\r\x1b[2K{title} …");
+                }
+                self.running.insert(
+                    index,
+                    Running {
+                        title,
+                        branches: 0,
+                        budget: std::time::Duration::ZERO,
+                    },
+                );
             }
-            ProjectEvent::Inner(rivet_engine::Event::Progress(p)) if self.terminal => {
+            ProjectEvent::Inner {
+                index,
+                event: rivet_engine::Event::Started { branches, budget },
+            } => {
+                if let Some(r) = self.running.get_mut(&index) {
+                    (r.branches, r.budget) = (branches, budget);
+                }
+            }
+            ProjectEvent::Inner {
+                index,
+                event: rivet_engine::Event::Progress(p),
+            } if self.terminal => {
                 // A few times a second at most: strategies step often.
                 let now = std::time::Instant::now();
                 if self
@@ -212,21 +244,36 @@ impl Progress {
                     return;
                 }
                 self.drawn = Some(now);
+                let Some(r) = self.running.get(&index) else {
+                    return;
+                };
+                let others = self.running.len() - 1;
                 eprint!(
-                    "\r\x1b[2K{}: {}/{} branches, {}, {:.0}/{} s",
-                    self.current,
+                    "\r\x1b[2K{}: {}/{} branches, {}, {:.0}/{} s{}",
+                    r.title,
                     p.branches_covered,
-                    self.branches,
+                    r.branches,
                     p.phase,
                     p.elapsed.as_secs_f64(),
-                    self.budget.as_secs()
+                    r.budget.as_secs(),
+                    if others > 0 {
+                        format!(" (and {others} more running)")
+                    } else {
+                        String::new()
+                    }
                 );
             }
-            ProjectEvent::Inner(rivet_engine::Event::Finishing) if self.terminal => {
-                eprint!("\r\x1b[2K{}: verifying …", self.current);
+            ProjectEvent::Inner {
+                index,
+                event: rivet_engine::Event::Finishing,
+            } if self.terminal => {
+                if let Some(r) = self.running.get(&index) {
+                    eprint!("\r\x1b[2K{}: verifying …", r.title);
+                }
             }
-            ProjectEvent::Inner(_) => {}
-            ProjectEvent::Done(e) => {
+            ProjectEvent::Inner { .. } => {}
+            ProjectEvent::Done { index, entry: e } => {
+                self.running.remove(&index);
                 let status = match e.status {
                     rivet_engine::ClassStatus::Generated => "done",
                     rivet_engine::ClassStatus::Skipped => "skipped",
@@ -235,10 +282,15 @@ impl Progress {
                 if self.terminal {
                     eprint!("\r\x1b[2K");
                 }
-                let (i, of) = self.position;
                 eprintln!(
-                    "rivet: [{i}/{of}] {status} {}: {}/{} branches, {} tests, {:.1} s",
-                    e.class, e.branches_covered, e.branches_total, e.tests, e.elapsed_s
+                    "rivet: [{}/{}] {status} {}: {}/{} branches, {} tests, {:.1} s",
+                    index + 1,
+                    self.of,
+                    e.class,
+                    e.branches_covered,
+                    e.branches_total,
+                    e.tests,
+                    e.elapsed_s
                 );
             }
         }

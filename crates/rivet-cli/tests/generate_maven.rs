@@ -3,7 +3,8 @@
 //! dependency classpath, uses the JUnit the project uses, writes the tests under
 //! src/test/java and the reports under target/rivet; then `mvn -o test` runs them green with
 //! Debian's packaged Maven plugins (`/etc/maven/settings-debian.xml`: Debian's repository,
-//! offline; `.ci/run` installs maven-debian-helper and the plugins).
+//! offline; `.ci/run` installs maven-debian-helper and the plugins). On JUnit 4.12 (the POM
+//! edited), expected exceptions are written without `assertThrows` and still verify.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -102,4 +103,45 @@ fn a_maven_project_gets_tests_in_src_test_java_that_mvn_runs_green() {
         )),
         "{stdout}"
     );
+
+    // The same project on JUnit 4.12, which has no assertThrows: expected exceptions are
+    // written try/fail/catch. (Debian ships no JUnit 4.12: Rivet verifies them on 4.13.2.)
+    let pom = std::fs::read_to_string(shop.join("pom.xml")).unwrap();
+    let old = pom.replace("<version>4.13.2</version>", "<version>4.12</version>");
+    assert_ne!(old, pom);
+    std::fs::write(shop.join("pom.xml"), old).unwrap();
+    let out = dir.path().join("junit412");
+    let out_s = out.display().to_string();
+    let o = common::rivet(&[
+        "generate",
+        "--project",
+        &shop_s,
+        "--budget",
+        "3",
+        "--seed",
+        "0",
+        "--out",
+        &out_s,
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("JUnit 4 (4.12: expected exceptions as try/fail/catch"),
+        "{stderr}"
+    );
+    let index: rivet_engine::ProjectReport =
+        serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
+            .unwrap();
+    assert_eq!(index.generated, 2, "{index:?}");
+    let mut caught = 0;
+    for c in &index.classes {
+        assert!(c.verified && c.tests > 0, "{c:?}");
+        let source = std::fs::read_to_string(out.join(c.test_file.as_deref().unwrap())).unwrap();
+        assert!(!source.contains("assertThrows"), "{source}");
+        caught += source
+            .matches("} catch (IllegalArgumentException exception) {")
+            .count();
+    }
+    // Both classes throw IllegalArgumentException on bad input.
+    assert!(caught > 0, "no expected exception written");
 }

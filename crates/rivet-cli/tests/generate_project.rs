@@ -3,7 +3,8 @@
 //! index report; two shards take the classes of the unsharded run exactly once between them,
 //! and `rivet report merge` of the shards gives the unsharded run's classes and totals. The
 //! HTML report renders in headless Chromium (a screenshot is taken; the page's text names the
-//! classes and their figures).
+//! classes and their figures). With `--parallel-classes 2` two classes run at once, each
+//! reported once and in order, their tests passing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -134,6 +135,10 @@ fn bad_project_flags_are_refused_with_one_message() {
         (vec!["--package", "nosuch.pkg"], "no classes"),
         (vec!["--package", "strings", "--shard", "3/2"], "--shard"),
         (
+            vec!["--package", "strings", "--parallel-classes", "0"],
+            "--parallel-classes",
+        ),
+        (
             vec![
                 "--class",
                 "strings.Iban",
@@ -255,4 +260,83 @@ fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
             "{page}"
         );
     }
+}
+
+#[test]
+fn classes_run_two_at_a_time_each_reported_once_in_order_with_passing_tests() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cp = subjects.display().to_string();
+    let out_s = out.display().to_string();
+    let o = common::rivet(&[
+        "generate",
+        "--classpath",
+        &cp,
+        "--package",
+        "sushi",
+        "--budget",
+        "4",
+        "--seed",
+        "0",
+        // Every strategy: the lanes run Z3 while others start JVMs (no fork may deadlock).
+        "--parallel-classes",
+        "2",
+        "--workers",
+        "2",
+        "--out",
+        &out_s,
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let r = index(&out);
+    let names: Vec<&str> = r.classes.iter().map(|c| c.class.as_str()).collect();
+    let expected = [
+        "sushi.Ledger",
+        "sushi.Process",
+        "sushi.Sample",
+        "sushi.Scheduler",
+    ];
+    // Every class once, in the classes' order.
+    assert_eq!(names, expected, "{r:?}");
+    for (i, class) in expected.iter().enumerate() {
+        let done = format!("] done {class}:");
+        assert_eq!(stderr.matches(&done).count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("[{}/4] done {class}:", i + 1)),
+            "{stderr}"
+        );
+    }
+    let mut sources = Vec::new();
+    for c in &r.classes {
+        assert_eq!(c.status, ClassStatus::Generated, "{c:?}");
+        // Verified: compiled, and passed twice under JUnit.
+        assert!(c.verified && c.tests > 0, "{c:?}");
+        sources.push(out.join(c.test_file.as_deref().unwrap()));
+    }
+    // The tests compile and pass outside Rivet too.
+    let junit_cp = common::junit5_classpath(&subjects);
+    let classes = dir.path().join("classes");
+    common::javac_tests(&junit_cp, &sources, &classes);
+    let report = common::junit_passes(
+        &classes,
+        &junit_cp,
+        dir.path(),
+        &["--select-package".into(), "sushi".into()],
+    );
+    assert!(
+        report.contains(&format!("{} tests successful", r.tests)),
+        "{report}"
+    );
+    // Two lanes: some two classes ran at the same time.
+    let spans: Vec<(f64, f64)> = r
+        .classes
+        .iter()
+        .map(|c| (c.started_s, c.started_s + c.elapsed_s))
+        .collect();
+    let overlap = spans
+        .iter()
+        .enumerate()
+        .any(|(i, a)| spans[i + 1..].iter().any(|b| a.0 < b.1 && b.0 < a.1));
+    assert!(overlap, "no two classes overlapped: {spans:?}");
 }

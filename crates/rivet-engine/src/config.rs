@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use rivet_api::AccessMode;
-use rivet_junit::JUnitVersion;
+use rivet_junit::{ExpectedExceptions, JUnitVersion};
 
 use crate::policy::PcPolicy;
 
@@ -37,6 +37,9 @@ pub struct GenerateConfig {
     /// Worker JVMs; None for one per core.
     pub workers: Option<usize>,
     pub junit: JUnitVersion,
+    /// How the tests expect exceptions (`assertThrows`, or `try`/`fail`/`catch` for a
+    /// project's JUnit 4 older than 4.13).
+    pub expected_exceptions: ExpectedExceptions,
     /// JUnit jars for verification; None for the system's.
     pub test_classpath: Option<String>,
     /// Keep intermediate outputs (instrumented classes, verification runs) here.
@@ -129,6 +132,7 @@ mod tests {
             seed: 0,
             workers: None,
             junit: JUnitVersion::Five,
+            expected_exceptions: ExpectedExceptions::AssertThrows,
             test_classpath: None,
             keep_artifacts: None,
             strategy: StrategyChoice::All,

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use rivet_api::ApiModel;
-use rivet_junit::{emit, Emitted, JUnitVersion, TestClass, TestSource};
+use rivet_junit::{emit, Emitted, ExpectedExceptions, JUnitVersion, TestClass, TestSource};
 use rivet_search::{add_assertions, distinct_tests, minimize, Archive, Goal, Goals};
 use rivet_testcase::{
     Assertion, ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement, TestCase,
@@ -27,11 +27,17 @@ pub fn suite(
     (generated, n + m)
 }
 
-/// The test class to emit for the class under test.
-pub fn test_class(plan: &ClassPlan, generated: &[GeneratedTest], junit: JUnitVersion) -> TestClass {
+/// The test class to emit for the class under test, for `junit` with its expected
+/// exceptions written as `expected_exceptions` says.
+pub fn test_class(
+    plan: &ClassPlan,
+    generated: &[GeneratedTest],
+    (junit, expected_exceptions): (JUnitVersion, ExpectedExceptions),
+) -> TestClass {
     TestClass {
         class_under_test: plan.class.internal().to_string(),
         junit,
+        expected_exceptions,
         tests: by_length(generated)
             .into_iter()
             .map(|g| test_source(g, &plan.goals, &plan.class))

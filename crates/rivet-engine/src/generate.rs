@@ -264,7 +264,11 @@ pub(crate) fn run_class(
         // JUnit down.
         workers.pool.recycle_stray();
         let checked = check(
-            test_class(&plan, &generated, config.junit),
+            test_class(
+                &plan,
+                &generated,
+                (config.junit, config.expected_exceptions),
+            ),
             verifier.as_ref(),
             &class.binary(),
         )?;

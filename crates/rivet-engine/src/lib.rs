@@ -13,7 +13,8 @@
 //!   [`Report`] is the typed `rivet-report.json`;
 //! * [`generate`] does all of it for one class from a [`GenerateConfig`];
 //!   [`generate_project`] for many classes (a list, a package, a jar; sharded) on one
-//!   instrumentation and one worker pool, with an index report.
+//!   instrumentation, several classes at a time when cores allow (a worker pool per lane),
+//!   with an index report.
 
 mod artifacts;
 mod concolic;
@@ -26,6 +27,7 @@ pub mod finish;
 mod generate;
 mod learn;
 mod learned;
+mod lanes;
 mod plan;
 mod policy;
 mod project;
@@ -42,6 +44,7 @@ pub use error::EngineError;
 pub use feasibility::Feasibility;
 pub use generate::{generate, Event, Outcome};
 pub use learned::{LearnedInvariantRow, LearnedInvariantsReport};
+pub use lanes::{default_lanes, lane_count, lane_workers};
 pub use plan::{goal_classes, ClassPlan};
 pub use policy::{PcPolicy, PIPELINE_SLOTS};
 pub use project::{

@@ -1,9 +1,9 @@
 //! Many classes in one run: the classes a selection names (a list, a package with its
 //! sub-packages, or every class of a directory or jar), the shard of them this run takes,
-//! one instrumentation and one worker pool for all of them, each class in turn within its
-//! budget (and what is left of the total), and the index report over all of them. A class
-//! that cannot be tested is skipped with the reason; one that fails is reported and the run
-//! goes on.
+//! one instrumentation for all of them, the classes run in lanes (`lanes`) each within its
+//! budget (and its share of what is left of the total), and the index report over all of
+//! them. A class that cannot be tested is skipped with the reason; one that fails is reported
+//! and the run goes on.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::GenerateConfig;
 use crate::error::EngineError;
-use crate::generate::{api_model, cache_root, run_class, write, Event};
+use crate::generate::{cache_root, write, Event};
+use crate::lanes::{run_lanes, LaneRun};
 use crate::report::seconds;
 use crate::session::Session;
 
@@ -83,6 +84,9 @@ pub struct ProjectConfig {
     /// Cap on the whole run, in seconds.
     pub total_budget_s: Option<u64>,
     pub shard: Option<Shard>,
+    /// Classes run at a time, each with its share of the workers (None: one per four cores;
+    /// never more than the classes or the workers).
+    pub parallel_classes: Option<usize>,
     /// Where the reports go (None: with the tests, in `base.out`).
     pub report_dir: Option<PathBuf>,
 }
@@ -109,6 +113,10 @@ pub struct ClassEntry {
     pub branches_total: usize,
     pub verified: bool,
     pub budget_s: u64,
+    /// When the class started, in seconds after the run's start (classes run side by side
+    /// overlap).
+    #[serde(default)]
+    pub started_s: f64,
     pub elapsed_s: f64,
     /// Relative to the output directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -181,6 +189,7 @@ impl ProjectReport {
             branches_total: one.branches_total,
             verified: one.verified,
             budget_s: one.budget_s,
+            started_s: 0.0,
             elapsed_s: one.elapsed_s,
             test_file,
             report_file: Some("rivet-report.json".into()),
@@ -221,10 +230,10 @@ pub enum ProjectEvent {
         index: usize,
         of: usize,
     },
-    /// An event of the class's run.
-    Inner(Event),
-    /// A class is done.
-    Done(ClassEntry),
+    /// An event of class `index`'s run.
+    Inner { index: usize, event: Event },
+    /// Class `index` is done.
+    Done { index: usize, entry: ClassEntry },
 }
 
 /// What a project run produced.
@@ -306,43 +315,8 @@ fn skip_reason(classpath: &Classpath, internal: &str) -> Option<String> {
     None
 }
 
-/// How long classes ran past their budget (minimizing, verifying, the final run), on average:
-/// what each class's share of a total budget leaves for it.
-#[derive(Debug, Default)]
-struct Overrun {
-    sum: Duration,
-    classes: u32,
-}
-
-impl Overrun {
-    fn add(&mut self, took: Duration, budget: Duration) {
-        self.sum += took.saturating_sub(budget);
-        self.classes += 1;
-    }
-
-    fn mean(&self) -> Duration {
-        self.sum.checked_div(self.classes).unwrap_or_default()
-    }
-}
-
-/// A class's budget, in whole seconds, out of `left` of the total budget shared evenly by
-/// `remaining` classes, each expected to run `overrun` past its budget; None when not even one
-/// second is left for it.
-fn total_share(left: Duration, remaining: usize, overrun: Duration) -> Option<u64> {
-    let per_class = left / u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
-    let share = per_class.saturating_sub(overrun).as_secs();
-    if share > 0 {
-        Some(share)
-    } else if left >= overrun + Duration::from_secs(1) {
-        // Less than a second each: the next class still gets one.
-        Some(1)
-    } else {
-        None
-    }
-}
-
 /// Why a class's run left no test (None when it left some).
-fn no_tests_reason(report: &crate::report::Report) -> Option<String> {
+pub(crate) fn no_tests_reason(report: &crate::report::Report) -> Option<String> {
     if report.tests > 0 {
         return None;
     }
@@ -358,7 +332,12 @@ fn no_tests_reason(report: &crate::report::Report) -> Option<String> {
     })
 }
 
-fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64) -> ClassEntry {
+pub(crate) fn entry(
+    class: &str,
+    status: ClassStatus,
+    reason: Option<String>,
+    budget_s: u64,
+) -> ClassEntry {
     ClassEntry {
         class: class.to_string(),
         status,
@@ -368,6 +347,7 @@ fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64
         branches_total: 0,
         verified: false,
         budget_s,
+        started_s: 0.0,
         elapsed_s: 0.0,
         test_file: None,
         report_file: None,
@@ -375,7 +355,7 @@ fn entry(class: &str, status: ClassStatus, reason: Option<String>, budget_s: u64
 }
 
 /// `file` relative to `dir` when under it, else absolute.
-fn relative(dir: &Path, file: &Path) -> String {
+pub(crate) fn relative(dir: &Path, file: &Path) -> String {
     match file.strip_prefix(dir) {
         Ok(r) => r.display().to_string(),
         Err(_) => std::path::absolute(file)
@@ -396,6 +376,11 @@ pub fn generate_project(
     if config.total_budget_s == Some(0) {
         return Err(EngineError::BadInput(
             "--total-budget must be at least 1 second".into(),
+        ));
+    }
+    if config.parallel_classes == Some(0) {
+        return Err(EngineError::BadInput(
+            "--parallel-classes must be at least 1".into(),
         ));
     }
     let session = Session::open(&config.base.classpath)?;
@@ -419,125 +404,21 @@ pub fn generate_project(
     observe(ProjectEvent::Selected {
         classes: runnable.len(),
     });
-    // One instrumentation of all of them, one pool of workers.
-    let classes: Vec<ClassName> = runnable.iter().map(|c| ClassName::from_binary(c)).collect();
-    let mut workers = if classes.is_empty() {
-        None
-    } else {
-        Some(session.start_workers(&classes, &cache_root(&config.base), config.base.workers)?)
-    };
-    let total = config.total_budget_s.map(Duration::from_secs);
-    let mut overrun = Overrun::default();
     let report_dir = config
         .report_dir
         .clone()
         .unwrap_or_else(|| config.base.out.clone());
-    let reports = report_dir.join("rivet-reports");
-    let of = runnable.len();
-    for (index, class) in runnable.iter().enumerate() {
-        let Some(workers) = workers.as_mut() else {
-            break;
-        };
-        // The class's budget: its own, within an even share of what is left of the total.
-        let mut budget_s = config.base.budget_s;
-        if let Some(total) = total {
-            let left = total.saturating_sub(started.elapsed());
-            let Some(share) = total_share(left, of - index, overrun.mean()) else {
-                observe(ProjectEvent::Class {
-                    class: class.clone(),
-                    index,
-                    of,
-                });
-                let mut e = entry(
-                    class,
-                    ClassStatus::Skipped,
-                    Some("the total budget was spent".into()),
-                    0,
-                );
-                e.budget_s = 0;
-                entries.push(e);
-                observe(ProjectEvent::Done(entries[entries.len() - 1].clone()));
-                continue;
-            };
-            budget_s = budget_s.min(share);
-        }
-        observe(ProjectEvent::Class {
-            class: class.clone(),
-            index,
-            of,
-        });
-        let class_started = Instant::now();
-        let class_config = GenerateConfig {
-            class: class.clone(),
-            budget_s,
-            keep_artifacts: config.base.keep_artifacts.as_ref().map(|d| d.join(class)),
-            ..config.base.clone()
-        };
-        let report_file = reports.join(format!("{class}.json"));
-        // A panic inside one class's run (a bug of Rivet's) fails that class, not the run.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            api_model(&session, &class_config).and_then(|model| {
-                if model.targets.is_empty() {
-                    return Err(EngineError::BadInput(
-                        "no usable API: no constructor or method a test can call".into(),
-                    ));
-                }
-                run_class(
-                    &session,
-                    workers,
-                    &class_config,
-                    model,
-                    (class_started, &report_file),
-                    &mut |e| observe(ProjectEvent::Inner(e)),
-                )
-            })
-        }))
-        .unwrap_or_else(|panic| {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "a panic".into());
-            Err(EngineError::Internal {
-                class: class.clone(),
-                reason: format!("internal error: {what}"),
-            })
-        });
-        let done = match result {
-            Ok(outcome) => ClassEntry {
-                class: class.clone(),
-                status: ClassStatus::Generated,
-                reason: no_tests_reason(&outcome.report),
-                tests: outcome.report.tests,
-                branches_covered: outcome.report.branches_covered,
-                branches_total: outcome.report.branches_total,
-                verified: outcome.report.verified,
-                budget_s,
-                elapsed_s: seconds(class_started.elapsed()),
-                test_file: outcome
-                    .test_file
-                    .as_deref()
-                    .map(|f| relative(&report_dir, f)),
-                report_file: Some(relative(&report_dir, &outcome.report_file)),
-            },
-            Err(e) => {
-                // Untestable classes are skipped; anything else failed. The run goes on.
-                let status = if e.is_bad_input() {
-                    ClassStatus::Skipped
-                } else {
-                    ClassStatus::Failed
-                };
-                tracing::warn!(%class, error = %e, "class not generated");
-                let mut e = entry(class, status, Some(e.to_string()), budget_s);
-                e.elapsed_s = seconds(class_started.elapsed());
-                e
-            }
-        };
-        overrun.add(class_started.elapsed(), Duration::from_secs(budget_s));
-        observe(ProjectEvent::Done(done.clone()));
-        entries.push(done);
-    }
-    drop(workers);
+    let run = LaneRun {
+        session: &session,
+        base: &config.base,
+        classes: &runnable,
+        lanes: config.parallel_classes,
+        cache_root: &cache_root(&config.base),
+        started,
+        total: config.total_budget_s.map(Duration::from_secs),
+        report_dir: &report_dir,
+    };
+    entries.extend(run_lanes(&run, observe)?);
     let report = ProjectReport::over(
         entries,
         ProjectReport {
@@ -568,18 +449,6 @@ pub fn generate_project(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_total_budget_is_shared_net_of_what_classes_run_past_their_budgets() {
-        let s = Duration::from_secs;
-        assert_eq!(total_share(s(60), 13, s(0)), Some(4));
-        // Three seconds past each budget: the rest is shared.
-        assert_eq!(total_share(s(60), 12, s(3)), Some(2));
-        assert_eq!(total_share(s(20), 10, s(3)), Some(1));
-        assert_eq!(total_share(s(4), 1, s(3)), Some(1));
-        assert_eq!(total_share(Duration::from_millis(3500), 1, s(3)), None);
-        assert_eq!(total_share(s(0), 1, s(0)), None);
-    }
 
     #[test]
     fn shards_deal_the_sorted_classes_round_robin_and_cover_them_exactly_once() {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rivet_classfile::ClassName;
 use rivet_classpath::{Classpath, JdkImage};
-use rivet_instrument::{instrument_cached, InstrumentConfig, ProbeMap, ProbeScope};
+use rivet_instrument::{instrument_cached, CacheLease, InstrumentConfig, ProbeMap, ProbeScope};
 use rivet_junit::JUnitVersion;
 use rivet_testcase::{Statement, StatementOutcome, TestCase, UNRUNNABLE_CLASS};
 use rivet_verify::{locate_junit, Verifier, DEBIAN_JAVA};
@@ -26,6 +26,8 @@ pub struct Session {
 pub struct Workers {
     pub probes: ProbeMap,
     pub pool: WorkerPool,
+    /// Keeps the instrumented classes in the cache while the workers use them.
+    pub lease: Arc<CacheLease>,
 }
 
 impl Session {
@@ -63,6 +65,7 @@ impl Session {
         let config = InstrumentConfig {
             scope: ProbeScope::Classes(classes.to_vec()),
             threads: 0,
+            ..InstrumentConfig::default()
         };
         // Workers and javac run in directories of their own: every path they get is absolute.
         let cache_root = std::path::absolute(cache_root).unwrap_or_else(|_| cache_root.into());
@@ -86,6 +89,7 @@ impl Session {
         Ok(Workers {
             probes: instrumented.probes,
             pool,
+            lease: instrumented.lease,
         })
     }
 

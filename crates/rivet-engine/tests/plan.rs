@@ -111,7 +111,7 @@ fn one_method_plans_only_its_branches() {
 #[test]
 fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each_label_once() {
     use rivet_engine::finish::{final_coverage, test_class};
-    use rivet_junit::{emit, JUnitVersion};
+    use rivet_junit::{emit, ExpectedExceptions, JUnitVersion};
     use rivet_testcase::{GeneratedTest, TypedTest};
 
     let plan = figure1_plan();
@@ -134,7 +134,11 @@ fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each
             assertions: vec![],
         },
     ];
-    let class = test_class(&plan, &generated, JUnitVersion::Five);
+    let class = test_class(
+        &plan,
+        &generated,
+        (JUnitVersion::Five, ExpectedExceptions::AssertThrows),
+    );
     assert_eq!(class.class_under_test, "lct/Examples");
     assert_eq!(class.tests[0].subject, "figure1");
     assert_eq!(
@@ -200,7 +204,7 @@ impl rivet_testcase::Executor for Rerun {
 #[test]
 fn goals_whose_tests_verification_dropped_are_lost_and_only_those() {
     use rivet_engine::finish::{lost_goals, test_class};
-    use rivet_junit::JUnitVersion;
+    use rivet_junit::{ExpectedExceptions, JUnitVersion};
     use rivet_search::Archive;
     use rivet_testcase::{GeneratedTest, TypedTest};
 
@@ -214,9 +218,17 @@ fn goals_whose_tests_verification_dropped_are_lost_and_only_those() {
         goals: vec![a],
         assertions: vec![],
     }];
-    let class = test_class(&plan, &kept, JUnitVersion::Five);
+    let class = test_class(
+        &plan,
+        &kept,
+        (JUnitVersion::Five, ExpectedExceptions::AssertThrows),
+    );
     assert_eq!(lost_goals(&plan, &archive, &class), vec![b]);
-    let none = test_class(&plan, &[], JUnitVersion::Five);
+    let none = test_class(
+        &plan,
+        &[],
+        (JUnitVersion::Five, ExpectedExceptions::AssertThrows),
+    );
     assert_eq!(lost_goals(&plan, &archive, &none), vec![a, b]);
     assert!(lost_goals(&plan, &Archive::default(), &none).is_empty());
 }

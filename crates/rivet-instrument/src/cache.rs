@@ -2,11 +2,16 @@
 //! into a directory under a cache root, named after a key over the inputs (every input file's
 //! path, size and modification time), the configuration and the runtime, and reuses that
 //! directory while the key is unchanged. Directories are built under a temporary name and
-//! renamed into place, so a reader never sees half a cache.
+//! renamed into place, so a reader never sees half a cache. A run holds a lease on the entry it
+//! uses, and one that creates an entry removes the least recently used ones beyond the
+//! configured limit that no run holds (`cache_lru`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::UNIX_EPOCH;
+
+use crate::cache_lru::{evict, lock_path, CacheLease, ENTRY_PREFIX};
 
 use crate::error::InstrumentError;
 use crate::job::{instrument_classpath, walk, InstrumentConfig, InstrumentReport, PROBES_TSV};
@@ -17,7 +22,7 @@ use crate::runtime::runtime_fingerprint;
 const FORMAT: u32 = 3;
 /// The file holding a cache directory's full key (written last).
 const KEY_FILE: &str = "rivet-cache.key";
-const DIR_PREFIX: &str = "rivet-instrumented-";
+const DIR_PREFIX: &str = ENTRY_PREFIX;
 
 /// An instrumented classpath ready for the workers: put `dir` first on their classpath.
 #[derive(Debug, Clone)]
@@ -28,6 +33,8 @@ pub struct InstrumentedClasspath {
     pub reused: bool,
     /// What instrumenting did; None when the cache was reused.
     pub report: Option<InstrumentReport>,
+    /// Keeps `dir` from being evicted while it lives: hold it as long as workers use `dir`.
+    pub lease: Arc<CacheLease>,
 }
 
 /// 64-bit FNV-1a.
@@ -100,6 +107,9 @@ pub fn instrument_cached(
     let mut h = Fnv::new();
     h.write(key.as_bytes());
     let dir = cache_root.join(format!("{DIR_PREFIX}{:016x}", h.finish()));
+    std::fs::create_dir_all(cache_root).map_err(|e| InstrumentError::io(cache_root, e))?;
+    // Held before the entry is looked at, so that no eviction removes it from under us.
+    let lease = Arc::new(CacheLease::acquire(&lock_path(&dir))?);
     if let Some(probes) = reusable(&dir, &key) {
         tracing::debug!(dir = %dir.display(), "reusing instrumented classes");
         return Ok(InstrumentedClasspath {
@@ -107,9 +117,9 @@ pub fn instrument_cached(
             probes,
             reused: true,
             report: None,
+            lease,
         });
     }
-    std::fs::create_dir_all(cache_root).map_err(|e| InstrumentError::io(cache_root, e))?;
     let nanos = std::time::SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -139,6 +149,7 @@ pub fn instrument_cached(
                 probes,
                 reused: true,
                 report: None,
+                lease,
             });
         }
         // A stale or broken directory of the same name: replace it.
@@ -148,11 +159,21 @@ pub fn instrument_cached(
             return Err(InstrumentError::io(dir, e));
         }
     }
+    // A new entry: the least recently used ones beyond the limit go.
+    let evicted = evict(cache_root, &config.cache);
+    if !evicted.is_empty() {
+        tracing::info!(
+            entries = evicted.len(),
+            root = %cache_root.display(),
+            "least recently used cache entries removed"
+        );
+    }
     Ok(InstrumentedClasspath {
         probes: report.probes.clone(),
         dir,
         reused: false,
         report: Some(report),
+        lease,
     })
 }
 

@@ -67,6 +67,8 @@ pub struct InstrumentConfig {
     pub scope: ProbeScope,
     /// Worker threads (0: one per available core).
     pub threads: usize,
+    /// How many entries `instrument_cached` keeps under its cache root.
+    pub cache: crate::cache_lru::CacheLimit,
 }
 
 /// A class that was written without probes, or unchanged, and why.

@@ -15,12 +15,14 @@
 //! * [`instrument_class`] rewrites a class in place;
 //! * [`instrument_classpath`] does all of this for a classpath of directories and jars into an
 //!   output directory (with the runtime, `switches.bin` and `rivet-probes.tsv`);
-//! * [`instrument_cached`] keeps such a directory per input state, for the worker pool.
+//! * [`instrument_cached`] keeps such a directory per input state, for the worker pool, and
+//!   the cache bounded: least recently used entries go, never one a run holds ([`evict`]).
 //!
 //! The JDK's classes are never instrumented (they are not on the user classpath, and classes
 //! in `java/` are skipped).
 
 mod cache;
+mod cache_lru;
 mod error;
 mod instrument;
 mod job;
@@ -33,6 +35,7 @@ mod seeds;
 mod statics;
 
 pub use cache::{cache_key, instrument_cached, InstrumentedClasspath};
+pub use cache_lru::{evict, CacheLease, CacheLimit};
 pub use error::InstrumentError;
 pub use instrument::{
     encode_switch_tables, instrument_class, is_instrumented, redirect_exits, switch_tables,

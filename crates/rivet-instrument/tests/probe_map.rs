@@ -143,6 +143,7 @@ fn only_the_classes_in_scope_get_probes_but_every_class_loses_its_exits() {
             ClassName::from_binary("lct/Examples"),
         ]),
         threads: 2,
+        ..InstrumentConfig::default()
     };
     let r = instrument_classpath(std::slice::from_ref(&subjects), &out, &config).unwrap();
     let names: Vec<&str> = r

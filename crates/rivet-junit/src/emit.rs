@@ -1,7 +1,7 @@
 //! Rendering a test class: declarations named by type, literals inlined where a value is
 //! used once, casts on arguments of overloaded calls, assertions after the statements they
-//! check, `assertThrows` around the statement that throws; with the line of every test and
-//! assertion, so that the verifier can map compiler and JUnit messages back.
+//! check, the expected exception around the statement that throws (`throws`); with the line
+//! of every test and assertion, so that the verifier can map compiler and JUnit messages back.
 
 use rivet_testcase::ClassName;
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,6 +11,8 @@ use rivet_testcase::{
     Assertion, GeneratedTest, JType, LambdaBody, MemberRef, Statement, StatementId, TypedTest,
     ValueSummary, LAMBDA_FAILURE,
 };
+
+use crate::throws::{expect_throws, ExpectedExceptions};
 
 use crate::java::{
     char_literal, classes_of, method_part, package_of, primitive_literal, string_literal,
@@ -40,6 +42,8 @@ pub struct TestClass {
     /// The class under test (internal name, `structures/AvlTree`).
     pub class_under_test: String,
     pub junit: JUnitVersion,
+    /// How tests expect exceptions (`assertThrows` unless the JUnit is older than 4.13).
+    pub expected_exceptions: ExpectedExceptions,
     pub tests: Vec<TestSource>,
     /// Members (owner, name, descriptor) with overloads of the same arity: their arguments
     /// are cast to the parameter types.
@@ -450,23 +454,13 @@ impl<'a> Body<'a> {
             if let Some((ai, Assertion::Throws { class, message, .. })) = throws {
                 let expr = self.expression(s);
                 let exception = self.names.class(ClassName::from_binary(class).internal());
-                let lambda = format!("() -> {expr}");
-                match message {
-                    Some(m) => {
-                        out.push((format!("{exception} exception = assertThrows({exception}.class, {lambda});"), Some(ai)));
-                        out.push((
-                            format!(
-                                "assertEquals({}, exception.getMessage());",
-                                string_literal(m)
-                            ),
-                            Some(ai),
-                        ));
-                    }
-                    None => out.push((
-                        format!("assertThrows({exception}.class, {lambda});"),
-                        Some(ai),
-                    )),
-                }
+                out.extend(expect_throws(
+                    self.class.expected_exceptions,
+                    (&exception, class),
+                    &expr,
+                    message.as_deref(),
+                    ai,
+                ));
                 continue;
             }
             if self.assert_inline[i] {

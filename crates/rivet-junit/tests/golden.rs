@@ -1,11 +1,11 @@
-//! Golden tests of the emitter: JUnit 5 and JUnit 4 classes for hand-built tests covering
+//! Golden tests of the emitter: JUnit 5, JUnit 4 and JUnit 4.12 classes for hand-built tests covering
 //! literals, inlining, overload casts, inspectors, expected exceptions and imports.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 
-use rivet_junit::{emit, JUnitVersion, TestClass, TestSource};
+use rivet_junit::{emit, ExpectedExceptions, JUnitVersion, TestClass, TestSource};
 use rivet_testcase::{
     Assertion, GeneratedTest, GoalId, JType, MemberRef, Prim, PrimitiveValue, Statement,
     StatementId, TypedTest, ValueSummary,
@@ -178,6 +178,7 @@ fn class(junit: JUnitVersion) -> TestClass {
     TestClass {
         class_under_test: "structures/AvlTree".into(),
         junit,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: avl_tests(),
         overloaded: BTreeSet::from([MemberRef::new(
             "structures/Util",
@@ -200,6 +201,31 @@ fn junit5_golden() {
 #[test]
 fn junit4_golden() {
     insta::assert_snapshot!(emit(&class(JUnitVersion::Four)).source);
+}
+
+/// JUnit 4.12 and earlier have no `assertThrows`: the `try`/`fail`/`catch` idiom.
+#[test]
+fn junit4_12_golden() {
+    let mut c = class(JUnitVersion::Four);
+    c.expected_exceptions = ExpectedExceptions::TryCatch;
+    let e = emit(&c);
+    assert!(!e.source.contains("assertThrows"), "{}", e.source);
+    // The throwing call and the message check map to the expected exception (assertion 0 of
+    // the second test).
+    let lines: Vec<&str> = e.source.lines().collect();
+    let mapped: Vec<&str> = e.tests[1]
+        .assertions
+        .iter()
+        .map(|(_, l)| lines[*l as usize - 1].trim())
+        .collect();
+    assert_eq!(
+        mapped,
+        [
+            "avlTree0.min();",
+            "assertEquals(\"empty\", exception.getMessage());"
+        ]
+    );
+    insta::assert_snapshot!(e.source);
 }
 
 #[test]
@@ -249,6 +275,7 @@ fn a_negative_literal_cast_to_a_reference_type_is_parenthesized() {
     let class = TestClass {
         class_under_test: "sushi/Ledger".into(),
         junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![TestSource {
             generated: GeneratedTest {
                 test: t,
@@ -364,6 +391,7 @@ fn class_literals_and_lambdas() {
     let class = TestClass {
         class_under_test: "org/example/Enums".into(),
         junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![TestSource {
             generated: GeneratedTest {
                 test: t,

@@ -1,5 +1,6 @@
 //! A Java project on disk as Rivet needs it: its compiled classes, its dependency classpath,
-//! the JUnit version its tests use, its source and test-source directories, and the JUnit
+//! the JUnit version its tests use (and so how they may expect exceptions: JUnit 4 before
+//! 4.13 has no `assertThrows`), its source and test-source directories, and the JUnit
 //! jars of the local Maven repository; from Maven's `pom.xml` (the classpath from
 //! `mvn dependency:build-classpath` offline, else from the local repository) or Gradle's
 //! standard layout (the classpath given by the user). Asking Maven is the one process this
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rivet_junit::JUnitVersion;
+use rivet_junit::{ExpectedExceptions, JUnitVersion};
 use thiserror::Error;
 
 pub use pom::{Dependency, Pom};
@@ -70,6 +71,8 @@ pub struct Project {
     pub junit: JUnitVersion,
     /// False when the build names no JUnit (JUnit 5 is then assumed).
     pub junit_detected: bool,
+    /// The version of JUnit 4 (`junit:junit`) when the build file itself names it.
+    pub junit4_version: Option<String>,
     pub dependencies: Vec<PathBuf>,
     pub classpath_source: ClasspathSource,
     /// Dependencies that could not be found (with `LocalRepository`).
@@ -165,6 +168,7 @@ pub fn open(dir: &Path, options: &OpenOptions) -> Result<Project, ProjectError> 
             test_sources: root.join("src/test/java"),
             junit,
             junit_detected,
+            junit4_version: pom.junit4_version(),
             dependencies,
             classpath_source,
             unresolved,
@@ -204,6 +208,7 @@ pub fn open(dir: &Path, options: &OpenOptions) -> Result<Project, ProjectError> 
             test_sources: root.join("src/test/java"),
             junit,
             junit_detected,
+            junit4_version: gradle_junit4_version(&text),
             dependencies,
             classpath_source,
             unresolved: Vec::new(),
@@ -212,6 +217,40 @@ pub fn open(dir: &Path, options: &OpenOptions) -> Result<Project, ProjectError> 
         });
     }
     Err(ProjectError::NoBuildFile { dir: root })
+}
+
+impl Project {
+    /// How tests for `junit` expect exceptions in this project: with `assertThrows`, unless
+    /// they are JUnit 4 tests and the project's JUnit 4 is older than 4.13 (which added
+    /// `assertThrows`) or its version is not in the build file (set by a parent POM, say):
+    /// then with `try`/`fail`/`catch`, which every JUnit 4 runs.
+    pub fn expected_exceptions(&self, junit: JUnitVersion) -> ExpectedExceptions {
+        match junit {
+            JUnitVersion::Five => ExpectedExceptions::AssertThrows,
+            JUnitVersion::Four => match self.junit4_version.as_deref().and_then(major_minor) {
+                Some(v) if v >= (4, 13) => ExpectedExceptions::AssertThrows,
+                _ => ExpectedExceptions::TryCatch,
+            },
+        }
+    }
+}
+
+/// `(major, minor)` of a version such as `4.13.2` or `4.13-beta-1`; None for a range or
+/// anything else.
+fn major_minor(version: &str) -> Option<(u32, u32)> {
+    let (major, rest) = version.trim().split_once('.')?;
+    let minor: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// The version in a Gradle build's `junit:junit:4.12` coordinates.
+fn gradle_junit4_version(build: &str) -> Option<String> {
+    let (_, rest) = build.split_once("junit:junit:")?;
+    let version: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        .collect();
+    (!version.is_empty()).then_some(version)
 }
 
 /// The runtime classpath Maven computes offline; failing that, the POM's direct dependencies
@@ -434,6 +473,68 @@ mod tests {
         assert_eq!(p.unresolved, vec!["c:gone:3".to_string()]);
         assert_eq!(p.junit_jars.len(), 2);
         assert_eq!(p.test_sources, root.join("src/test/java"));
+        assert_eq!(p.junit4_version.as_deref(), Some("4.13.2"));
+        assert_eq!(
+            p.expected_exceptions(JUnitVersion::Four),
+            ExpectedExceptions::AssertThrows
+        );
+    }
+
+    #[test]
+    fn junit_4_before_4_13_or_of_unknown_version_expects_exceptions_with_try_catch() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path().join("old");
+        std::fs::create_dir_all(root.join("target/classes")).unwrap_or_else(|e| panic!("{e}"));
+        let project = |version: &str| {
+            std::fs::write(
+                root.join("pom.xml"),
+                format!(
+                    r#"<project><artifactId>old</artifactId><dependencies>
+                  <dependency><groupId>junit</groupId><artifactId>junit</artifactId>{version}<scope>test</scope></dependency>
+                </dependencies></project>"#
+                ),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            open(&root, &options(dir.path())).unwrap_or_else(|e| panic!("{e}"))
+        };
+        for (version, expected) in [
+            ("<version>4.12</version>", ExpectedExceptions::TryCatch),
+            ("<version>4.8.2</version>", ExpectedExceptions::TryCatch),
+            ("<version>4.13</version>", ExpectedExceptions::AssertThrows),
+            (
+                "<version>4.13-beta-1</version>",
+                ExpectedExceptions::AssertThrows,
+            ),
+            (
+                "<version>4.13.2</version>",
+                ExpectedExceptions::AssertThrows,
+            ),
+            // Set by a parent POM, or a range: every JUnit 4 runs try/catch.
+            (
+                "<version>${junit.version}</version>",
+                ExpectedExceptions::TryCatch,
+            ),
+            ("", ExpectedExceptions::TryCatch),
+            ("<version>[4.12,5)</version>", ExpectedExceptions::TryCatch),
+        ] {
+            let p = project(version);
+            assert_eq!(p.junit, JUnitVersion::Four);
+            assert_eq!(
+                p.expected_exceptions(JUnitVersion::Four),
+                expected,
+                "{version}"
+            );
+            // JUnit 5 tests have assertThrows whatever JUnit 4 the project has.
+            assert_eq!(
+                p.expected_exceptions(JUnitVersion::Five),
+                ExpectedExceptions::AssertThrows
+            );
+        }
+        assert_eq!(
+            gradle_junit4_version("testImplementation 'junit:junit:4.12'").as_deref(),
+            Some("4.12")
+        );
+        assert_eq!(gradle_junit4_version("testImplementation libs.junit"), None);
     }
 
     #[test]

@@ -141,6 +141,16 @@ impl Pom {
             None
         }
     }
+
+    /// The version of the `junit:junit` dependency, when the POM itself settles it (not
+    /// through a parent or an unknown property).
+    pub fn junit4_version(&self) -> Option<String> {
+        self.dependencies
+            .iter()
+            .find(|d| d.group == "junit" && d.artifact == "junit")
+            .and_then(|d| d.version.clone())
+            .filter(|v| !v.contains("${"))
+    }
 }
 
 #[cfg(test)]
@@ -178,6 +188,21 @@ mod tests {
         assert_eq!(pom.dependencies[0].scope, "compile");
         assert_eq!(pom.dependencies[1].scope, "test");
         assert_eq!(pom.junit(), Some(rivet_junit::JUnitVersion::Four));
+        assert_eq!(pom.junit4_version().as_deref(), Some("4.13.2"));
+        let by_property = POM
+            .replace(
+                "<version>4.13.2</version>",
+                "<version>${junit.version}</version>",
+            )
+            .replace(
+                "<properties>",
+                "<properties><junit.version>4.12</junit.version>",
+            );
+        let pom = Pom::parse(&by_property, Path::new("pom.xml")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pom.junit4_version().as_deref(), Some("4.12"));
+        let from_parent = POM.replace("<version>4.13.2</version>", "<version>${junit.v}</version>");
+        let pom = Pom::parse(&from_parent, Path::new("pom.xml")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pom.junit4_version(), None);
         let five = POM.replace(
             "<groupId>junit</groupId><artifactId>junit</artifactId>",
             "<groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId>",

@@ -1,6 +1,6 @@
 //! Confinement of the JVMs that run code under test (Linux Landlock): a `Confinement` names
-//! the directories a child may write beneath and the ones it may execute from, and is applied
-//! to a `std::process::Command` so that the child is confined from its first instruction on.
+//! the directories a child may write beneath and the ones it may execute from, and spawns a
+//! `std::process::Command` confined from its first instruction on.
 //!
 //! What a confined child cannot do: create, write, truncate, rename or delete anything outside
 //! its writable directories; execute any file outside the executable directories (so no `sh`,
@@ -10,11 +10,15 @@
 //! features), the confinement is applied as far as the kernel goes and [`Enforcement`] says
 //! so; the caller reports it once and goes on with Rivet's own interception.
 //!
-//! This crate starts no process: it only prepares one that the worker or verifier starts.
+//! The child is not forked: a short-lived thread confines itself (Landlock applies to the
+//! calling thread and what it starts, not to the rest of the process) and spawns the program,
+//! which std does with `posix_spawn` when no `pre_exec` hook is set. So no library's fork
+//! handlers run: Z3 4.8's (`scoped_timer::finalize`) wait for its timer threads and deadlock
+//! when another thread of Rivet is in a Z3 check at the time, as it is when classes run side by
+//! side. This crate spawns only the commands the worker and the verifier give it.
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
 
 use landlock::{
     AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreated,
@@ -41,6 +45,20 @@ pub enum SandboxError {
     },
     #[error("cannot build the Landlock ruleset: {0}")]
     Ruleset(#[from] landlock::RulesetError),
+    #[error("cannot confine {program}: {source}")]
+    Restrict {
+        program: PathBuf,
+        #[source]
+        source: landlock::RulesetError,
+    },
+    #[error("Landlock was not enforced for {program}")]
+    NotEnforced { program: PathBuf },
+    #[error("cannot start {program}: {source}")]
+    Spawn {
+        program: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// How much of the confinement this kernel enforces.
@@ -120,35 +138,44 @@ impl Confinement {
         }
     }
 
-    /// Prepares the ruleset now and installs it into `cmd`: the child confines itself after
-    /// the fork, before it executes the program. Returns how much the kernel enforces.
-    pub fn apply(&self, cmd: &mut Command) -> Result<Enforcement, SandboxError> {
-        let enforcement = Enforcement::available();
-        if enforcement == Enforcement::None {
-            return Ok(enforcement);
+    /// Starts `cmd` confined (as far as the kernel goes: [`Enforcement::available`]). The
+    /// ruleset is built here; a thread of its own confines itself and starts the program,
+    /// which inherits the confinement, without a fork (see the crate's notes).
+    pub fn spawn(&self, cmd: &mut Command) -> Result<Child, SandboxError> {
+        let program = PathBuf::from(cmd.get_program());
+        let spawn_error = |source| SandboxError::Spawn {
+            program: program.clone(),
+            source,
+        };
+        if Enforcement::available() == Enforcement::None {
+            return cmd.spawn().map_err(spawn_error);
         }
         let ruleset = self.ruleset()?;
-        let mut pending: Option<RulesetCreated> = Some(ruleset);
-        // SAFETY: the closure runs in the forked child before exec; it only makes the prctl
-        // and landlock_restrict_self system calls on a ruleset built in the parent, and
-        // allocates nothing on success.
-        unsafe {
-            cmd.pre_exec(move || {
-                if let Some(r) = pending.take() {
-                    match r.restrict_self() {
-                        Ok(status) if status.ruleset != RulesetStatus::NotEnforced => {}
-                        Ok(_) => {
-                            return Err(std::io::Error::other("Landlock was not enforced"));
-                        }
-                        Err(_) => {
-                            return Err(std::io::Error::other("landlock_restrict_self failed"));
-                        }
+        std::thread::scope(|scope| {
+            let confined = scope.spawn(|| {
+                // Irreversible for this thread, which ends once the child has started.
+                match ruleset.restrict_self() {
+                    Ok(status) if status.ruleset != RulesetStatus::NotEnforced => {}
+                    Ok(_) => {
+                        return Err(SandboxError::NotEnforced {
+                            program: program.clone(),
+                        })
+                    }
+                    Err(source) => {
+                        return Err(SandboxError::Restrict {
+                            program: program.clone(),
+                            source,
+                        })
                     }
                 }
-                Ok(())
+                cmd.spawn().map_err(spawn_error)
             });
-        }
-        Ok(enforcement)
+            confined.join().unwrap_or_else(|_| {
+                Err(spawn_error(std::io::Error::other(
+                    "the confining thread panicked",
+                )))
+            })
+        })
     }
 
     fn ruleset(&self) -> Result<RulesetCreated, SandboxError> {

@@ -27,16 +27,46 @@ fn shell_confinement(writable: &Path) -> Confinement {
 /// Runs `script` under bash confined to `allowed`; its exit status code.
 fn confined(allowed: &Path, script: &str) -> i32 {
     let mut cmd = Command::new("/bin/bash");
-    cmd.arg("-c").arg(script);
-    let enforcement = shell_confinement(allowed)
-        .apply(&mut cmd)
-        .expect("the ruleset builds");
-    assert_eq!(enforcement, Enforcement::available());
-    cmd.stderr(std::process::Stdio::null())
-        .status()
+    cmd.arg("-c")
+        .arg(script)
+        .stderr(std::process::Stdio::null());
+    shell_confinement(allowed)
+        .spawn(&mut cmd)
+        .expect("bash starts confined")
+        .wait()
         .expect("bash runs")
         .code()
         .unwrap_or(-1)
+}
+
+static FORK_HANDLERS_RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+extern "C" fn count_fork() {
+    FORK_HANDLERS_RUN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+fn a_confined_child_is_spawned_without_fork_and_rivet_stays_unconfined() {
+    // Z3's fork handler deadlocks while another thread is in a Z3 check: no fork handler may
+    // run when a confined JVM starts.
+    // SAFETY: registers a handler that only increments an atomic counter.
+    let registered = unsafe { libc::pthread_atfork(Some(count_fork), None, None) };
+    assert_eq!(registered, 0);
+    let root = tempfile::tempdir().expect("temp dir");
+    let allowed = root.path().join("allowed");
+    std::fs::create_dir_all(&allowed).expect("dir");
+    let outside = root.path().join("outside");
+    let code = confined(&allowed, &format!("touch {}", outside.display()));
+    assert_eq!(
+        FORK_HANDLERS_RUN.load(std::sync::atomic::Ordering::SeqCst),
+        0
+    );
+    if full() {
+        assert_ne!(code, 0, "the child wrote outside its directory");
+        assert!(!outside.exists());
+    }
+    // The confinement stayed with the child and its thread: this process still writes there.
+    std::fs::write(&outside, "x").expect("the test process is not confined");
 }
 
 fn full() -> bool {

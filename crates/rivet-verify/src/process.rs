@@ -32,10 +32,10 @@ pub struct RunReport {
     pub tests: BTreeMap<String, TestOutcome>,
 }
 
-/// Runs a command with a time limit (in `dir` unless it has a working directory), its
-/// output kept in `dir`; its exit success, stdout and stderr.
+/// Runs a command, confined, with a time limit (in `dir` unless it has a working directory),
+/// its output kept in `dir`; its exit success, stdout and stderr.
 pub(crate) fn run_command(
-    cmd: &mut Command,
+    (cmd, confinement): (&mut Command, &rivet_sandbox::Confinement),
     dir: &Path,
     limit: Duration,
     what: &str,
@@ -51,15 +51,17 @@ pub(crate) fn run_command(
     if cmd.get_current_dir().is_none() {
         cmd.current_dir(dir);
     }
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(stderr)
-        .spawn()
-        .map_err(|source| VerifyError::Spawn {
+    cmd.stdin(Stdio::null()).stdout(stdout).stderr(stderr);
+    let mut child = confinement.spawn(cmd).map_err(|e| match e {
+        rivet_sandbox::SandboxError::Spawn { source, .. } => VerifyError::Spawn {
             what: what.to_string(),
             source,
-        })?;
+        },
+        source => VerifyError::Sandbox {
+            what: what.to_string(),
+            source,
+        },
+    })?;
     let start = Instant::now();
     let status = loop {
         match child.try_wait().map_err(io)? {

@@ -52,21 +52,10 @@ fn halves<'a>(set: &[&'a str]) -> Vec<Vec<&'a str>> {
 }
 
 impl Verifier {
-    /// Confines a javac or JUnit JVM: writes only beneath `writable`, no TCP, no signals
-    /// outside, no programs but the JDK's.
-    fn confine(
-        &self,
-        cmd: &mut Command,
-        program: &Path,
-        writable: PathBuf,
-    ) -> Result<(), VerifyError> {
+    /// The confinement of a javac or JUnit JVM: writes only beneath `writable`, no TCP, no
+    /// signals outside, no programs but the JDK's.
+    fn confinement(program: &Path, writable: PathBuf) -> rivet_sandbox::Confinement {
         rivet_sandbox::Confinement::for_jvm(program, vec![writable])
-            .apply(cmd)
-            .map(|_| ())
-            .map_err(|source| VerifyError::Sandbox {
-                what: program.display().to_string(),
-                source,
-            })
     }
 
     fn classpath_string(&self, extra: &[&Path]) -> String {
@@ -156,10 +145,10 @@ impl Verifier {
             "1000",
         ])
         .arg(&path);
-        self.confine(&mut cmd, &self.javac, classes.clone())?;
+        let confinement = Self::confinement(&self.javac, classes.clone());
         // javac runs no code under test (-proc:none): its own limit, not the deadline.
         let what = order.dir("javac");
-        let (ok, _out, err) = run_command(&mut cmd, dir, self.time_limit, &what)?;
+        let (ok, _out, err) = run_command((&mut cmd, &confinement), dir, self.time_limit, &what)?;
         if ok {
             return Ok(Vec::new());
         }
@@ -344,8 +333,8 @@ impl Verifier {
             ])
             .arg(format!("junit.jupiter.execution.order.random.seed={seed}"));
         }
-        self.confine(&mut cmd, &self.java, out)?;
-        run_command(&mut cmd, &work, limit, "junit")?;
+        let confinement = Self::confinement(&self.java, out);
+        run_command((&mut cmd, &confinement), &work, limit, "junit")?;
         Ok(parse_reports(
             &reports,
             &emitted.qualified_name(),

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
-use rivet_junit::{JUnitVersion, TestClass, TestSource};
+use rivet_junit::{ExpectedExceptions, JUnitVersion, TestClass, TestSource};
 use rivet_testcase::{
     Assertion, GeneratedTest, JType, MemberRef, Prim, PrimitiveValue, Statement, StatementId,
     TypedTest, ValueSummary,
@@ -90,7 +90,7 @@ fn throwing_test() -> TestSource {
     }
 }
 
-fn verify(junit: JUnitVersion) {
+fn verify(junit: JUnitVersion, expected_exceptions: ExpectedExceptions) {
     let Some(setup) = locate_junit(None, junit, Path::new(DEBIAN_JAVA)) else {
         panic!("JUnit jars missing under {DEBIAN_JAVA}: run .ci/run");
     };
@@ -106,6 +106,7 @@ fn verify(junit: JUnitVersion) {
     let class = TestClass {
         class_under_test: AVL.into(),
         junit,
+        expected_exceptions,
         tests: vec![
             tree_test(1, "insert"),
             tree_test(7, "insert"),
@@ -126,16 +127,29 @@ fn verify(junit: JUnitVersion) {
         &v.class.tests[2].generated.assertions[0],
         Assertion::Throws { message: None, .. }
     ));
+    assert_eq!(
+        v.emitted.source.contains("assertThrows"),
+        expected_exceptions == ExpectedExceptions::AssertThrows,
+        "{}",
+        v.emitted.source
+    );
 }
 
 #[test]
 fn junit5_unstable_assertions_and_broken_tests_are_dropped() {
-    verify(JUnitVersion::Five);
+    verify(JUnitVersion::Five, ExpectedExceptions::AssertThrows);
 }
 
 #[test]
 fn junit4_tests_verify_too() {
-    verify(JUnitVersion::Four);
+    verify(JUnitVersion::Four, ExpectedExceptions::AssertThrows);
+}
+
+/// The JUnit 4.12 form (`try`/`fail`/`catch`; Debian ships no 4.12 jar) compiles and runs on
+/// Debian's JUnit 4.13.2, and its wrong message is found and cleared as `assertThrows`'s is.
+#[test]
+fn junit4_12_style_tests_verify_on_junit_4_13_too() {
+    verify(JUnitVersion::Four, ExpectedExceptions::TryCatch);
 }
 
 fn spin_test(x: i32) -> TestSource {
@@ -186,6 +200,7 @@ fn a_hanging_test_is_found_and_dropped() {
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
         junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![spin_test(1), spin_test(-1)],
         overloaded: BTreeSet::new(),
         inner_classes: BTreeSet::new(),
@@ -212,6 +227,7 @@ fn hanging_tests_are_found_by_bisection_before_the_deadline() {
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
         junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![spin_test(1), spin_test(-1), spin_test(2), spin_test(-3)],
         overloaded: BTreeSet::new(),
         inner_classes: BTreeSet::new(),
@@ -245,6 +261,7 @@ fn tests_left_when_the_deadline_has_passed_are_dropped_as_such_not_as_timed_out(
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
         junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![spin_test(1), spin_test(2)],
         overloaded: BTreeSet::new(),
         inner_classes: BTreeSet::new(),

@@ -127,14 +127,16 @@ impl Process {
             .process_group(0);
         // The OS backstop: writes only beneath tmp, no TCP, no signals outside, no programs
         // but the JDK's.
-        Confinement::for_jvm(&config.java, vec![tmp.clone()])
-            .apply(&mut cmd)
-            .map_err(|e| WorkerError::Failed {
-                worker: id,
-                step: Step::Spawn,
-                reason: e.to_string(),
+        let mut child = Confinement::for_jvm(&config.java, vec![tmp.clone()])
+            .spawn(&mut cmd)
+            .map_err(|e| match e {
+                rivet_sandbox::SandboxError::Spawn { source, .. } => io(Step::Spawn)(source),
+                e => WorkerError::Failed {
+                    worker: id,
+                    step: Step::Spawn,
+                    reason: e.to_string(),
+                },
             })?;
-        let mut child = cmd.spawn().map_err(io(Step::Spawn))?;
         let pid = child.id();
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill_group(&mut child);

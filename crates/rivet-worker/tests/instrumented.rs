@@ -28,6 +28,7 @@ fn instrumented() -> &'static InstrumentedClasspath {
             &InstrumentConfig {
                 scope: ProbeScope::All,
                 threads: 1,
+                ..InstrumentConfig::default()
             },
         )
         .expect("subjects instrument")
