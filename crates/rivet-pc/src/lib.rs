@@ -20,6 +20,7 @@ pub mod condition;
 mod display;
 pub mod eval;
 pub mod fp;
+mod ops;
 pub mod path;
 pub mod string;
 pub mod term;
