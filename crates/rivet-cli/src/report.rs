@@ -72,6 +72,14 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             "  pc policy   {}: {} path conditions tried, {} satisfied, {} given up; classifier: {} examples ({} feasible)",
             p.policy, p.tried, p.satisfied, p.failed, c.training, c.feasible
         );
+        if let Some(a) = p.alternatives.as_ref().filter(|a| a.tests > 0) {
+            let tried = p.attempts.iter().filter(|t| t.alternative).count();
+            let _ = writeln!(
+                s,
+                "    alternatives: {} tests traced, {} paths of theirs confirmed, {} alternatives made, {} tried ({:.1} s)",
+                a.tests, a.sources, a.alternatives, tried, a.seconds
+            );
+        }
     }
     if let Some(c) = r.concolic.as_ref().filter(|c| c.traced_runs > 0) {
         let _ = writeln!(

@@ -1,8 +1,9 @@
 //! The path-condition selection policies end to end on real JVMs, on `structures.NodeCachingList`
 //! with the symbolic strategy alone until the budget is spent: FIFO tries the paths in the
 //! order explored; TARDIS learns from the goals' outcomes and, once it has a feasible example,
-//! picks from its buckets; the report's `pc_selection` and the `selection.json` artifact agree
-//! with each other and with the goals' outcomes.
+//! picks from its buckets; both also pick among the alternatives of the tests' own paths; the
+//! report's `pc_selection` and the `selection.json` artifact agree with each other and with the
+//! goals' outcomes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -64,10 +65,19 @@ fn check_counts(s: &Value) -> Vec<&Value> {
         .map(|a| a["tried_s"].as_f64().unwrap())
         .collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
-    // The classifier learned exactly the goals settled: reached ones feasible, failed ones
-    // infeasible (the symbolic strategy runs alone, so no other source).
+    // The classifier learned exactly the goals settled (reached ones feasible, failed ones
+    // infeasible) and the tests' own paths (feasible): the symbolic strategy runs alone, so
+    // there is no other source.
     let c = &s["classifier"];
-    assert_eq!(c["feasible"], s["satisfied"]);
+    let a = &s["alternatives"];
+    let sources = a["sources"].as_u64().unwrap();
+    assert!(sources >= 1, "some test's path was confirmed: {a}");
+    assert!(a["alternatives"].as_u64().unwrap() >= 1, "{a}");
+    assert_eq!(c["by_source"]["test-path"], sources);
+    assert_eq!(
+        c["feasible"].as_u64().unwrap(),
+        s["satisfied"].as_u64().unwrap() + sources
+    );
     assert_eq!(c["infeasible"], s["failed"]);
     assert_eq!(c["by_source"]["goal-reached"], s["satisfied"]);
     attempts
@@ -116,4 +126,7 @@ fn fifo_follows_exploration_order_and_tardis_draws_from_its_buckets() {
         "a goal was reached, so the classifier drew from its buckets: {s}"
     );
     assert!(!c["predictions"].as_object().unwrap().is_empty(), "{c}");
+    // TARDIS ranks the alternatives with the explored paths, and some of them were tried.
+    let alternatives = attempts.iter().filter(|a| a["alternative"] == true).count();
+    assert!(alternatives >= 1, "{s}");
 }

@@ -176,6 +176,7 @@ pub(crate) fn run_class(
                 .as_ref()
                 .map(|d| Artifacts::new(d.join("symbolic"))),
         );
+        let s = s.with_alternatives(workers.probes.class(class.internal()));
         if config.learned_invariants {
             s.with_learned_invariants(&plan)
         } else {

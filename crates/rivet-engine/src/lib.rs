@@ -16,6 +16,7 @@
 //!   instrumentation, several classes at a time when cores allow (a worker pool per lane),
 //!   with an index report.
 
+mod alternatives;
 mod artifacts;
 mod concolic;
 mod concolic_inputs;

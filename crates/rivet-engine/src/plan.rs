@@ -3,12 +3,14 @@
 //! own methods on the way to them, then a goal per method or constructor the tests call) and
 //! the place of every branch goal, built once the probes are known.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use rivet_analysis::{analyze_class, BranchId, BranchPlace, CalleeOutcomes as AnalysisCallee};
+use rivet_analysis::{
+    analyze_class, BranchId, BranchPlace, CalleeOutcomes as AnalysisCallee, ClassAnalysis,
+};
 use rivet_api::{ApiModel, CallableKind};
-use rivet_classfile::ClassName;
+use rivet_classfile::{ClassFile, ClassName};
 use rivet_classpath::Classpath;
 use rivet_instrument::ProbeMap;
 use rivet_search::{
@@ -55,6 +57,10 @@ pub struct ClassPlan {
     /// Per probed branch goal, the probes whose hit makes JaCoCo count it covered (its
     /// JaCoCo points; see `rivet_instrument::ClassProbes::confirmers`).
     pub confirmers: BTreeMap<GoalId, Vec<ProbeId>>,
+    /// Per method of the class under test (name, descriptor), the branch goals of the methods
+    /// of the class it calls, transitively (a private helper's branches are reached only
+    /// through its callers).
+    pub callee_branches: BTreeMap<(String, String), BTreeSet<GoalId>>,
 }
 
 /// The classes whose branches are goals: the class under test and, unless one method is
@@ -95,6 +101,7 @@ impl ClassPlan {
         let mut goals: Vec<Goal> = Vec::new();
         let mut places = Vec::new();
         let mut confirmers = BTreeMap::new();
+        let mut callee_branches = BTreeMap::new();
         for c in goal_classes(classpath, &class, method)? {
             let cf =
                 classpath
@@ -135,6 +142,9 @@ impl ClassPlan {
                 if method.is_none_or(|w| w == m.name) {
                     local.insert(b.id.0, GoalId(base + local.len() as u32));
                 }
+            }
+            if c == class {
+                callee_branches = callees_of(&analysis, &cf, &local);
             }
             let branches = analysis.branches().map(|(_, b)| b);
             for (place, b) in all_places.into_iter().zip(branches) {
@@ -199,6 +209,7 @@ impl ClassPlan {
             goals: Goals::new(goals),
             places,
             confirmers,
+            callee_branches,
         })
     }
 
@@ -215,4 +226,49 @@ impl ClassPlan {
             .get(&goal)
             .is_some_and(|c| c.iter().any(|p| covered.binary_search(p).is_ok()))
     }
+}
+
+/// Per method (name, descriptor), the goals of the branches of the methods it calls within
+/// its class, transitively (not its own, unless a callee calls it back).
+fn callees_of(
+    analysis: &ClassAnalysis,
+    cf: &ClassFile,
+    goal_of: &BTreeMap<u32, GoalId>,
+) -> BTreeMap<(String, String), BTreeSet<GoalId>> {
+    let calls: Vec<Vec<usize>> = analysis
+        .methods
+        .iter()
+        .map(|m| {
+            analysis
+                .call_sites(cf, m)
+                .iter()
+                .map(|s| s.callee)
+                .collect()
+        })
+        .collect();
+    let own: Vec<BTreeSet<GoalId>> = analysis
+        .methods
+        .iter()
+        .map(|m| {
+            m.branches
+                .iter()
+                .filter_map(|b| goal_of.get(&b.id.0).copied())
+                .collect()
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for (i, m) in analysis.methods.iter().enumerate() {
+        let mut seen = BTreeSet::new();
+        let mut stack = calls[i].clone();
+        let mut reached = BTreeSet::new();
+        while let Some(j) = stack.pop() {
+            if !seen.insert(j) {
+                continue;
+            }
+            reached.extend(own.get(j).into_iter().flatten().copied());
+            stack.extend(calls.get(j).into_iter().flatten().copied());
+        }
+        out.insert((m.name.clone(), m.descriptor.clone()), reached);
+    }
+    out
 }

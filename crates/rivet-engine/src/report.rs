@@ -208,6 +208,21 @@ pub struct PcSelectionReport {
     pub classifier: ClassifierReport,
     /// Every PC tried, in the order tried.
     pub attempts: Vec<PcAttempt>,
+    /// TARDIS's alternatives of the tests' own paths (FIFO and TARDIS policies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternatives: Option<AlternativesReport>,
+}
+
+/// What the generator of alternatives did: archive tests traced, their calls replayed
+/// symbolically, the paths the tests' states satisfied (feasible evidence), the alternatives
+/// made from them (one negated clause each), and the seconds it took.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AlternativesReport {
+    pub tests: usize,
+    pub calls_replayed: usize,
+    pub sources: usize,
+    pub alternatives: usize,
+    pub seconds: f64,
 }
 
 /// The run's TARDIS classifier: what it learned, and what it predicted for the symbolic
@@ -261,6 +276,9 @@ pub struct PcAttempt {
     pub bucket: Option<Bucket>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f64>,
+    /// An alternative of a test's path rather than an explored path.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alternative: bool,
 }
 
 impl PcSelectionReport {
@@ -482,6 +500,7 @@ mod tests {
                         outcome: PcOutcome::Reached,
                         bucket: Some(Bucket::FeasibleMajority),
                         similarity: Some(0.5),
+                        alternative: true,
                     },
                     PcAttempt {
                         goal: 8,
@@ -492,8 +511,16 @@ mod tests {
                         outcome: PcOutcome::Failed,
                         bucket: None,
                         similarity: None,
+                        alternative: false,
                     },
                 ],
+                alternatives: Some(AlternativesReport {
+                    tests: 3,
+                    calls_replayed: 2,
+                    sources: 1,
+                    alternatives: 4,
+                    seconds: 0.25,
+                }),
             }),
             branches: Report::rows(&places, &BTreeMap::new()),
         };

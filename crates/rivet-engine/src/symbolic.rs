@@ -11,20 +11,26 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rivet_api::CallableKind;
+use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
-use rivet_search::{observed_symbol, Archive, Arena, Goals, PathConditionObjective};
-use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
+use rivet_search::{Archive, Arena, Goals, PathConditionObjective};
+use rivet_symbolic::{Explorer, MethodSpec, SearcherKind};
 use rivet_tardis::{Bucket, Label, Prediction, Selector, SelectorConfig, Source};
 use rivet_testcase::{GoalId, MemberRef};
-use tracing::{debug, info};
+use tracing::debug;
 
-use crate::artifacts::{Artifacts, ExploredPath, GoalLog, RoundLog};
+use crate::alternatives::{Alternatives, ReplayTarget};
+use crate::artifacts::{Artifacts, GoalLog, RoundLog};
 use crate::feasibility::Feasibility;
 use crate::learned::{snapshot_spec, LearnedInvariants, LearnedInvariantsReport};
 use crate::plan::ClassPlan;
 use crate::policy::{cover_round, cover_tardis_round, PcPolicy, RoundLimits, PIPELINE_SLOTS};
-use crate::report::{seconds, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport};
+use crate::report::{
+    seconds, AlternativesReport, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport,
+};
 use crate::select::Candidate;
+
+mod explore;
 use crate::strategy::{StepOutcome, Strategy};
 
 /// When the symbolic strategy works, within the run's budget.
@@ -75,6 +81,7 @@ impl SymbolicSchedule {
 struct MethodTarget {
     spec: MethodSpec,
     member: MemberRef,
+    /// Its own branches and those of the methods of the class it calls.
     branches: BTreeSet<GoalId>,
     /// The searcher of the next (or last) pass.
     searcher: SearcherKind,
@@ -90,6 +97,8 @@ struct KeptPath {
     pc: Arc<PathCondition>,
     branches: BTreeSet<GoalId>,
     tried: bool,
+    /// An alternative of a test's path (TARDIS), not an explored path.
+    alternative: bool,
 }
 
 /// A path-condition goal being searched.
@@ -155,6 +164,8 @@ pub struct SymbolicStrategy {
     attempts: Vec<PcAttempt>,
     /// Heap invariants learned from the tests' objects, assumed by the explorations.
     learned: Option<LearnedInvariants>,
+    /// TARDIS's alternatives of the tests' own paths (pipelined policies).
+    alternatives: Option<Alternatives>,
 }
 
 impl SymbolicStrategy {
@@ -181,6 +192,13 @@ impl SymbolicStrategy {
                         && p.descriptor == t.member.descriptor
                 })
                 .map(|(g, _)| *g)
+                .chain(
+                    plan.callee_branches
+                        .get(&(t.member.name.clone(), t.member.descriptor.clone()))
+                        .into_iter()
+                        .flatten()
+                        .copied(),
+                )
                 .collect();
             methods.push(MethodTarget {
                 spec: MethodSpec {
@@ -223,6 +241,62 @@ impl SymbolicStrategy {
             }),
             attempts: Vec::new(),
             learned: None,
+            alternatives: None,
+        }
+    }
+
+    /// Adds, as TARDIS does, the alternatives of the paths the tests take: each test that
+    /// reaches a target method is traced and replayed, its own path condition is feasible
+    /// evidence, and each clause negated after its prefix becomes a path to pick. Only the
+    /// pipelined policies (FIFO, TARDIS) take them; a covering round needs a path's branches.
+    pub fn with_alternatives(mut self, probes: Option<&ClassProbes>) -> SymbolicStrategy {
+        if !self.policy.pipelined() {
+            return self;
+        }
+        let targets = self
+            .methods
+            .iter()
+            .map(|m| ReplayTarget {
+                member: m.member.clone(),
+                spec: m.spec.clone(),
+            })
+            .collect();
+        self.alternatives = Some(Alternatives::new(
+            self.explorer
+                .with_config(rivet_symbolic::ExploreConfig::default()),
+            targets,
+            probes,
+            self.schedule.seed,
+        ));
+        self
+    }
+
+    /// Traces the archive's new tests and keeps the alternatives of their paths; ends the
+    /// strategy when nothing is searched, picked or harvested any more.
+    fn harvest(&mut self, arena: &mut Arena<'_>) {
+        let Some(alternatives) = self.alternatives.as_mut() else {
+            return;
+        };
+        let harvested = alternatives.step(arena);
+        let found = !harvested.is_empty();
+        for h in harvested {
+            self.feasibility
+                .learn(&h.source, Label::Feasible, Source::TestPath);
+            for pc in h.alternatives {
+                if self.policy.learns() {
+                    self.selector.insert(self.paths.len(), &pc);
+                }
+                self.paths.push(KeptPath {
+                    method: h.method,
+                    pc,
+                    branches: BTreeSet::new(),
+                    tried: false,
+                    alternative: true,
+                });
+            }
+        }
+        if !found && self.active.is_empty() && self.paths.iter().all(|p| p.tried) {
+            self.phase = Phase::Done;
         }
     }
 
@@ -272,6 +346,16 @@ impl SymbolicStrategy {
                 reclassifications: picked.reclassifications,
             },
             attempts: self.attempts.clone(),
+            alternatives: self.alternatives.as_ref().map(|a| {
+                let s = a.stats();
+                AlternativesReport {
+                    tests: s.tests,
+                    calls_replayed: s.calls_replayed,
+                    sources: s.sources,
+                    alternatives: s.alternatives,
+                    seconds: seconds(s.time),
+                }
+            }),
         }
     }
 
@@ -291,144 +375,6 @@ impl SymbolicStrategy {
             .saturating_sub(self.stats.explore_time + self.stats.select_time)
     }
 
-    /// Explores one method at its next depth within its share of the exploration time.
-    fn explore_next(&mut self) {
-        let Some(i) = self.queue.pop_front() else {
-            self.phase = Phase::Select;
-            return;
-        };
-        let left = self.explore_budget_left();
-        if left < Duration::from_millis(50) {
-            self.queue.clear();
-            self.phase = Phase::Select;
-            return;
-        }
-        let share = left / (self.queue.len() as u32 + 1);
-        let m = &mut self.methods[i];
-        m.depth = match (m.searcher, m.depth) {
-            (_, 0) => FIRST_DEPTH,
-            (SearcherKind::DepthFirst, d) => d * 2,
-            _ => MAX_DEPTH,
-        };
-        let searcher = m.searcher;
-        let config = ExploreConfig {
-            depth: m.depth,
-            searcher,
-            max_paths: 5_000,
-            time_budget: Some(share.max(Duration::from_millis(100))),
-            seed: self.schedule.seed,
-            solver_timeout: Duration::from_millis(500),
-            invariants: self
-                .learned
-                .as_mut()
-                .map(LearnedInvariants::current)
-                .unwrap_or_default(),
-            ..ExploreConfig::default()
-        };
-        let depth = m.depth;
-        let explorer = self.explorer.with_config(config);
-        let started = Instant::now();
-        let spec = m.spec.clone();
-        let member_label = spec.display();
-        let mut kept = Vec::new();
-        let mut records = Vec::new();
-        let mut bounded = 0u64;
-        let mut precise = 0u64;
-        let mut total = 0u64;
-        let branch_goals = &self.branch_goals;
-        let result = explorer.explore(&spec, &mut |path, symbols| {
-            total += 1;
-            let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
-            if !ended {
-                bounded += 1;
-            }
-            if !path.imprecise {
-                precise += 1;
-            }
-            let branches: BTreeSet<GoalId> = path
-                .branches
-                .iter()
-                .filter_map(|b| branch_goals.get(b).copied())
-                .collect();
-            let pc = PathCondition::new(path.pc.clone(), symbols);
-            let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
-            records.push(ExploredPath {
-                id: path.id,
-                pc: pc.texts(),
-                branches: branches.iter().map(|g| g.0).collect(),
-                end: path.end_text(),
-                precise: !path.imprecise,
-                observable,
-            });
-            if ended && !path.imprecise && observable && !branches.is_empty() {
-                kept.push((Arc::new(pc), branches));
-            }
-        });
-        let took = started.elapsed();
-        self.stats.explore_time += took;
-        self.stats.methods_explored += 1;
-        self.stats.paths += total;
-        self.stats.precise_paths += precise;
-        if let (Some(l), Ok(summary)) = (self.learned.as_mut(), &result) {
-            l.note_uses(&summary.invariant_uses);
-        }
-        match result {
-            Ok(summary) => {
-                info!(method = %member_label, paths = total, kept = kept.len(), ?searcher, ?took, "explored");
-                // Grow the depth while paths are cheap and some ended at a bound.
-                let cheap = !summary.truncated && took < share / 2;
-                if searcher == SearcherKind::DepthFirst
-                    && cheap
-                    && bounded > 0
-                    && m.depth < MAX_DEPTH
-                {
-                    self.queue.push_back(i);
-                } else {
-                    match next_searcher(searcher) {
-                        Some(next) => m.searcher = next,
-                        None => m.done = true,
-                    }
-                }
-            }
-            Err(e) => {
-                debug!(method = %member_label, error = %e, "exploration failed");
-                m.done = true;
-            }
-        }
-        for (pc, branches) in kept {
-            if !self.paths.iter().any(|p| p.pc == pc) {
-                if self.policy.learns() {
-                    self.selector.insert(self.paths.len(), &pc);
-                }
-                self.paths.push(KeptPath {
-                    method: i,
-                    pc,
-                    branches,
-                    tried: false,
-                });
-            }
-        }
-        if let Some(a) = &mut self.artifacts {
-            a.explored(&member_label, searcher_name(searcher), depth, &records);
-        }
-        // Another pass while some uncovered branch of the method has no kept path.
-        let m = &self.methods[i];
-        if !m.done && !self.queue.contains(&i) {
-            let with_path: BTreeSet<GoalId> = self
-                .paths
-                .iter()
-                .filter(|p| p.method == i)
-                .flat_map(|p| p.branches.iter().copied())
-                .collect();
-            if m.branches.iter().any(|g| !with_path.contains(g)) {
-                self.queue.push_back(i);
-            }
-        }
-        if self.queue.is_empty() {
-            self.phase = Phase::Select;
-        }
-    }
-
     /// Selects paths for the uncovered branches and adds their goals.
     ///
     /// The first round targets every branch of the explored methods, covered or not, as
@@ -440,7 +386,7 @@ impl SymbolicStrategy {
     fn select_round(&mut self, goals: &mut Goals, archive: &Archive) {
         if self.policy.pipelined() {
             self.refill(goals, archive);
-            self.phase = if self.active.is_empty() {
+            self.phase = if self.active.is_empty() && self.alternatives.is_none() {
                 Phase::Done
             } else {
                 Phase::Searching
@@ -563,6 +509,7 @@ impl SymbolicStrategy {
             outcome: PcOutcome::Searching,
             bucket: prediction.as_ref().map(Bucket::of),
             similarity: prediction.map(|p| p.similarity),
+            alternative: path.alternative,
         });
         let summary = log.summary();
         self.active.push(ActiveGoal {
@@ -736,7 +683,8 @@ impl Strategy for SymbolicStrategy {
             let none_left = self.settle(goals, archive, false);
             if self.policy.pipelined() {
                 self.refill(goals, archive);
-                if self.active.is_empty() {
+                // With alternatives, the next harvest decides.
+                if self.active.is_empty() && self.alternatives.is_none() {
                     self.phase = Phase::Done;
                 }
             } else if none_left {
@@ -787,7 +735,11 @@ impl Strategy for SymbolicStrategy {
                 self.explore_next();
                 StepOutcome::Worked
             }
-            Phase::Select | Phase::Searching => StepOutcome::Worked,
+            Phase::Searching => {
+                self.harvest(arena);
+                StepOutcome::Worked
+            }
+            Phase::Select => StepOutcome::Worked,
             Phase::Done => StepOutcome::Done,
         }
     }

@@ -382,3 +382,48 @@ fn date_parser_branches_after_calls_are_guided_by_the_callees_continuing_outcome
     );
     assert_eq!(class.branches.len(), 37);
 }
+
+#[test]
+fn a_method_reaches_the_branches_of_the_private_helpers_it_calls() {
+    let cp = classpath();
+    let model = ApiModel::build(
+        cp.clone(),
+        "structures.NodeCachingList",
+        None,
+        AccessMode::SamePackage,
+    )
+    .expect("model");
+    let names = [
+        "structures/NodeCachingList",
+        "structures/NodeCachingList$Node",
+    ];
+    let map = probes(&cp, &names);
+    let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
+    let of_method = |name: &str| -> std::collections::BTreeSet<_> {
+        plan.places
+            .iter()
+            .filter(|(_, p)| p.method == name)
+            .map(|(g, _)| *g)
+            .collect()
+    };
+    let reached = |name: &str, descriptor: &str| {
+        plan.callee_branches
+            .get(&(name.to_string(), descriptor.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let node = of_method("node");
+    let recycle = of_method("recycle");
+    assert!(!node.is_empty() && !recycle.is_empty());
+    // removeAt calls node() and unlink(), which calls recycle().
+    let remove_at = reached("removeAt", "(I)I");
+    assert!(remove_at.is_superset(&node), "{remove_at:?}");
+    assert!(remove_at.is_superset(&recycle), "{remove_at:?}");
+    // get calls node() only; contains calls nothing of its class.
+    let get = reached("get", "(I)I");
+    assert!(
+        get.is_superset(&node) && get.is_disjoint(&recycle),
+        "{get:?}"
+    );
+    assert!(reached("contains", "(I)Z").is_empty());
+}

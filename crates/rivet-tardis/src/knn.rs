@@ -31,6 +31,9 @@ pub enum Source {
     GoalFailed,
     /// A path condition the solver proved unsatisfiable (infeasible).
     SolverUnsat,
+    /// The path condition a test's own call satisfied (feasible): TARDIS's evidence from
+    /// the tests it replays.
+    TestPath,
 }
 
 /// A prediction: the majority label of the `K` nearest examples, how many of them voted for

@@ -1,0 +1,162 @@
+//! The symbolic strategy's exploration pass: one method at its next depth and searcher,
+//! its precise, observable, ended paths kept for selection.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rivet_pc::PathCondition;
+use rivet_search::observed_symbol;
+use rivet_symbolic::{ExploreConfig, PathEnd, SearcherKind};
+use rivet_testcase::GoalId;
+use tracing::{debug, info};
+
+use super::{
+    next_searcher, searcher_name, KeptPath, Phase, SymbolicStrategy, FIRST_DEPTH, MAX_DEPTH,
+};
+use crate::artifacts::ExploredPath;
+use crate::learned::LearnedInvariants;
+
+impl SymbolicStrategy {
+    /// Explores one method at its next depth within its share of the exploration time.
+    pub(super) fn explore_next(&mut self) {
+        let Some(i) = self.queue.pop_front() else {
+            self.phase = Phase::Select;
+            return;
+        };
+        let left = self.explore_budget_left();
+        if left < Duration::from_millis(50) {
+            self.queue.clear();
+            self.phase = Phase::Select;
+            return;
+        }
+        let share = left / (self.queue.len() as u32 + 1);
+        let m = &mut self.methods[i];
+        m.depth = match (m.searcher, m.depth) {
+            (_, 0) => FIRST_DEPTH,
+            (SearcherKind::DepthFirst, d) => d * 2,
+            _ => MAX_DEPTH,
+        };
+        let searcher = m.searcher;
+        let config = ExploreConfig {
+            depth: m.depth,
+            searcher,
+            max_paths: 5_000,
+            time_budget: Some(share.max(Duration::from_millis(100))),
+            seed: self.schedule.seed,
+            solver_timeout: Duration::from_millis(500),
+            invariants: self
+                .learned
+                .as_mut()
+                .map(LearnedInvariants::current)
+                .unwrap_or_default(),
+            ..ExploreConfig::default()
+        };
+        let depth = m.depth;
+        let explorer = self.explorer.with_config(config);
+        let started = Instant::now();
+        let spec = m.spec.clone();
+        let member_label = spec.display();
+        let mut kept = Vec::new();
+        let mut records = Vec::new();
+        let mut bounded = 0u64;
+        let mut precise = 0u64;
+        let mut total = 0u64;
+        let branch_goals = &self.branch_goals;
+        let result = explorer.explore(&spec, &mut |path, symbols| {
+            total += 1;
+            let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
+            if !ended {
+                bounded += 1;
+            }
+            if !path.imprecise {
+                precise += 1;
+            }
+            let branches: BTreeSet<GoalId> = path
+                .branches
+                .iter()
+                .filter_map(|b| branch_goals.get(b).copied())
+                .collect();
+            let pc = PathCondition::new(path.pc.clone(), symbols);
+            let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
+            records.push(ExploredPath {
+                id: path.id,
+                pc: pc.texts(),
+                branches: branches.iter().map(|g| g.0).collect(),
+                end: path.end_text(),
+                precise: !path.imprecise,
+                observable,
+            });
+            if ended && !path.imprecise && observable && !branches.is_empty() {
+                kept.push((Arc::new(pc), branches));
+            }
+        });
+        let took = started.elapsed();
+        self.stats.explore_time += took;
+        self.stats.methods_explored += 1;
+        self.stats.paths += total;
+        self.stats.precise_paths += precise;
+        if let (Some(l), Ok(summary)) = (self.learned.as_mut(), &result) {
+            l.note_uses(&summary.invariant_uses);
+        }
+        match result {
+            Ok(summary) => {
+                info!(method = %member_label, paths = total, kept = kept.len(), ?searcher, ?took, "explored");
+                // Grow the depth while paths are cheap and some ended at a bound.
+                let cheap = !summary.truncated && took < share / 2;
+                if searcher == SearcherKind::DepthFirst
+                    && cheap
+                    && bounded > 0
+                    && m.depth < MAX_DEPTH
+                {
+                    self.queue.push_back(i);
+                } else {
+                    match next_searcher(searcher) {
+                        Some(next) => m.searcher = next,
+                        None => m.done = true,
+                    }
+                }
+            }
+            Err(e) => {
+                debug!(method = %member_label, error = %e, "exploration failed");
+                m.done = true;
+            }
+        }
+        for (pc, branches) in kept {
+            if !self.paths.iter().any(|p| p.pc == pc) {
+                if let Some(a) = self.alternatives.as_mut() {
+                    a.know(&pc);
+                }
+                if self.policy.learns() {
+                    self.selector.insert(self.paths.len(), &pc);
+                }
+                self.paths.push(KeptPath {
+                    method: i,
+                    pc,
+                    branches,
+                    tried: false,
+                    alternative: false,
+                });
+            }
+        }
+        if let Some(a) = &mut self.artifacts {
+            a.explored(&member_label, searcher_name(searcher), depth, &records);
+        }
+        // Another pass while some uncovered branch of the method has no kept path.
+        let m = &self.methods[i];
+        if !m.done && !self.queue.contains(&i) {
+            let with_path: BTreeSet<GoalId> = self
+                .paths
+                .iter()
+                .filter(|p| p.method == i)
+                .flat_map(|p| p.branches.iter().copied())
+                .collect();
+            if m.branches.iter().any(|g| !with_path.contains(g)) {
+                self.queue.push_back(i);
+            }
+        }
+        if self.queue.is_empty() {
+            self.phase = Phase::Select;
+        }
+    }
+}
