@@ -15,9 +15,11 @@ use rivet_pc::{Clause, CmpOp, PathCondition, SymbolSort, Term};
 use rivet_search::{observed_symbol, Arena, PathConditionObjective};
 use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
 use rivet_testcase::{
-    CallObservation, Execution, GoalId, MemberRef, Observation, ObservationSpec, TypedTest,
+    CallObservation, Execution, MemberRef, Observation, ObservationSpec, TypedTest,
 };
 use tracing::debug;
+
+use crate::archive_cursor::ArchiveCursor;
 
 /// A method of the class under test whose calls are replayed (its index is the symbolic
 /// strategy's method index).
@@ -52,9 +54,8 @@ pub struct Alternatives {
     /// Probe ids of the class's branches start here.
     base: u32,
     branch_count: u32,
-    /// Archive tests already traced (by fingerprint), and each goal's test length when seen.
-    traced: HashSet<u64>,
-    archive_seen: BTreeMap<GoalId, usize>,
+    /// Archive tests already traced.
+    traced: ArchiveCursor,
     /// Calls already replayed: (method, trace).
     replayed: HashSet<u64>,
     /// Path conditions already produced, sources and alternatives (by their printed form).
@@ -87,8 +88,7 @@ impl Alternatives {
             targets,
             base,
             branch_count,
-            traced: HashSet::new(),
-            archive_seen: BTreeMap::new(),
+            traced: ArchiveCursor::default(),
             replayed: HashSet::new(),
             known: HashSet::new(),
             seed,
@@ -151,19 +151,7 @@ impl Alternatives {
 
     /// Archive tests not traced yet (each once).
     fn fresh_tests(&mut self, arena: &Arena<'_>) -> Vec<TypedTest> {
-        let mut out = Vec::new();
-        for (g, t) in &arena.archive.entries {
-            if out.len() >= TESTS_PER_STEP {
-                break;
-            }
-            if self.archive_seen.insert(*g, t.len()) == Some(t.len()) {
-                continue;
-            }
-            if self.traced.insert(fingerprint(t)) {
-                out.push(t.clone());
-            }
-        }
-        out
+        self.traced.fresh(arena.archive, TESTS_PER_STEP)
     }
 
     /// The precise, observable paths that follow a call's trace exactly.
@@ -375,12 +363,6 @@ fn others(prefix: &[Clause], clause: &Clause) -> Vec<Clause> {
 fn pc_key(pc: &PathCondition) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     pc.texts().hash(&mut h);
-    h.finish()
-}
-
-fn fingerprint(t: &TypedTest) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    format!("{:?}", t.test).hash(&mut h);
     h.finish()
 }
 

@@ -23,6 +23,7 @@ use rivet_tardis::{Label, Source};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
+use crate::archive_cursor::ArchiveCursor;
 use crate::concolic_inputs::{arguments_only, with_arguments};
 use crate::concolic_whole::{whole_test, with_values};
 use crate::feasibility::Feasibility;
@@ -166,10 +167,8 @@ pub struct ConcolicStrategy<'g, 'm> {
     /// Hashes of (target, trace prefix) seen in runs, and of nodes already tried.
     seen: HashSet<u64>,
     tried: HashSet<u64>,
-    traced_tests: HashSet<u64>,
-    /// The length of each archive entry when it was last looked at (an entry only changes to
-    /// a shorter test), so unchanged entries are not fingerprinted again every step.
-    archive_seen: BTreeMap<GoalId, usize>,
+    /// The archive tests traced already.
+    traced: ArchiveCursor,
     /// Unvisited nodes whose outcome no test covers yet (tried first), and the others (each
     /// a stepping stone deeper into the method, as a loop's next iteration).
     pending: Vec<Node>,
@@ -255,8 +254,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             labels,
             seen: HashSet::new(),
             tried: HashSet::new(),
-            traced_tests: HashSet::new(),
-            archive_seen: BTreeMap::new(),
+            traced: ArchiveCursor::default(),
             pending: Vec::new(),
             stepping: Vec::new(),
             new_goals: Vec::new(),
@@ -511,7 +509,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         let Some(run) = runs.first() else {
             return;
         };
-        self.traced_tests.insert(fingerprint(&test));
+        self.traced.take(&test);
         let (p0, s0) = (self.pending.len(), self.stepping.len());
         self.grow(arena, &test, run);
         let mut nodes: Vec<Node> = self.pending.drain(p0..).rev().collect();
@@ -552,7 +550,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             };
             let runs = self.run_traced(arena, std::slice::from_ref(&test));
             if let Some(run) = runs.first() {
-                self.traced_tests.insert(fingerprint(&test));
+                self.traced.take(&test);
                 self.check(&prediction, run);
                 self.grow(arena, &test, run);
             }
@@ -578,20 +576,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
 
     /// Archive tests not traced yet (each once).
     fn fresh_archive_tests(&mut self, arena: &Arena<'_>, most: usize) -> Vec<TypedTest> {
-        let mut out = Vec::new();
-        for (g, t) in &arena.archive.entries {
-            if out.len() >= most {
-                break;
-            }
-            if self.archive_seen.insert(*g, t.len()) == Some(t.len()) {
-                continue;
-            }
-            let h = fingerprint(t);
-            if self.traced_tests.insert(h) {
-                out.push(t.clone());
-            }
-        }
-        out
+        self.traced.fresh(arena.archive, most)
     }
 }
 
@@ -667,7 +652,7 @@ impl Strategy for ConcolicStrategy<'_, '_> {
             let seeds = self.seeds();
             let runs = self.run_traced(arena, &seeds);
             for (t, r) in seeds.iter().zip(&runs) {
-                self.traced_tests.insert(fingerprint(t));
+                self.traced.take(t);
                 self.grow(arena, t, r);
             }
             return StepOutcome::Worked;
@@ -721,12 +706,6 @@ fn key(target: usize, prefix: &[u32]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     target.hash(&mut h);
     prefix.hash(&mut h);
-    h.finish()
-}
-
-fn fingerprint(t: &TypedTest) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    format!("{:?}", t.test).hash(&mut h);
     h.finish()
 }
 

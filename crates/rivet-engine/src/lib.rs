@@ -17,6 +17,7 @@
 //!   with an index report.
 
 mod alternatives;
+mod archive_cursor;
 mod artifacts;
 mod concolic;
 mod concolic_inputs;

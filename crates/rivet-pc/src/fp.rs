@@ -199,14 +199,7 @@ pub fn compare(op: CmpOp, a: Concrete, b: Concrete) -> bool {
         a.as_f64().unwrap_or(f64::NAN),
         b.as_f64().unwrap_or(f64::NAN),
     );
-    match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
-    }
+    op.holds(x, y)
 }
 
 #[cfg(test)]

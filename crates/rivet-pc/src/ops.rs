@@ -134,7 +134,9 @@ impl CmpOp {
         }
     }
 
-    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
+    /// Whether `a op b` holds; with a partial order (floats), as IEEE 754 compares: false
+    /// for unordered operands except `Ne`.
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,

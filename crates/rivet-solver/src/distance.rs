@@ -174,14 +174,7 @@ fn compare_distance(op: CmpOp, x: &Concrete, y: &Concrete) -> f64 {
         (Concrete::Bool(a), Concrete::Bool(b)) => op.holds(a, b),
         _ => {
             let (a, b) = (x.as_number(), y.as_number());
-            match op {
-                CmpOp::Eq => a == b,
-                CmpOp::Ne => a != b,
-                CmpOp::Lt => a < b,
-                CmpOp::Le => a <= b,
-                CmpOp::Gt => a > b,
-                CmpOp::Ge => a >= b,
-            }
+            op.holds(a, b)
         }
     };
     if holds {
