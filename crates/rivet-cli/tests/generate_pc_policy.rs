@@ -66,8 +66,8 @@ fn check_counts(s: &Value) -> Vec<&Value> {
         .collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
     // The classifier learned exactly the goals settled (reached ones feasible, failed ones
-    // infeasible) and the tests' own paths (feasible): the symbolic strategy runs alone, so
-    // there is no other source.
+    // infeasible), the tests' own paths (feasible) and the alternatives the solver refuted
+    // (infeasible): the symbolic strategy runs alone, so there is no other source.
     let c = &s["classifier"];
     let a = &s["alternatives"];
     let sources = a["sources"].as_u64().unwrap();
@@ -78,7 +78,15 @@ fn check_counts(s: &Value) -> Vec<&Value> {
         c["feasible"].as_u64().unwrap(),
         s["satisfied"].as_u64().unwrap() + sources
     );
-    assert_eq!(c["infeasible"], s["failed"]);
+    let refuted = a["refuted"].as_u64().unwrap();
+    assert_eq!(
+        c["by_source"]["solver-unsat"].as_u64().unwrap_or(0),
+        refuted
+    );
+    assert_eq!(
+        c["infeasible"].as_u64().unwrap(),
+        s["failed"].as_u64().unwrap() + refuted
+    );
     assert_eq!(c["by_source"]["goal-reached"], s["satisfied"]);
     attempts
 }

@@ -35,6 +35,8 @@ pub struct Harvested {
     pub method: usize,
     pub source: Arc<PathCondition>,
     pub alternatives: Vec<Arc<PathCondition>>,
+    /// Alternatives the solver proved unsatisfiable.
+    pub unsat: Vec<Arc<PathCondition>>,
 }
 
 /// Totals for the report.
@@ -44,6 +46,8 @@ pub struct HarvestStats {
     pub calls_replayed: usize,
     pub sources: usize,
     pub alternatives: usize,
+    /// Alternatives the solver refuted (not kept).
+    pub refuted: usize,
     pub time: Duration,
 }
 
@@ -68,6 +72,8 @@ pub struct Alternatives {
 const TESTS_PER_STEP: usize = 8;
 /// Paths along one trace compared with the test's state (they differ in heap choices only).
 const CANDIDATES: u64 = 8;
+/// Time the solver gets to refute one source's alternatives.
+const REFUTE_TIME: Duration = Duration::from_millis(500);
 /// Time the executor gets per replayed call.
 const REPLAY_TIME: Duration = Duration::from_millis(300);
 
@@ -84,7 +90,10 @@ impl Alternatives {
             .map(|p| (p.base, p.branches.len() as u32))
             .unwrap_or((0, 0));
         Alternatives {
-            explorer,
+            explorer: explorer.with_config(ExploreConfig {
+                solver_timeout: Duration::from_millis(100),
+                ..ExploreConfig::default()
+            }),
             targets,
             base,
             branch_count,
@@ -267,16 +276,29 @@ impl Alternatives {
                 continue;
             }
             self.stats.sources += 1;
-            let alternatives: Vec<Arc<PathCondition>> = negations(&source)
+            let made: Vec<PathCondition> = negations(&source)
                 .into_iter()
                 .filter(|pc| self.known.insert(pc_key(pc)))
-                .map(Arc::new)
                 .collect();
+            // The solver's cheap verdict first: an alternative it refutes is an infeasible
+            // example, never a goal.
+            let refs: Vec<&PathCondition> = made.iter().collect();
+            let refuted = self.explorer.refuted(&refs, Instant::now() + REFUTE_TIME);
+            let (mut alternatives, mut unsat) = (Vec::new(), Vec::new());
+            for (pc, no) in made.into_iter().zip(refuted) {
+                if no {
+                    unsat.push(Arc::new(pc));
+                } else {
+                    alternatives.push(Arc::new(pc));
+                }
+            }
             self.stats.alternatives += alternatives.len();
+            self.stats.refuted += unsat.len();
             out.push(Harvested {
                 method: *method,
                 source,
                 alternatives,
+                unsat,
             });
         }
         out

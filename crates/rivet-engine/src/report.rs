@@ -215,13 +215,16 @@ pub struct PcSelectionReport {
 
 /// What the generator of alternatives did: archive tests traced, their calls replayed
 /// symbolically, the paths the tests' states satisfied (feasible evidence), the alternatives
-/// made from them (one negated clause each), and the seconds it took.
+/// made from them (one clause changed each) and kept, those the solver refuted (infeasible
+/// evidence, not kept), and the seconds it took.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AlternativesReport {
     pub tests: usize,
     pub calls_replayed: usize,
     pub sources: usize,
     pub alternatives: usize,
+    #[serde(default)]
+    pub refuted: usize,
     pub seconds: f64,
 }
 
@@ -519,6 +522,7 @@ mod tests {
                     calls_replayed: 2,
                     sources: 1,
                     alternatives: 4,
+                    refuted: 1,
                     seconds: 0.25,
                 }),
             }),

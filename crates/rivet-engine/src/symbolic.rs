@@ -282,6 +282,10 @@ impl SymbolicStrategy {
         for h in harvested {
             self.feasibility
                 .learn(&h.source, Label::Feasible, Source::TestPath);
+            for pc in &h.unsat {
+                self.feasibility
+                    .learn(pc, Label::Infeasible, Source::SolverUnsat);
+            }
             for pc in h.alternatives {
                 if self.policy.learns() {
                     self.selector.insert(self.paths.len(), &pc);
@@ -353,6 +357,7 @@ impl SymbolicStrategy {
                     calls_replayed: s.calls_replayed,
                     sources: s.sources,
                     alternatives: s.alternatives,
+                    refuted: s.refuted,
                     seconds: seconds(s.time),
                 }
             }),

@@ -20,7 +20,7 @@ use crate::program::{MethodBody, Program};
 use crate::searcher::{searcher_for, StateId, StateMeta};
 use crate::state::SymbolicState;
 use crate::value::{Reference, Value};
-use rivet_pc::{AccessPath, Clause, SymbolTable};
+use rivet_pc::{AccessPath, Clause, PathCondition, SymbolTable};
 
 /// The method to explore: class, name and descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,6 +207,24 @@ impl Explorer {
             hierarchy: self.hierarchy.clone(),
             config,
         }
+    }
+
+    /// Which of `conditions` the solver proves unsatisfiable (in their order; false where it
+    /// finds a model or gives up), with one solver of this explorer's configuration, until
+    /// `deadline` (the conditions left are not checked: false).
+    pub fn refuted(&self, conditions: &[&PathCondition], deadline: Instant) -> Vec<bool> {
+        let mut solver = self.config.solver();
+        conditions
+            .iter()
+            .map(|pc| {
+                if Instant::now() >= deadline {
+                    return false;
+                }
+                let terms: Vec<rivet_pc::Term> =
+                    pc.clauses.iter().map(|c| c.term().clone()).collect();
+                matches!(solver.check(&terms), rivet_solver::SolveResult::Unsat)
+            })
+            .collect()
     }
 
     /// Checks that the method exists with that descriptor and has bytecode.

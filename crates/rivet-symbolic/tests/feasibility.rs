@@ -165,3 +165,46 @@ fn queries_proved_unsatisfiable_are_kept_when_asked_for_and_are_unsatisfiable() 
             .all(|t| t.contains("{arg1}") || t.contains("{arg2}")));
     }
 }
+
+#[test]
+fn the_solver_refutes_a_path_with_one_of_its_clauses_negated_and_no_path() {
+    let mut config = ExploreConfig {
+        max_paths: 40,
+        ..ExploreConfig::default()
+    };
+    config
+        .heap_scope
+        .insert("structures/NodeCachingList$Node".into(), 3);
+    let explorer = Explorer::new(support::classpath(), config);
+    let method = "structures.NodeCachingList.removeAt(I)I";
+    let spec = MethodSpec::parse(method).unwrap_or_else(|e| panic!("{e}"));
+    let mut conditions = Vec::new();
+    explorer
+        .explore(&spec, &mut |p: &PathRecord, symbols: &SymbolTable| {
+            conditions.push(rivet_symbolic::PathCondition::new(p.pc.clone(), symbols));
+        })
+        .unwrap_or_else(|e| panic!("{method}: {e}"));
+    let mut contradicted = Vec::new();
+    for pc in &conditions {
+        let Some(term) = pc.clauses.iter().rev().find_map(|c| match c {
+            rivet_symbolic::Clause::Numeric(t) if !t.is_const() => Some(t.clone()),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let mut bad = pc.clone();
+        bad.clauses.push(rivet_symbolic::Clause::Numeric(
+            rivet_pc::Term::negation(term).unwrap(),
+        ));
+        contradicted.push(bad);
+    }
+    assert!(conditions.len() >= 10 && contradicted.len() >= 10);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let paths: Vec<_> = conditions.iter().collect();
+    assert!(explorer.refuted(&paths, deadline).iter().all(|r| !r));
+    let bad: Vec<_> = contradicted.iter().collect();
+    assert!(explorer.refuted(&bad, deadline).iter().all(|r| *r));
+    // Past the deadline nothing is checked, so nothing is refuted.
+    let past = std::time::Instant::now();
+    assert!(explorer.refuted(&bad, past).iter().all(|r| !r));
+}
