@@ -44,6 +44,8 @@ pub struct Harvested {
 pub struct HarvestStats {
     pub tests: usize,
     pub calls_replayed: usize,
+    /// Calls not replayed because their step's time was spent.
+    pub calls_skipped: usize,
     pub sources: usize,
     pub alternatives: usize,
     /// Alternatives the solver refuted (not kept).
@@ -74,6 +76,8 @@ const TESTS_PER_STEP: usize = 8;
 const CANDIDATES: u64 = 8;
 /// Time the solver gets to refute one source's alternatives.
 const REFUTE_TIME: Duration = Duration::from_millis(500);
+/// Time a step may spend replaying calls.
+const STEP_TIME: Duration = Duration::from_secs(1);
 /// Time the executor gets per replayed call.
 const REPLAY_TIME: Duration = Duration::from_millis(300);
 
@@ -144,7 +148,10 @@ impl Alternatives {
                 let Some(method) = self.targets.iter().position(|x| x.member == call.member) else {
                     continue;
                 };
-                if call.trace_truncated {
+                // A step replays for a bounded time; the calls left then are not replayed
+                // (later tests take the same paths again, or others near them).
+                if call.trace_truncated || started.elapsed() >= STEP_TIME {
+                    self.stats.calls_skipped += usize::from(!call.trace_truncated);
                     continue;
                 }
                 let candidates = self.replay(method, call);

@@ -221,6 +221,9 @@ pub struct PcSelectionReport {
 pub struct AlternativesReport {
     pub tests: usize,
     pub calls_replayed: usize,
+    /// Calls left unreplayed when a step's time (1 s) was spent.
+    #[serde(default)]
+    pub calls_skipped: usize,
     pub sources: usize,
     pub alternatives: usize,
     #[serde(default)]
@@ -520,6 +523,7 @@ mod tests {
                 alternatives: Some(AlternativesReport {
                     tests: 3,
                     calls_replayed: 2,
+                    calls_skipped: 0,
                     sources: 1,
                     alternatives: 4,
                     refuted: 1,

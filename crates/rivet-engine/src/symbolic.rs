@@ -355,6 +355,7 @@ impl SymbolicStrategy {
                 AlternativesReport {
                     tests: s.tests,
                     calls_replayed: s.calls_replayed,
+                    calls_skipped: s.calls_skipped,
                     sources: s.sources,
                     alternatives: s.alternatives,
                     refuted: s.refuted,
