@@ -74,8 +74,8 @@ pub struct Alternatives {
 const TESTS_PER_STEP: usize = 8;
 /// Paths along one trace compared with the test's state (they differ in heap choices only).
 const CANDIDATES: u64 = 8;
-/// Time the solver gets to refute one source's alternatives.
-const REFUTE_TIME: Duration = Duration::from_millis(500);
+/// Time the solver gets to refute the alternatives of one step.
+const REFUTE_TIME: Duration = Duration::from_millis(300);
 /// Time a step may spend replaying calls.
 const STEP_TIME: Duration = Duration::from_secs(1);
 /// Time the executor gets per replayed call.
@@ -160,7 +160,7 @@ impl Alternatives {
                 }
             }
         }
-        let out = self.confirm(arena, &tests, &pending);
+        let out = self.confirm(arena, &tests, &pending, Instant::now() + REFUTE_TIME);
         self.stats.time += started.elapsed();
         out
     }
@@ -220,6 +220,7 @@ impl Alternatives {
         arena: &mut Arena<'_>,
         tests: &[TypedTest],
         pending: &[(usize, u32, usize, Vec<Arc<PathCondition>>)],
+        refute_until: Instant,
     ) -> Vec<Harvested> {
         if pending.is_empty() {
             return Vec::new();
@@ -290,7 +291,7 @@ impl Alternatives {
             // The solver's cheap verdict first: an alternative it refutes is an infeasible
             // example, never a goal.
             let refs: Vec<&PathCondition> = made.iter().collect();
-            let refuted = self.explorer.refuted(&refs, Instant::now() + REFUTE_TIME);
+            let refuted = self.explorer.refuted(&refs, refute_until);
             let (mut alternatives, mut unsat) = (Vec::new(), Vec::new());
             for (pc, no) in made.into_iter().zip(refuted) {
                 if no {

@@ -277,6 +277,10 @@ impl SymbolicStrategy {
         let Some(alternatives) = self.alternatives.as_mut() else {
             return;
         };
+        // At most a fifth of the strategy's time, so the search keeps most of it.
+        if alternatives.stats().time * HARVEST_SHARE > self.started.elapsed() {
+            return;
+        }
         let harvested = alternatives.step(arena);
         let found = !harvested.is_empty();
         for h in harvested {
@@ -633,6 +637,9 @@ fn searcher_name(s: SearcherKind) -> &'static str {
 /// Alternatives searched beside a round's selection, per uncovered branch and in all.
 const ALTERNATIVES_PER_BRANCH: usize = 2;
 const MAX_ALTERNATIVES: usize = 6;
+
+/// The alternatives' generator gets at most one part in this many of the strategy's time.
+const HARVEST_SHARE: u32 = 5;
 
 /// Reclassify the pending paths when the training set has grown by this many examples.
 const RECLASSIFY_AFTER: usize = 5;
