@@ -31,16 +31,15 @@ fn probes(cp: &Classpath, classes: &[&str]) -> ProbeMap {
     ProbeMap::assign(&plans).expect("assign").0
 }
 
+/// The API model of a whole class, as a test in its package sees it.
+fn model_of(cp: &Arc<Classpath>, class: &str) -> ApiModel {
+    ApiModel::build(cp.clone(), class, None, AccessMode::SamePackage).expect("model")
+}
+
 #[test]
 fn avl_tree_goals_are_its_branches_with_probes_then_its_methods() {
     let cp = classpath();
-    let model = ApiModel::build(
-        cp.clone(),
-        "structures.AvlTree",
-        None,
-        AccessMode::SamePackage,
-    )
-    .expect("model");
+    let model = model_of(&cp, "structures.AvlTree");
     let mut nested: Vec<String> = cp
         .package_classes("structures")
         .expect("list")
@@ -242,13 +241,7 @@ type Jump = (&'static str, u16, usize, &'static str);
 #[test]
 fn date_parser_branches_after_calls_are_guided_by_the_callees_continuing_outcomes() {
     let cp = classpath();
-    let model = ApiModel::build(
-        cp.clone(),
-        "strings.DateParser",
-        None,
-        AccessMode::SamePackage,
-    )
-    .expect("model");
+    let model = model_of(&cp, "strings.DateParser");
     let map = probes(&cp, &["strings/DateParser"]);
     let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
     let class = map.class("strings.DateParser").expect("probes");
@@ -386,13 +379,7 @@ fn date_parser_branches_after_calls_are_guided_by_the_callees_continuing_outcome
 #[test]
 fn a_method_reaches_the_branches_of_the_private_helpers_it_calls() {
     let cp = classpath();
-    let model = ApiModel::build(
-        cp.clone(),
-        "structures.NodeCachingList",
-        None,
-        AccessMode::SamePackage,
-    )
-    .expect("model");
+    let model = model_of(&cp, "structures.NodeCachingList");
     let names = [
         "structures/NodeCachingList",
         "structures/NodeCachingList$Node",
