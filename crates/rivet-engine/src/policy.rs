@@ -185,17 +185,7 @@ pub fn cover_tardis_round(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn c(branches: &[u32], cost: usize) -> Candidate {
-        Candidate {
-            branches: branches.iter().map(|b| GoalId(*b)).collect(),
-            cost,
-        }
-    }
-
-    fn goals(ids: &[u32]) -> BTreeSet<GoalId> {
-        ids.iter().map(|b| GoalId(*b)).collect()
-    }
+    use crate::select::tests::{c, goals};
 
     fn p(label: Label, votes: u8, similarity: f64) -> Option<Prediction> {
         Some(Prediction {

@@ -201,17 +201,18 @@ pub fn alternatives(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn c(branches: &[u32], cost: usize) -> Candidate {
+    /// A candidate covering `branches` at `cost` (the policy's tests use it too).
+    pub(crate) fn c(branches: &[u32], cost: usize) -> Candidate {
         Candidate {
             branches: branches.iter().map(|b| GoalId(*b)).collect(),
             cost,
         }
     }
 
-    fn goals(ids: &[u32]) -> BTreeSet<GoalId> {
+    pub(crate) fn goals(ids: &[u32]) -> BTreeSet<GoalId> {
         ids.iter().map(|b| GoalId(*b)).collect()
     }
 
