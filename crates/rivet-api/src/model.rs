@@ -155,6 +155,8 @@ pub struct ApiModel {
     pub(crate) package_apis: std::cell::OnceCell<Vec<Arc<ClassApi>>>,
     /// Strings the code under test compared or parsed during the run (dynamic seeding).
     pub(crate) dynamic_strings: RefCell<crate::supply::DynamicStrings>,
+    /// Integers the search's current goals compare against (path-condition literals).
+    pub(crate) goal_ints: RefCell<Arc<[i64]>>,
     /// How often each constructor and method ran and threw during the run (producers that
     /// always throw are tried less).
     pub(crate) record: RefCell<HashMap<rivet_testcase::MemberRef, crate::supply::Record>>,
@@ -239,6 +241,7 @@ impl ApiModel {
             package_methods: std::cell::OnceCell::new(),
             package_apis: std::cell::OnceCell::new(),
             dynamic_strings: RefCell::new(Default::default()),
+            goal_ints: RefCell::new(Arc::from(Vec::new())),
             record: RefCell::new(HashMap::new()),
         };
         model.finish(method)

@@ -120,6 +120,18 @@ impl ApiModel {
         pool.order.get(rng.below(pool.order.len())).cloned()
     }
 
+    /// Sets the integers the search's current goals compare against (the literals of the
+    /// path conditions it is after, and their neighbours): the generator offers them as it
+    /// offers the class's constants.
+    pub fn set_goal_ints(&self, ints: Arc<[i64]>) {
+        *self.goal_ints.borrow_mut() = ints;
+    }
+
+    /// The integers of the current goals.
+    pub fn goal_ints(&self) -> Arc<[i64]> {
+        self.goal_ints.borrow().clone()
+    }
+
     /// How many strings the run has seen so far (for reports and tests).
     pub fn dynamic_string_count(&self) -> usize {
         self.dynamic_strings.borrow().order.len()

@@ -344,3 +344,23 @@ fn types_whose_only_producers_need_an_instance_of_themselves_do_not_recurse_fore
     }
     assert!(built > 0);
 }
+
+#[test]
+fn the_current_goals_integers_join_the_constants() {
+    let m = model("commons-lang3", "org.apache.commons.lang3.EnumUtils");
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(3);
+    let draw = |rng: &mut Rng| {
+        (0..1000)
+            .map(|_| g.primitive(rng, rivet_testcase::Prim::Int))
+            .filter(|v| *v == rivet_testcase::PrimitiveValue::Int(3001))
+            .count()
+    };
+    assert_eq!(draw(&mut rng), 0);
+    m.set_goal_ints(Arc::from(vec![2999, 3000, 3001]));
+    let hits = draw(&mut rng);
+    // A constant a third of the time, a goal's half of those, one of three values.
+    assert!((25..100).contains(&hits), "{hits} of 1000");
+    m.set_goal_ints(Arc::from(Vec::new()));
+    assert_eq!(draw(&mut rng), 0);
+}

@@ -33,6 +33,8 @@ pub struct ReplayTarget {
 #[derive(Debug, Clone)]
 pub struct Harvested {
     pub method: usize,
+    /// The test whose call satisfied `source`.
+    pub test: Arc<TypedTest>,
     pub source: Arc<PathCondition>,
     pub alternatives: Vec<Arc<PathCondition>>,
     /// Alternatives the solver proved unsatisfiable.
@@ -304,6 +306,7 @@ impl Alternatives {
             self.stats.refuted += unsat.len();
             out.push(Harvested {
                 method: *method,
+                test: Arc::new(tests[*test].clone()),
                 source,
                 alternatives,
                 unsat,

@@ -46,9 +46,15 @@ pub trait Strategy {
     /// in flight. The default does nothing.
     fn close(&mut self, _goals: &mut Goals, _archive: &Archive) {}
 
-    /// Tests another strategy found that covered goals no test had covered; the default
-    /// ignores them (the search takes them into its population).
+    /// Tests another strategy found that covered goals no test had covered, or offers; the
+    /// default ignores them (the search takes them into its population).
     fn seed(&mut self, _tests: &[TypedTest]) {}
+
+    /// Tests this strategy offers the others after a step (the test a path-condition goal
+    /// was derived from, close to meeting it); the default offers none.
+    fn offers(&mut self) -> Vec<TypedTest> {
+        Vec::new()
+    }
 }
 
 /// The many-objective search as a strategy: one generation per step.
@@ -165,8 +171,10 @@ pub fn drive(
         }
         steps += 1;
         let name = strategy.name();
-        // What this strategy covered first goes to the others (the search builds on it).
-        let arrivals = std::mem::take(&mut arena.archive.arrivals);
+        // What this strategy covered first, and what it offers, goes to the others (the
+        // search builds on it).
+        let mut arrivals = std::mem::take(&mut arena.archive.arrivals);
+        arrivals.extend(strategy.offers());
         if !arrivals.is_empty() {
             for (j, other) in strategies.iter_mut().enumerate() {
                 if j != i {
@@ -265,6 +273,11 @@ mod tests {
         last: i32,
         runs: usize,
         log: Vec<&'static str>,
+        /// Offers a test after each step.
+        offering: bool,
+        offered: Vec<TypedTest>,
+        /// Tests handed in by the others.
+        received: usize,
     }
 
     impl Strategy for Counter {
@@ -281,13 +294,24 @@ mod tests {
                 )),
                 None,
             );
-            arena.evaluate(&vec![t; self.runs]);
+            arena.evaluate(&vec![t.clone(); self.runs]);
+            if self.offering {
+                self.offered.push(t);
+            }
             self.next += 1;
             if self.next > self.last {
                 StepOutcome::Done
             } else {
                 StepOutcome::Worked
             }
+        }
+
+        fn offers(&mut self) -> Vec<TypedTest> {
+            std::mem::take(&mut self.offered)
+        }
+
+        fn seed(&mut self, tests: &[TypedTest]) {
+            self.received += tests.len();
         }
     }
 
@@ -313,6 +337,9 @@ mod tests {
             last,
             runs: 2,
             log: Vec::new(),
+            offering: false,
+            offered: Vec::new(),
+            received: 0,
         }
     }
 
@@ -401,5 +428,29 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!(a.log.len(), 2);
+    }
+
+    #[test]
+    fn what_a_strategy_offers_goes_to_the_others() {
+        let mut goals = goals(8);
+        let mut archive = Archive::default();
+        // a covers nothing new after its first step but offers a test each step.
+        let mut a = counter("a", 0, 2);
+        a.offering = true;
+        a.runs = 1;
+        let mut b = counter("b", 0, 2);
+        b.runs = 1;
+        drive(
+            &mut [&mut a, &mut b],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            budget(),
+            &mut |_| {},
+        );
+        // b gets a's three offers and a's first arrivals (probes 0, 1, 2); a gets none of
+        // its own, and none from b, which only covers what a covered first.
+        assert_eq!(b.received, 6);
+        assert_eq!(a.received, 0);
     }
 }

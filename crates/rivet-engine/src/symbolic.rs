@@ -16,7 +16,7 @@ use rivet_pc::PathCondition;
 use rivet_search::{Archive, Arena, Goals, PathConditionObjective};
 use rivet_symbolic::{Explorer, MethodSpec, SearcherKind};
 use rivet_tardis::{Bucket, Label, Prediction, Selector, SelectorConfig, Source};
-use rivet_testcase::{GoalId, MemberRef};
+use rivet_testcase::{GoalId, MemberRef, TypedTest};
 use tracing::debug;
 
 use crate::alternatives::{Alternatives, ReplayTarget};
@@ -97,8 +97,9 @@ struct KeptPath {
     pc: Arc<PathCondition>,
     branches: BTreeSet<GoalId>,
     tried: bool,
-    /// An alternative of a test's path (TARDIS), not an explored path.
-    alternative: bool,
+    /// For an alternative of a test's path (TARDIS), not an explored path: the test, which
+    /// meets every clause but the last and is handed to the search when the goal starts.
+    alternative: Option<Arc<TypedTest>>,
 }
 
 /// A path-condition goal being searched.
@@ -166,6 +167,8 @@ pub struct SymbolicStrategy {
     learned: Option<LearnedInvariants>,
     /// TARDIS's alternatives of the tests' own paths (pipelined policies).
     alternatives: Option<Alternatives>,
+    /// Tests for the search's population: the source tests of alternatives made goals.
+    offered: Vec<TypedTest>,
 }
 
 impl SymbolicStrategy {
@@ -242,6 +245,7 @@ impl SymbolicStrategy {
             attempts: Vec::new(),
             learned: None,
             alternatives: None,
+            offered: Vec::new(),
         }
     }
 
@@ -299,7 +303,7 @@ impl SymbolicStrategy {
                     pc,
                     branches: BTreeSet::new(),
                     tried: false,
-                    alternative: true,
+                    alternative: Some(h.test.clone()),
                 });
             }
         }
@@ -498,6 +502,9 @@ impl SymbolicStrategy {
     ) -> crate::artifacts::SelectedPath {
         let path = &mut self.paths[p];
         path.tried = true;
+        if let Some(test) = &path.alternative {
+            self.offered.push(TypedTest::clone(test));
+        }
         let m = &self.methods[path.method];
         let objective = PathConditionObjective::new(m.member.clone(), path.pc.clone());
         let label = format!("{}.{}", m.spec.class.simple(), m.spec.name);
@@ -519,7 +526,7 @@ impl SymbolicStrategy {
             outcome: PcOutcome::Searching,
             bucket: prediction.as_ref().map(Bucket::of),
             similarity: prediction.map(|p| p.similarity),
-            alternative: path.alternative,
+            alternative: path.alternative.is_some(),
         });
         let summary = log.summary();
         self.active.push(ActiveGoal {
@@ -670,6 +677,10 @@ impl Strategy for SymbolicStrategy {
             )),
             Phase::Waiting | Phase::Done => None,
         }
+    }
+
+    fn offers(&mut self) -> Vec<TypedTest> {
+        std::mem::take(&mut self.offered)
     }
 
     fn close(&mut self, goals: &mut Goals, archive: &Archive) {

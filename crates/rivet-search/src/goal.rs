@@ -57,6 +57,12 @@ pub trait Objective: fmt::Debug + Send + Sync {
         None
     }
 
+    /// Integers worth offering the generator while this goal is a target (the literals a
+    /// path condition compares against); empty by default.
+    fn literals(&self) -> &[i64] {
+        &[]
+    }
+
     /// For a branch counted as JaCoCo counts it: the probes (JaCoCo's points) one of which
     /// must be hit for the branch to count as covered. Empty: its own probe decides.
     fn confirmers(&self) -> &[ProbeId] {
@@ -259,6 +265,8 @@ pub struct Goals {
     observation: ObservationSpec,
     /// What a strategy asked to snapshot (learned invariants), part of `observation`.
     snapshot: Option<SnapshotSpec>,
+    /// The active goals' literals, sorted, rebuilt with `observation`.
+    literals: Arc<[i64]>,
 }
 
 impl Goals {
@@ -373,10 +381,12 @@ impl Goals {
 
     fn rebuild_observation(&mut self) {
         let mut by_member: BTreeMap<MemberRef, Observation> = BTreeMap::new();
+        let mut literals: BTreeSet<i64> = BTreeSet::new();
         for g in &self.goals {
             if self.retired.contains(&g.id) {
                 continue;
             }
+            literals.extend(g.objective.literals());
             if let Some(o) = g.objective.observation() {
                 let entry = by_member
                     .entry(o.member.clone())
@@ -399,6 +409,12 @@ impl Goals {
             trace: false,
             snapshot: self.snapshot.clone(),
         };
+        self.literals = literals.into_iter().collect();
+    }
+
+    /// The literals of the active goals (see [`Objective::literals`]).
+    pub fn literals(&self) -> Arc<[i64]> {
+        self.literals.clone()
     }
 
     pub fn is_retired(&self, id: GoalId) -> bool {

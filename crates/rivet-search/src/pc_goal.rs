@@ -68,6 +68,8 @@ pub struct PathConditionObjective {
     symbols: BTreeMap<SymbolId, Option<ObservedPath>>,
     /// Per clause, the observed paths of its reference paths (`path`, and `target` of aliases).
     clause_paths: Vec<(Option<ObservedPath>, Option<ObservedPath>)>,
+    /// The integer constants its numeric clauses compare against, and their neighbours.
+    literals: Vec<i64>,
 }
 
 impl PathConditionObjective {
@@ -88,11 +90,18 @@ impl PathConditionObjective {
                 Clause::Alias { path, target, .. } => (observed_path(path), observed_path(target)),
             })
             .collect();
+        let mut literals = BTreeSet::new();
+        for c in &pc.clauses {
+            if let Clause::Numeric(term) = c {
+                int_literals(term, &mut literals);
+            }
+        }
         PathConditionObjective {
             member,
             pc,
             symbols,
             clause_paths,
+            literals: literals.into_iter().collect(),
         }
     }
 
@@ -184,6 +193,32 @@ impl PathConditionObjective {
     }
 }
 
+/// Most literals one goal offers (a long path condition repeats a few).
+const MAX_LITERALS: usize = 64;
+
+/// The integer constants of `term` and their neighbours (`c - 1`, `c`, `c + 1`): a clause
+/// `x > 3000` is met by 3001, which the generator would rarely try on its own.
+fn int_literals(term: &Term, out: &mut BTreeSet<i64>) {
+    if out.len() >= MAX_LITERALS {
+        return;
+    }
+    match term.kind() {
+        TermKind::Int(c) => out.extend([i64::from(*c) - 1, i64::from(*c), i64::from(*c) + 1]),
+        TermKind::Long(c) => out.extend([c.saturating_sub(1), *c, c.saturating_add(1)]),
+        TermKind::Unary(_, a) => int_literals(a, out),
+        TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
+            int_literals(a, out);
+            int_literals(b, out);
+        }
+        TermKind::Ite(c, a, b) => {
+            int_literals(c, out);
+            int_literals(a, out);
+            int_literals(b, out);
+        }
+        _ => {}
+    }
+}
+
 /// SUSHI's δ of a false comparison between `a` and `b`: `1 − 1/(1 + |a − b| + ε)`, exact on
 /// integers; on floats and doubles the gap is taken in `f64`, and a NaN operand or a gap that
 /// is not finite is the maximal 1.
@@ -246,6 +281,10 @@ impl Objective for PathConditionObjective {
 
     fn observation(&self) -> Option<Observation> {
         Some(PathConditionObjective::observation(self))
+    }
+
+    fn literals(&self) -> &[i64] {
+        &self.literals
     }
 }
 

@@ -328,3 +328,24 @@ fn an_integer_symbol_converted_to_double_gets_the_double_gap() {
     assert!((at(2) - sushi(0.5)).abs() < 1e-12);
     assert!((at(-10) - sushi(12.5)).abs() < 1e-12);
 }
+
+#[test]
+fn literals_are_the_constants_compared_against_and_their_neighbours() {
+    // `{this}.size >= 15`: 14, 15 and 16; reference clauses add none.
+    assert_eq!(objective().literals(), &[14, 15, 16]);
+}
+
+#[test]
+fn the_goals_offer_the_literals_of_active_goals_only() {
+    let mut goals = crate::Goals::default();
+    assert!(goals.literals().is_empty());
+    let id = goals.add(
+        Arc::new(objective()),
+        "Sample.foo".into(),
+        None,
+        "path 0".into(),
+    );
+    assert_eq!(&goals.literals()[..], &[14, 15, 16]);
+    goals.retire(id);
+    assert!(goals.literals().is_empty());
+}

@@ -236,6 +236,7 @@ impl<'g, 'm> Search<'g, 'm> {
     pub fn step(&mut self, arena: &mut Arena<'_>) {
         let n = self.config.population.max(2);
         let seeds = std::mem::take(&mut self.seeds);
+        self.generator.model.set_goal_ints(arena.goals.literals());
         if self.population.is_empty() {
             let mut initial: Vec<TypedTest> = (0..n)
                 .map(|_| {

@@ -135,7 +135,7 @@ impl SymbolicStrategy {
                     pc,
                     branches,
                     tried: false,
-                    alternative: false,
+                    alternative: None,
                 });
             }
         }
