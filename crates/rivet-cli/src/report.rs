@@ -76,8 +76,8 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             let tried = p.attempts.iter().filter(|t| t.alternative).count();
             let _ = writeln!(
                 s,
-                "    alternatives: {} tests traced, {} paths of theirs confirmed, {} alternatives kept ({} refuted by the solver), {} tried ({:.1} s)",
-                a.tests, a.sources, a.alternatives, a.refuted, tried, a.seconds
+                "    alternatives: {} tests traced, {} paths of theirs confirmed, {} alternatives kept ({} refuted by the solver, {} contradicting learned invariants), {} tried ({:.1} s)",
+                a.tests, a.sources, a.alternatives, a.refuted, a.contradicted, tried, a.seconds
             );
         }
     }

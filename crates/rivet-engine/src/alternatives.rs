@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use rivet_instrument::ClassProbes;
 use rivet_pc::{Clause, CmpOp, PathCondition, SymbolSort, Term};
 use rivet_search::{observed_symbol, Arena, PathConditionObjective};
-use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
+use rivet_symbolic::invariant_check::contradicted;
+use rivet_symbolic::{ExploreConfig, Explorer, Invariants, MethodSpec, PathEnd, SearcherKind};
 use rivet_testcase::{
     CallObservation, Execution, MemberRef, Observation, ObservationSpec, TypedTest,
 };
@@ -52,6 +53,9 @@ pub struct HarvestStats {
     pub alternatives: usize,
     /// Alternatives the solver refuted (not kept).
     pub refuted: usize,
+    /// Alternatives whose changed clause contradicts a learned structural invariant (not
+    /// kept: a null where a field is never null, an alias giving a node two predecessors).
+    pub contradicted: usize,
     pub time: Duration,
 }
 
@@ -122,7 +126,7 @@ impl Alternatives {
 
     /// Traces the archive's new tests, replays their calls of the targets, and returns what
     /// each satisfied call yields.
-    pub fn step(&mut self, arena: &mut Arena<'_>) -> Vec<Harvested> {
+    pub fn step(&mut self, arena: &mut Arena<'_>, invariants: &Invariants) -> Vec<Harvested> {
         if self.branch_count == 0 || self.targets.is_empty() {
             return Vec::new();
         }
@@ -162,7 +166,12 @@ impl Alternatives {
                 }
             }
         }
-        let out = self.confirm(arena, &tests, &pending, Instant::now() + REFUTE_TIME);
+        let out = self.confirm(
+            arena,
+            &tests,
+            &pending,
+            (Instant::now() + REFUTE_TIME, invariants),
+        );
         self.stats.time += started.elapsed();
         out
     }
@@ -222,7 +231,7 @@ impl Alternatives {
         arena: &mut Arena<'_>,
         tests: &[TypedTest],
         pending: &[(usize, u32, usize, Vec<Arc<PathCondition>>)],
-        refute_until: Instant,
+        (refute_until, invariants): (Instant, &Invariants),
     ) -> Vec<Harvested> {
         if pending.is_empty() {
             return Vec::new();
@@ -286,9 +295,15 @@ impl Alternatives {
                 continue;
             }
             self.stats.sources += 1;
+            let class = self.targets[*method].spec.class.internal().to_string();
             let made: Vec<PathCondition> = negations(&source)
                 .into_iter()
                 .filter(|pc| self.known.insert(pc_key(pc)))
+                .filter(|pc| {
+                    let bad = contradicted(invariants, pc, &class).is_some();
+                    self.stats.contradicted += usize::from(bad);
+                    !bad
+                })
                 .collect();
             // The solver's cheap verdict first: an alternative it refutes is an infeasible
             // example, never a goal.

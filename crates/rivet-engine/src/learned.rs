@@ -228,6 +228,21 @@ impl LearnedInvariants {
         out
     }
 
+    /// The invariants the explorations assume now, without starting one: those learned and
+    /// not retracted.
+    pub fn assumed(&self) -> Invariants {
+        Invariants::from_items(
+            self.order
+                .iter()
+                .filter(|inv| {
+                    self.entries
+                        .get(*inv)
+                        .is_some_and(|e| e.retracted.is_none())
+                })
+                .cloned(),
+        )
+    }
+
     /// Counts the uses an exploration reported (invariants as the file spells them).
     pub fn note_uses(&mut self, uses: &[(String, u64)]) {
         for (text, n) in uses {

@@ -216,7 +216,8 @@ pub struct PcSelectionReport {
 /// What the generator of alternatives did: archive tests traced, their calls replayed
 /// symbolically, the paths the tests' states satisfied (feasible evidence), the alternatives
 /// made from them (one clause changed each) and kept, those the solver refuted (infeasible
-/// evidence, not kept), and the seconds it took.
+/// evidence, not kept), those contradicting a learned structural invariant (not kept), and
+/// the seconds it took.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AlternativesReport {
     pub tests: usize,
@@ -228,6 +229,8 @@ pub struct AlternativesReport {
     pub alternatives: usize,
     #[serde(default)]
     pub refuted: usize,
+    #[serde(default)]
+    pub contradicted: usize,
     pub seconds: f64,
 }
 
@@ -527,6 +530,7 @@ mod tests {
                     sources: 1,
                     alternatives: 4,
                     refuted: 1,
+                    contradicted: 2,
                     seconds: 0.25,
                 }),
             }),

@@ -285,7 +285,12 @@ impl SymbolicStrategy {
         if alternatives.stats().time * HARVEST_SHARE > self.started.elapsed() {
             return;
         }
-        let harvested = alternatives.step(arena);
+        let invariants = self
+            .learned
+            .as_ref()
+            .map(LearnedInvariants::assumed)
+            .unwrap_or_default();
+        let harvested = alternatives.step(arena, &invariants);
         let found = !harvested.is_empty();
         for h in harvested {
             self.feasibility
@@ -367,6 +372,7 @@ impl SymbolicStrategy {
                     sources: s.sources,
                     alternatives: s.alternatives,
                     refuted: s.refuted,
+                    contradicted: s.contradicted,
                     seconds: seconds(s.time),
                 }
             }),

@@ -72,6 +72,25 @@ impl Ranges {
             },
             TermKind::Ite(_, a, b) => hull(self.of(a), self.of(b)),
             TermKind::Unary(UnaryOp::I2L, a) => self.of(a),
+            // A narrowing cast keeps its operand's range only when it fits the target type:
+            // `(char)` of a byte is 0..65535, not -128..127.
+            TermKind::Unary(
+                op @ (UnaryOp::L2I | UnaryOp::I2B | UnaryOp::I2S | UnaryOp::I2C),
+                a,
+            ) => {
+                let target = match op {
+                    UnaryOp::I2B => bits_range(8),
+                    UnaryOp::I2S => bits_range(16),
+                    UnaryOp::I2C => (0, 65_535),
+                    _ => bits_range(32),
+                };
+                let raw = self.of(a);
+                if fits(raw, target) {
+                    raw
+                } else {
+                    target
+                }
+            }
             _ => match self.raw(t) {
                 Some(raw) if fits(raw, whole) => raw,
                 _ => whole,
@@ -149,5 +168,20 @@ mod tests {
         let y = Term::binary(BinaryOp::Add, x, Term::int(1)).unwrap_or_else(|e| panic!("{e}"));
         assert!(!fits(r.raw(&y).unwrap_or((0, 0)), bits_range(32)));
         assert_eq!(r.of(&y), bits_range(32));
+    }
+
+    #[test]
+    fn a_narrowing_cast_has_its_target_types_range() {
+        // `(short) (char) b` for a byte b: (char) is 0..65535 (a negative byte wraps), so the
+        // short cast wraps again (the proptest case `(short) (char) -128 == -128`).
+        let b = Term::var(SymbolId(0), SymbolSort::Byte);
+        let c = Term::unary(UnaryOp::I2C, b.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let s = Term::unary(UnaryOp::I2S, c.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let mut r = Ranges::default();
+        assert_eq!(r.of(&c), (0, 65_535));
+        assert!(!fits(r.raw(&s).unwrap_or((0, 0)), bits_range(16)));
+        // A cast its operand fits keeps the operand's range.
+        let widened = Term::unary(UnaryOp::I2S, b).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.of(&widened), bits_range(8));
     }
 }

@@ -76,6 +76,10 @@ pub struct FieldRules {
     /// Inverse invariants of other fields that point here: the objects this reference must
     /// alias (by inverse invariant number).
     pub backward: Vec<(usize, ObjectId)>,
+    /// Objects the same field of another input in the scope of an inverse invariant of this
+    /// field already refers to: no alias candidates, as their back field cannot point to two
+    /// owners (by inverse invariant number).
+    pub taken: Vec<(usize, ObjectId)>,
 }
 
 /// The rules the invariants impose on field (`owner`, `name`) of `holder`.
@@ -107,7 +111,23 @@ pub fn field_rules(
         match inv {
             Invariant::NotNull { .. } => rules.not_null = Some(n),
             Invariant::Unshared { .. } => rules.unshared = Some(n),
-            Invariant::Inverse { back, .. } => rules.forward.push((n, Arc::from(back.as_str()))),
+            Invariant::Inverse { back, scope, .. } => {
+                rules.forward.push((n, Arc::from(back.as_str())));
+                for r in &state.symrefs {
+                    let (Some((x, x_owner, x_field)), Some(Reference::Object(target))) =
+                        (&r.holder, r.resolved)
+                    else {
+                        continue;
+                    };
+                    if *x != holder
+                        && **x_owner == *owner
+                        && **x_field == *name
+                        && applies(scope, region(state, *x).as_ref())
+                    {
+                        rules.taken.push((n, target));
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -143,6 +163,9 @@ pub fn excludes_alias(
 ) -> Option<usize> {
     if let Some(n) = rules.unshared {
         return Some(n);
+    }
+    if let Some((n, _)) = rules.taken.iter().find(|(_, t)| *t == candidate) {
+        return Some(*n);
     }
     for (n, back) in &rules.forward {
         if let Some(i) = field_ref(state, candidate, back) {

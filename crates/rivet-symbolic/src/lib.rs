@@ -29,6 +29,7 @@ pub mod error;
 pub mod explorer;
 pub mod heap;
 pub mod interp;
+pub mod invariant_check;
 pub mod invariant_use;
 pub mod invariants;
 pub mod lazy;

@@ -169,3 +169,39 @@ fn a_count_the_heap_contradicts_drops_the_path_and_is_counted_as_used() {
         .iter()
         .any(|(text, n)| text.starts_with("count ") && *n > 0));
 }
+
+#[test]
+fn a_back_pointer_lets_no_two_nodes_point_to_the_same_one() {
+    // Without the inverse, a node's next may alias a node in the middle of the chain; with
+    // it, that node's previous would have to be two nodes at once.
+    let clear = "structures.NodeCachingList.clear()V";
+    let into_middle = |paths: &[support::Rendered]| {
+        paths
+            .iter()
+            .flat_map(|p| p.pc_texts())
+            .filter(|c| c.contains(".next == {this}.header.next"))
+            .count()
+    };
+    let (without, _) = support::explore(
+        clear,
+        config(
+            LIST_NODE,
+            5,
+            Invariants::parse("not-null structures.NodeCachingList.header\n").unwrap(),
+        ),
+    );
+    assert!(into_middle(&without) > 0);
+    let inverse = Invariants::parse(
+        "not-null structures.NodeCachingList.header\n\
+         inverse structures.NodeCachingList$Node.next previous within structures.NodeCachingList.header\n",
+    )
+    .unwrap();
+    let with = all_confirmed(config(LIST_NODE, 5, inverse), clear);
+    assert_eq!(
+        into_middle(&with),
+        0,
+        "{:?}",
+        with.iter().map(|p| p.show()).collect::<Vec<_>>()
+    );
+    assert_eq!(branches(&with), branches(&without));
+}
