@@ -107,13 +107,29 @@ impl Translation {
     }
 
     pub(crate) fn bv(&mut self, t: &Term) -> BV {
-        match self.ast(t) {
+        let width = if t.sort() == Sort::Long { 64 } else { 32 };
+        let out = match self.ast(t) {
             Ast::Bv(b) => b,
             // Booleans used as integers (never built by well-sorted constructors).
-            Ast::Bool(b) => b.ite(&BV::from_i64(1, 32), &BV::from_i64(0, 32)),
+            Ast::Bool(b) => b.ite(&BV::from_i64(1, width), &BV::from_i64(0, width)),
             Ast::Fp(f) => {
                 self.unsupported = true;
                 f.to_ieee_bv()
+            }
+        };
+        // A term this backend does not translate (a string operation, a float's bits) may
+        // come out at another width than its sort's: the query is unsupported, and the
+        // vector is cut or extended so that Z3 is never handed mismatched operands (it
+        // returns no term then, and the z3 crate panics).
+        let size = out.get_size();
+        if size == width {
+            out
+        } else {
+            self.unsupported = true;
+            if size > width {
+                out.extract(width - 1, 0)
+            } else {
+                out.sign_ext(width - size)
             }
         }
     }
