@@ -509,11 +509,12 @@ impl<'m> Generator<'m> {
     /// A fresh primitive value.
     pub fn primitive(&self, rng: &mut Rng, p: Prim) -> PrimitiveValue {
         let ints = &self.model.constants.ints;
-        let goal_ints = self.model.goal_ints();
         let int = |rng: &mut Rng, lo: i64, hi: i64| -> i64 {
             let roll = rng.unit();
             if roll < self.config.p_constant {
-                // Half the time, when the search is after path conditions, their literals.
+                // Half the time, when the search is after path conditions, their literals
+                // (read only here: most primitives are no constant draw).
+                let goal_ints = self.model.goal_ints();
                 let pool: &[i64] = if !goal_ints.is_empty() && rng.chance(0.5) {
                     &goal_ints
                 } else {

@@ -350,6 +350,18 @@ mod tests {
         }
     }
 
+    /// Drives `strategies` within the default budget, ignoring progress.
+    fn run(strategies: &mut [&mut dyn Strategy], goals: &mut Goals, archive: &mut Archive) {
+        drive(
+            strategies,
+            goals,
+            archive,
+            &mut FakeExecutor,
+            budget(),
+            &mut |_| {},
+        );
+    }
+
     #[test]
     fn strategies_take_turns_and_share_one_archive_until_all_is_covered() {
         let mut goals = goals(4);
@@ -377,14 +389,7 @@ mod tests {
         let mut archive = Archive::default();
         let mut a = counter("a", 0, 0);
         let mut b = counter("b", 1, 5);
-        drive(
-            &mut [&mut a, &mut b],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            budget(),
-            &mut |_| {},
-        );
+        run(&mut [&mut a, &mut b], &mut goals, &mut archive);
         assert_eq!(a.log.len(), 1);
         assert_eq!(b.log.len(), 5);
         assert_eq!(archive.covered().len(), 6);
@@ -419,14 +424,7 @@ mod tests {
         goals.retire(GoalId(2));
         let mut archive = Archive::default();
         let mut a = counter("a", 0, 9);
-        drive(
-            &mut [&mut a],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            budget(),
-            &mut |_| {},
-        );
+        run(&mut [&mut a], &mut goals, &mut archive);
         assert_eq!(a.log.len(), 2);
     }
 
@@ -440,14 +438,7 @@ mod tests {
         a.runs = 1;
         let mut b = counter("b", 0, 2);
         b.runs = 1;
-        drive(
-            &mut [&mut a, &mut b],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            budget(),
-            &mut |_| {},
-        );
+        run(&mut [&mut a, &mut b], &mut goals, &mut archive);
         // b gets a's three offers and a's first arrivals (probes 0, 1, 2); a gets none of
         // its own, and none from b, which only covers what a covered first.
         assert_eq!(b.received, 6);
