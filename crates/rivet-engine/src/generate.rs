@@ -453,6 +453,7 @@ fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicRepor
         goals: stats.goals,
         goals_reached: stats.goals_reached,
         goals_failed: stats.goals_failed,
+        goals_stalled: stats.goals_stalled,
         goals_cut_short: stats.goals_cut_short,
         invariants: None,
     }

@@ -185,6 +185,10 @@ pub struct SymbolicReport {
     pub goals: usize,
     pub goals_reached: usize,
     pub goals_failed: usize,
+    /// Of the failed goals, those given up before their slice was spent because their best
+    /// distance had not improved for the stall time (60 % of a slice).
+    #[serde(default)]
+    pub goals_stalled: usize,
     /// Goals still being searched when the run stopped (every goal covered, or the budget
     /// spent).
     #[serde(default)]

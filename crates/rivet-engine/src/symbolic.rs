@@ -30,8 +30,10 @@ use crate::report::{
 };
 use crate::select::Candidate;
 
+mod clock;
 mod explore;
 use crate::strategy::{StepOutcome, Strategy};
+use clock::{GiveUp, GoalClock, STALL_SHARE};
 
 /// When the symbolic strategy works, within the run's budget.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +44,9 @@ pub struct SymbolicSchedule {
     pub explore: Duration,
     /// The time a path-condition goal gets before it counts as likely infeasible.
     pub slice: Duration,
+    /// A goal whose best distance has not improved for this long counts as likely infeasible
+    /// before its slice is spent (a goal still getting closer keeps its whole slice).
+    pub stall: Duration,
     /// Give the rest of the time to the other strategies when the goals are rarely reached
     /// (when the strategy runs alone, it goes on).
     pub yield_when_unprofitable: bool,
@@ -54,8 +59,10 @@ pub struct SymbolicSchedule {
 
 impl SymbolicSchedule {
     /// The schedule for `budget`: a quarter searching first when the search runs too (else
-    /// none), at most a quarter exploring, slices of a tenth (2–15 s).
+    /// none), at most a quarter exploring, slices of a tenth (2–15 s), stalls of 60 % of a
+    /// slice.
     pub fn for_budget(budget: Duration, with_search: bool, seed: u64) -> SymbolicSchedule {
+        let slice = (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15));
         SymbolicSchedule {
             search_first: if with_search {
                 budget / 4
@@ -63,7 +70,8 @@ impl SymbolicSchedule {
                 Duration::ZERO
             },
             explore: budget / 4,
-            slice: (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15)),
+            slice,
+            stall: slice.mul_f64(STALL_SHARE),
             yield_when_unprofitable: with_search,
             until_budget: false,
             seed,
@@ -108,7 +116,7 @@ struct ActiveGoal {
     path: usize,
     /// Its entry in `attempts`.
     attempt: usize,
-    since: Instant,
+    clock: GoalClock,
     /// The archive's execution count when the goal was added.
     executions: u64,
     log: GoalLog,
@@ -134,6 +142,9 @@ pub struct SymbolicStats {
     pub goals: usize,
     pub goals_reached: usize,
     pub goals_failed: usize,
+    /// Of the failed goals, those given up before their slice was spent because they had
+    /// stopped getting closer.
+    pub goals_stalled: usize,
     /// Goals still being searched when the run stopped.
     pub goals_cut_short: usize,
     pub rounds: usize,
@@ -539,7 +550,7 @@ impl SymbolicStrategy {
             goal,
             path: p,
             attempt: self.attempts.len() - 1,
-            since: Instant::now(),
+            clock: GoalClock::start(Instant::now()),
             executions: archive.executions,
             log,
         });
@@ -551,11 +562,12 @@ impl SymbolicStrategy {
     /// run stopped, and a goal not reached then was cut short, not failed); true when none
     /// is left.
     fn settle(&mut self, goals: &mut Goals, archive: &Archive, closing: bool) -> bool {
-        let slice = self.schedule.slice;
+        let (slice, stall) = (self.schedule.slice, self.schedule.stall);
         let mut still = Vec::new();
         for mut a in std::mem::take(&mut self.active) {
             let reached = archive.is_covered(a.goal);
-            let spent = a.since.elapsed();
+            let now = Instant::now();
+            let spent = a.clock.spent(now);
             let best = archive.entries.get(&a.goal).map(|t| t.len());
             let best_distance = if reached {
                 Some(0.0)
@@ -564,7 +576,9 @@ impl SymbolicStrategy {
             };
             a.log
                 .sample(spent, archive.executions - a.executions, best_distance);
-            if reached || spent >= slice || closing {
+            a.clock.observe(best_distance, now);
+            let given_up = a.clock.given_up(now, slice, stall);
+            if reached || given_up.is_some() || closing {
                 goals.retire(a.goal);
                 let pc = &self.paths[a.path].pc;
                 let outcome = if reached {
@@ -572,8 +586,9 @@ impl SymbolicStrategy {
                     self.feasibility
                         .learn(pc, Label::Feasible, Source::GoalReached);
                     PcOutcome::Reached
-                } else if spent >= slice {
+                } else if let Some(why) = given_up {
                     self.stats.goals_failed += 1;
+                    self.stats.goals_stalled += usize::from(why == GiveUp::Stalled);
                     self.feasibility
                         .learn(pc, Label::Infeasible, Source::GoalFailed);
                     PcOutcome::Failed

@@ -41,11 +41,22 @@ pub fn delete(rng: &mut Rng, t: &mut TypedTest) -> bool {
     true
 }
 
-/// Inserts calls at random positions (more likely at the end), σ-geometrically many.
+/// The share of insertions that repeat a call already in the test instead.
+const REPEAT: f64 = 0.1;
+
+/// Inserts calls at random positions (more likely at the end), σ-geometrically many; one in
+/// ten repeats a call of the test right after it (same receiver, same arguments), since a
+/// method that caches its result (a `toString` memoized in a field, a table built lazily)
+/// branches on its second call, and a random insertion seldom makes one.
 pub fn insert(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
     let mut any = false;
     let mut p = 1.0;
     while rng.chance(p) && t.len() < g.config.max_len {
+        if rng.chance(REPEAT) && repeat_call(rng, t) {
+            any = true;
+            p *= SIGMA;
+            continue;
+        }
         let pos = if rng.chance(0.5) {
             t.len()
         } else {
@@ -63,6 +74,21 @@ pub fn insert(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) -> bool {
         p *= SIGMA;
     }
     any
+}
+
+/// Repeats a random method call of `t` right after it; false when `t` has no call.
+pub fn repeat_call(rng: &mut Rng, t: &mut TypedTest) -> bool {
+    let calls: Vec<usize> = t
+        .statements()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Statement::Call { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    if calls.is_empty() {
+        return false;
+    }
+    t.repeat(calls[rng.below(calls.len())])
 }
 
 /// Changes each statement with probability 1/len: primitives and strings get a nearby
@@ -284,4 +310,52 @@ pub fn crossover(g: &Generator<'_>, rng: &mut Rng, a: &TypedTest, b: &TypedTest)
         }
     }
     child
+}
+
+#[cfg(test)]
+mod tests {
+    use rivet_testcase::{JType, MemberRef, PrimitiveValue};
+
+    use super::*;
+
+    #[test]
+    fn a_repeated_call_is_a_call_of_the_test_with_the_same_operands() {
+        let mut t = TypedTest::new();
+        let f = t.push(
+            Statement::Construct {
+                constructor: MemberRef::new("p/F", "<init>", "(I)V"),
+                args: vec![],
+            },
+            Some(JType::class("p/F")),
+        );
+        let one = t.push(Statement::Primitive(PrimitiveValue::Int(1)), None);
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("p/F", "toString", "()Ljava/lang/String;"),
+                receiver: Some(f),
+                args: vec![],
+            },
+            Some(JType::class("java/lang/String")),
+        );
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("p/F", "add", "(I)V"),
+                receiver: Some(f),
+                args: vec![one],
+            },
+            None,
+        );
+        let mut rng = Rng::new(7);
+        for _ in 0..20 {
+            let mut u = t.clone();
+            assert!(repeat_call(&mut rng, &mut u));
+            assert_eq!(u.len(), 5);
+            let copy = (2..4).find(|&i| u.statements()[i] == u.statements()[i + 1]);
+            assert!(copy.is_some(), "no call followed by its copy: {u:?}");
+        }
+        let mut only_values = TypedTest::new();
+        only_values.push(Statement::Primitive(PrimitiveValue::Int(1)), None);
+        assert!(!repeat_call(&mut rng, &mut only_values));
+        assert_eq!(only_values.len(), 1);
+    }
 }

@@ -191,6 +191,18 @@ impl TypedTest {
     }
 
     /// Statements before `before` producing a value (the emitter will declare them).
+    /// Inserts a copy of statement `i` (same operands) right after it; false when there is
+    /// no statement `i`.
+    pub fn repeat(&mut self, i: usize) -> bool {
+        let (Some(s), Some(ty)) = (self.test.statements.get(i), self.types.get(i)) else {
+            return false;
+        };
+        let (s, ty) = (s.clone(), ty.clone());
+        self.insert_at(i + 1, |prefix| {
+            prefix.push(s, ty);
+        }) > 0
+    }
+
     pub fn values_before(&self, before: usize) -> impl Iterator<Item = (usize, &JType)> {
         self.types
             .iter()
@@ -227,6 +239,33 @@ mod tests {
             Some(JType::Prim(crate::types::Prim::Boolean)),
         );
         t
+    }
+
+    #[test]
+    fn a_repeated_call_follows_the_original_with_the_same_operands() {
+        let mut t = sample();
+        // A later statement that uses the call's result shifts past the copy.
+        t.push(
+            Statement::Array {
+                component: "Z".into(),
+                elements: vec![StatementId(2)],
+            },
+            Some(JType::class("[Z")),
+        );
+        assert!(t.repeat(2));
+        assert_eq!(t.len(), 5);
+        assert_eq!(t.statements()[3], t.statements()[2]);
+        assert_eq!(
+            t.statements()[4],
+            Statement::Array {
+                component: "Z".into(),
+                elements: vec![StatementId(2)],
+            }
+        );
+        assert_eq!(t.types[3], t.types[2]);
+        assert!(t.test.validate().is_ok());
+        assert!(!t.repeat(5));
+        assert_eq!(t.len(), 5);
     }
 
     #[test]

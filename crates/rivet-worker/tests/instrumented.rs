@@ -244,3 +244,43 @@ fn strings_the_code_compared_are_reported() {
     );
     assert!(results[1].seeds.is_empty(), "{:?}", results[1]);
 }
+
+/// A test's own read of a constant (reflection, not instrumented code) marks the constant's
+/// class for the static reset: the cache that a call fills on `Cached.ONE` is gone for the next
+/// test, so a test that calls once never takes the cache hit, and one that calls twice does.
+#[test]
+fn a_constants_object_starts_fresh_in_every_test() {
+    use rivet_testcase::{MemberRef, Statement};
+    let calling = |calls: usize| {
+        let mut b = Builder::new();
+        let one = b.test.push(Statement::Constant {
+            field: MemberRef::new("statics/Cached", "ONE", "Lstatics/Cached;"),
+        });
+        for _ in 0..calls {
+            b.call(
+                "statics/Cached",
+                "text",
+                "()Ljava/lang/String;",
+                Some(one),
+                &[],
+            );
+        }
+        b.build()
+    };
+    let mut pool = pool();
+    let runs = pool.run(&[calling(1), calling(1), calling(2), calling(1)]);
+    let probes = |e: &Execution| -> BTreeSet<ProbeId> { e.covered.iter().copied().collect() };
+    let once = probes(&runs[0]);
+    assert!(!once.is_empty(), "{runs:?}");
+    assert_eq!(
+        probes(&runs[1]),
+        once,
+        "the second test found the cache filled"
+    );
+    let twice = probes(&runs[2]);
+    assert!(
+        twice.is_superset(&once) && twice.len() > once.len(),
+        "a second call takes the cache hit: {runs:?}"
+    );
+    assert_eq!(probes(&runs[3]), once);
+}

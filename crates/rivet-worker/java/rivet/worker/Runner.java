@@ -156,6 +156,23 @@ final class Runner {
         }
     }
 
+    /**
+     * Marks the class of static field `f` touched: a test's own read of a constant or write of a
+     * static field goes through reflection, not through the instrumented code that marks it,
+     * and the object a constant holds can change (a cache filled by a call on
+     * `Fraction.TWO_THIRDS` must not be there for the next test).
+     */
+    private void touched(Field f) {
+        if (KEEP_STATICS || staticsMissing || !Modifier.isStatic(f.getModifiers())) {
+            return;
+        }
+        try {
+            Statics.touch(f.getDeclaringClass());
+        } catch (LinkageError e) {
+            staticsMissing = true;
+        }
+    }
+
     private void resetSandbox() {
         if (!sandboxMissing) {
             try {
@@ -251,6 +268,7 @@ final class Runner {
                     throw new Unrunnable(f + " is final");
                 }
                 Object receiver = null;
+                touched(f);
                 if (!Modifier.isStatic(f.getModifiers())) {
                     if (s.receiver == Wire.NONE) {
                         throw new Unrunnable(f + " needs a receiver");
@@ -275,6 +293,7 @@ final class Runner {
                     throw new Unrunnable(f + " is not static");
                 }
                 types[at] = f.getType();
+                touched(f);
                 try {
                     return f.get(null);
                 } catch (IllegalAccessException e) {
