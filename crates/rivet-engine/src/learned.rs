@@ -243,6 +243,15 @@ impl LearnedInvariants {
         )
     }
 
+    /// How many retracted invariants pruned an exploration (were used by one): the paths of
+    /// those explorations are missing what the invariant wrongly ruled out.
+    pub fn retracted_used(&self) -> usize {
+        self.entries
+            .values()
+            .filter(|e| e.retracted.is_some() && e.uses > 0)
+            .count()
+    }
+
     /// Counts the uses an exploration reported (invariants as the file spells them).
     pub fn note_uses(&mut self, uses: &[(String, u64)]) {
         for (text, n) in uses {
@@ -409,6 +418,7 @@ mod tests {
         let count = Invariant::parse(COUNT).unwrap_or_else(|e| panic!("{e}"));
         assert!(assumed.items().contains(&count), "{}", assumed.to_text());
         l.note_uses(&[(COUNT.to_string(), 5)]);
+        assert_eq!(l.retracted_used(), 0);
 
         l.goal_reached(GoalId(7), &TestCase::new());
         {
@@ -423,6 +433,8 @@ mod tests {
         let checked = executor.specs.last().and_then(|s| s.snapshot.clone());
         assert_eq!(checked.map(|s| s.max_per_test), Some(PER_CHECKED_TEST));
         assert!(!l.current().items().contains(&count));
+        // It had pruned an exploration: the strategy explores again.
+        assert_eq!(l.retracted_used(), 1);
         let report = l.report();
         let row = report
             .invariants

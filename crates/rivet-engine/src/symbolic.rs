@@ -174,8 +174,10 @@ pub struct SymbolicStrategy {
     selector: Selector<usize>,
     /// Every goal, in the order tried.
     attempts: Vec<PcAttempt>,
-    /// Heap invariants learned from the tests' objects, assumed by the explorations.
+    /// Heap invariants learned from the tests' objects, assumed by the explorations; and
+    /// how many retracted ones that pruned an exploration were last answered by exploring again.
     learned: Option<LearnedInvariants>,
+    reexplored_for: usize,
     /// TARDIS's alternatives of the tests' own paths (pipelined policies).
     alternatives: Option<Alternatives>,
     /// Tests for the search's population: the source tests of alternatives made goals.
@@ -257,6 +259,7 @@ impl SymbolicStrategy {
             learned: None,
             alternatives: None,
             offered: Vec::new(),
+            reexplored_for: 0,
         }
     }
 
@@ -781,7 +784,12 @@ impl Strategy for SymbolicStrategy {
                 StepOutcome::Worked
             }
             Phase::Searching => {
-                self.harvest(arena);
+                self.reexplore_if_stale(arena.archive);
+                if self.queue.is_empty() {
+                    self.harvest(arena);
+                } else {
+                    self.explore_again();
+                }
                 StepOutcome::Worked
             }
             Phase::Select => StepOutcome::Worked,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rivet_pc::PathCondition;
-use rivet_search::observed_symbol;
+use rivet_search::{observed_symbol, Archive};
 use rivet_symbolic::{ExploreConfig, PathEnd, SearcherKind};
 use rivet_testcase::GoalId;
 use tracing::{debug, info};
@@ -18,6 +18,45 @@ use crate::artifacts::ExploredPath;
 use crate::learned::LearnedInvariants;
 
 impl SymbolicStrategy {
+    /// When an invariant that pruned an exploration has been retracted since the last check,
+    /// queues every method again from its first pass (while exploration time is left): the
+    /// paths the invariant wrongly ruled out are missing from the pool. Only methods with an
+    /// uncovered branch, unless the strategy goes on until the budget is spent.
+    pub(super) fn reexplore_if_stale(&mut self, archive: &Archive) {
+        let Some(stale) = self.learned.as_ref().map(LearnedInvariants::retracted_used) else {
+            return;
+        };
+        if stale <= self.reexplored_for || self.explore_budget_left() < Duration::from_millis(500) {
+            return;
+        }
+        self.reexplored_for = stale;
+        let until_budget = self.schedule.until_budget;
+        for (i, m) in self.methods.iter_mut().enumerate() {
+            let wanted = until_budget || m.branches.iter().any(|g| !archive.is_covered(*g));
+            if m.depth > 0 && wanted && !self.queue.contains(&i) {
+                m.depth = 0;
+                m.searcher = SearcherKind::DepthFirst;
+                m.done = false;
+                self.queue.push_back(i);
+            }
+        }
+        info!(
+            methods = self.queue.len(),
+            retracted = stale,
+            "exploring again: a learned invariant that pruned paths was retracted"
+        );
+    }
+
+    /// One pass of the exploration again while path-condition goals are searched.
+    pub(super) fn explore_again(&mut self) {
+        self.explore_next();
+        if self.phase == Phase::Select {
+            // The queue ran out or the exploration time did; the goals go on.
+            self.queue.clear();
+            self.phase = Phase::Searching;
+        }
+    }
+
     /// Explores one method at its next depth within its share of the exploration time.
     pub(super) fn explore_next(&mut self) {
         let Some(i) = self.queue.pop_front() else {
