@@ -190,7 +190,6 @@ impl TypedTest {
         }
     }
 
-    /// Statements before `before` producing a value (the emitter will declare them).
     /// Inserts a copy of statement `i` (same operands) right after it; false when there is
     /// no statement `i`.
     pub fn repeat(&mut self, i: usize) -> bool {
@@ -203,6 +202,7 @@ impl TypedTest {
         }) > 0
     }
 
+    /// Statements before `before` producing a value (the emitter will declare them).
     pub fn values_before(&self, before: usize) -> impl Iterator<Item = (usize, &JType)> {
         self.types
             .iter()
