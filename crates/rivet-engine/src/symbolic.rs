@@ -13,27 +13,27 @@ use std::time::{Duration, Instant};
 use rivet_api::CallableKind;
 use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
-use rivet_search::{Archive, Arena, Goals, PathConditionObjective};
+use rivet_search::{Archive, Arena, Goals};
 use rivet_symbolic::{Explorer, MethodSpec, SearcherKind};
-use rivet_tardis::{Bucket, Label, Prediction, Selector, SelectorConfig, Source};
+use rivet_tardis::{Bucket, Label, Selector, SelectorConfig, Source};
 use rivet_testcase::{GoalId, MemberRef, TypedTest};
 use tracing::debug;
 
 use crate::alternatives::{Alternatives, ReplayTarget};
-use crate::artifacts::{Artifacts, GoalLog, RoundLog};
+use crate::artifacts::{Artifacts, GoalLog};
 use crate::feasibility::Feasibility;
 use crate::learned::{snapshot_spec, LearnedInvariants, LearnedInvariantsReport};
 use crate::plan::ClassPlan;
-use crate::policy::{cover_round, cover_tardis_round, PcPolicy, RoundLimits, PIPELINE_SLOTS};
+use crate::policy::PcPolicy;
 use crate::report::{
     seconds, AlternativesReport, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport,
 };
-use crate::select::Candidate;
 
 mod clock;
 mod explore;
+mod goals;
 use crate::strategy::{StepOutcome, Strategy};
-use clock::{GiveUp, GoalClock, STALL_SHARE};
+use clock::{GoalClock, STALL_SHARE};
 
 /// When the symbolic strategy works, within the run's budget.
 #[derive(Debug, Clone, Copy)]
@@ -408,245 +408,7 @@ impl SymbolicStrategy {
             .explore
             .saturating_sub(self.stats.explore_time + self.stats.select_time)
     }
-
-    /// Selects paths for the uncovered branches and adds their goals.
-    ///
-    /// The first round targets every branch of the explored methods, covered or not, as
-    /// SUSHI alone would (the search may have covered some before exploring): their path
-    /// conditions lead the search into the deep, legal states those methods need, which
-    /// are the stepping stones to the branches left (in `sushi.Scheduler` the deferral branch
-    /// is reached from the states built for the nine-element primary list). Later rounds
-    /// target only the branches still uncovered.
-    fn select_round(&mut self, goals: &mut Goals, archive: &Archive) {
-        if self.policy.pipelined() {
-            self.refill(goals, archive);
-            self.phase = if self.active.is_empty() && self.alternatives.is_none() {
-                Phase::Done
-            } else {
-                Phase::Searching
-            };
-            return;
-        }
-        let started = Instant::now();
-        let first = self.stats.rounds == 0;
-        let uncovered: BTreeSet<GoalId> = if first {
-            self.methods
-                .iter()
-                .filter(|m| m.depth > 0)
-                .flat_map(|m| m.branches.iter().copied())
-                .collect()
-        } else {
-            self.branch_goals
-                .values()
-                .copied()
-                .filter(|g| !archive.is_covered(*g))
-                .collect()
-        };
-        let open: Vec<usize> = (0..self.paths.len())
-            .filter(|i| !self.paths[*i].tried)
-            .collect();
-        let candidates: Vec<Candidate> = open
-            .iter()
-            .map(|i| Candidate {
-                branches: self.paths[*i].branches.clone(),
-                cost: self.paths[*i].pc.len(),
-            })
-            .collect();
-        let limits = RoundLimits {
-            per_branch: ALTERNATIVES_PER_BRANCH,
-            alternatives: MAX_ALTERNATIVES,
-            ilp: Duration::from_millis(100),
-        };
-        let choice = if self.policy == PcPolicy::CoverTardis {
-            let selector = &mut self.selector;
-            self.feasibility.with(|c| selector.refresh(c));
-            let predictions: Vec<Option<Prediction>> =
-                open.iter().map(|i| self.selector.prediction(i)).collect();
-            cover_tardis_round(&candidates, &predictions, &uncovered, limits)
-        } else {
-            cover_round(&candidates, &uncovered, limits)
-        };
-        self.stats.select_time += started.elapsed();
-        if choice.chosen.is_empty() {
-            self.phase = Phase::Done;
-            return;
-        }
-        self.stats.rounds += 1;
-        let mut round = RoundLog {
-            round: self.stats.rounds,
-            method: choice.method,
-            uncovered: uncovered.iter().map(|g| g.0).collect(),
-            selected: Vec::new(),
-        };
-        for c in &choice.chosen {
-            let p = open[*c];
-            let prediction = self.selector.prediction(&p);
-            self.selector.remove(&p);
-            let log = self.start_goal(p, prediction, goals, archive);
-            round.selected.push(log);
-        }
-        if let Some(a) = &mut self.artifacts {
-            a.round(&round);
-        }
-        self.phase = Phase::Searching;
-    }
-
-    /// Under a pipelined policy, fills the free slots with the policy's next picks.
-    fn refill(&mut self, goals: &mut Goals, archive: &Archive) {
-        while self.active.len() < PIPELINE_SLOTS && self.uncovered_left {
-            let started = Instant::now();
-            let next = match self.policy {
-                PcPolicy::Tardis => {
-                    let selector = &mut self.selector;
-                    self.feasibility
-                        .with(|c| selector.pick(c))
-                        .map(|pick| (pick.key, pick.prediction))
-                }
-                _ => self.paths.iter().position(|p| !p.tried).map(|p| (p, None)),
-            };
-            self.stats.select_time += started.elapsed();
-            let Some((p, prediction)) = next else {
-                break;
-            };
-            self.start_goal(p, prediction, goals, archive);
-        }
-    }
-
-    /// Makes kept path `p` a goal for the search.
-    fn start_goal(
-        &mut self,
-        p: usize,
-        prediction: Option<Prediction>,
-        goals: &mut Goals,
-        archive: &Archive,
-    ) -> crate::artifacts::SelectedPath {
-        let path = &mut self.paths[p];
-        path.tried = true;
-        if let Some(test) = &path.alternative {
-            self.offered.push(TypedTest::clone(test));
-        }
-        let m = &self.methods[path.method];
-        let objective = PathConditionObjective::new(m.member.clone(), path.pc.clone());
-        let label = format!("{}.{}", m.spec.class.simple(), m.spec.name);
-        let goal = goals.add(Arc::new(objective), label, None, format!("path {p}"));
-        let mut log = GoalLog::new(
-            goal.0,
-            p,
-            &m.spec.display(),
-            path.pc.texts(),
-            &path.branches,
-        );
-        log.picked(self.policy.name(), prediction.as_ref());
-        self.attempts.push(PcAttempt {
-            goal: goal.0,
-            path: p,
-            method: m.spec.display(),
-            tried_s: seconds(self.started.elapsed()),
-            settled_s: None,
-            outcome: PcOutcome::Searching,
-            bucket: prediction.as_ref().map(Bucket::of),
-            similarity: prediction.map(|p| p.similarity),
-            alternative: path.alternative.is_some(),
-        });
-        let summary = log.summary();
-        self.active.push(ActiveGoal {
-            goal,
-            path: p,
-            attempt: self.attempts.len() - 1,
-            clock: GoalClock::start(Instant::now()),
-            executions: archive.executions,
-            log,
-        });
-        self.stats.goals += 1;
-        summary
-    }
-
-    /// Retires goals that were reached or ran out of time (every goal when `closing`: the
-    /// run stopped, and a goal not reached then was cut short, not failed); true when none
-    /// is left.
-    fn settle(&mut self, goals: &mut Goals, archive: &Archive, closing: bool) -> bool {
-        let (slice, stall) = (self.schedule.slice, self.schedule.stall);
-        let mut still = Vec::new();
-        for mut a in std::mem::take(&mut self.active) {
-            let reached = archive.is_covered(a.goal);
-            let now = Instant::now();
-            let spent = a.clock.spent(now);
-            let best = archive.entries.get(&a.goal).map(|t| t.len());
-            let best_distance = if reached {
-                Some(0.0)
-            } else {
-                archive.best.get(&a.goal).copied()
-            };
-            a.log
-                .sample(spent, archive.executions - a.executions, best_distance);
-            a.clock.observe(best_distance, now);
-            let given_up = a.clock.given_up(now, slice, stall);
-            if reached || given_up.is_some() || closing {
-                goals.retire(a.goal);
-                let pc = &self.paths[a.path].pc;
-                let outcome = if reached {
-                    self.stats.goals_reached += 1;
-                    self.feasibility
-                        .learn(pc, Label::Feasible, Source::GoalReached);
-                    PcOutcome::Reached
-                } else if let Some(why) = given_up {
-                    self.stats.goals_failed += 1;
-                    self.stats.goals_stalled += usize::from(why == GiveUp::Stalled);
-                    self.feasibility
-                        .learn(pc, Label::Infeasible, Source::GoalFailed);
-                    PcOutcome::Failed
-                } else {
-                    self.stats.goals_cut_short += 1;
-                    PcOutcome::CutShort
-                };
-                if let Some(attempt) = self.attempts.get_mut(a.attempt) {
-                    attempt.outcome = outcome;
-                    attempt.settled_s = Some(seconds(self.started.elapsed()));
-                }
-                if let (true, Some(l), Some(t)) =
-                    (reached, self.learned.as_mut(), archive.entries.get(&a.goal))
-                {
-                    l.goal_reached(a.goal, &t.test);
-                }
-                let test = archive
-                    .entries
-                    .get(&a.goal)
-                    .map(|t| format!("{:?}", t.test));
-                a.log.finish(outcome, spent, best, test);
-                if let Some(art) = &mut self.artifacts {
-                    art.goal(&a.log);
-                }
-                debug!(
-                    goal = a.goal.0,
-                    path = a.path,
-                    reached,
-                    "path-condition goal settled"
-                );
-            } else {
-                still.push(a);
-            }
-        }
-        self.active = still;
-        self.active.is_empty()
-    }
 }
-
-/// Goals that must have failed before the strategy judges its yield.
-const JUDGE_AFTER_FAILED: usize = 8;
-/// The least share of reached goals (one in this many) for the strategy to go on.
-const MIN_YIELD: usize = 6;
-
-impl SymbolicStrategy {
-    /// Have enough of its goals failed, and few enough been reached (under one in
-    /// [`MIN_YIELD`]), that its time is better spent elsewhere?
-    fn unprofitable(&self) -> bool {
-        let s = &self.stats;
-        self.schedule.yield_when_unprofitable
-            && s.goals_failed >= JUDGE_AFTER_FAILED
-            && s.goals_reached * MIN_YIELD < s.goals_reached + s.goals_failed
-    }
-}
-
 /// The searcher of the pass after a pass with `s` (None: no pass left).
 fn next_searcher(s: SearcherKind) -> Option<SearcherKind> {
     match s {
