@@ -18,8 +18,11 @@
 //!   structure was read whole, over at least two structure sizes.
 //!
 //! An invariant is learned when at least `min_support` observations support it, none
-//! contradicts it, and at least `min_snapshots` snapshots were seen. They stay hypotheses:
-//! `contradicted` tells which a snapshot refutes.
+//! contradicts it, and at least `min_snapshots` snapshots were seen; a back pointer or a tree
+//! edge also needs to have held in a snapshot with at least `min_variety` objects of the class
+//! it points to in its scope (in a one-node circular list `n.next.next == n` holds of every node, and the
+//! first tests a search builds are that small). They stay hypotheses: `contradicted` tells
+//! which a snapshot refutes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -35,6 +38,9 @@ pub struct LearnConfig {
     pub min_support: u64,
     /// Snapshots seen before anything is learned.
     pub min_snapshots: u64,
+    /// Objects of the pointed-to class in the largest snapshot where a back pointer or a
+    /// tree edge held, at least.
+    pub min_variety: u32,
 }
 
 impl Default for LearnConfig {
@@ -42,6 +48,7 @@ impl Default for LearnConfig {
         LearnConfig {
             min_support: 50,
             min_snapshots: 10,
+            min_variety: 3,
         }
     }
 }
@@ -50,12 +57,16 @@ impl Default for LearnConfig {
 struct Tally {
     holds: u64,
     violated: u64,
+    /// The most objects of the pointed-to class in a snapshot where it held.
+    widest: u32,
 }
 
 impl Tally {
-    fn record(&mut self, holds: bool) {
+    /// One observation, in a snapshot with `population` objects of the pointed-to class.
+    fn record(&mut self, holds: bool, population: u32) {
         if holds {
             self.holds += 1;
+            self.widest = self.widest.max(population);
         } else {
             self.violated += 1;
         }
@@ -221,6 +232,14 @@ impl Learner {
             }
         }
         let regions = self.regions(s, &roots);
+        // Objects read per class and scope, for the variety a structural candidate held over.
+        let mut population: HashMap<(&Name, u32), u32> = HashMap::new();
+        for (id, o) in s.objects.iter().filter(|(_, o)| o.values.is_some()) {
+            let within = regions.get(id).into_iter().flatten().copied();
+            for scope in std::iter::once(0).chain(within) {
+                *population.entry((&o.class.name, scope)).or_insert(0) += 1;
+            }
+        }
         let mut scopes: Vec<u32> = Vec::new();
         for (&id, o) in &s.objects {
             if o.values.is_none() {
@@ -248,6 +267,15 @@ impl Learner {
                     continue;
                 }
                 let target = object_id(v);
+                let target_class = target
+                    .and_then(|t| s.objects.get(&t))
+                    .map(|o| &o.class.name);
+                let width = |scope: u32| {
+                    target_class
+                        .and_then(|c| population.get(&(c, scope)))
+                        .copied()
+                        .unwrap_or(0)
+                };
                 let alone = target.map(|t| indegree.get(&t) == Some(&1) && !roots.contains(&t));
                 let back: Vec<(Name, bool)> = match target.and_then(|t| s.objects.get(&t)) {
                     Some(to) if to.values.is_some() => to
@@ -265,12 +293,12 @@ impl Learner {
                     self.tallies
                         .entry(Key::NotNull(f.owner.clone(), f.name.clone(), scope))
                         .or_default()
-                        .record(target.is_some());
+                        .record(target.is_some(), width(scope));
                     if let (Some(alone), false) = (alone, s.truncated) {
                         self.tallies
                             .entry(Key::Unshared(f.owner.clone(), f.name.clone(), scope))
                             .or_default()
-                            .record(alone);
+                            .record(alone, width(scope));
                     }
                     for (g, holds) in &back {
                         self.tallies
@@ -281,7 +309,7 @@ impl Learner {
                                 scope,
                             ))
                             .or_default()
-                            .record(*holds);
+                            .record(*holds, width(scope));
                     }
                 }
             }
@@ -476,6 +504,7 @@ impl Learner {
             .tallies
             .iter()
             .filter(|(_, t)| t.violated == 0 && t.holds >= min)
+            .filter(|(k, t)| matches!(k, Key::NotNull(..)) || t.widest >= self.config.min_variety)
             .filter_map(|(k, t)| Some((self.invariant(k)?, t.holds)))
             .collect();
         learned.sort();

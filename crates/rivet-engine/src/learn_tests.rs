@@ -333,6 +333,41 @@ fn too_few_observations_teach_nothing() {
 }
 
 #[test]
+fn lists_of_one_node_teach_no_back_pointer_that_only_a_two_node_cycle_has() {
+    // Header and one node: `n.next.next == n` holds of both, and so does the real back
+    // pointer; a full cache beside them does not make the chain itself any longer.
+    let small: Vec<HeapSnapshot> = (0..60).map(|i| list(&[i % 7], (i % 4) as usize)).collect();
+    let learned = learn(&small);
+    let text = Invariants::from_items(learned.clone()).to_text();
+    let inverses: Vec<&Invariant> = learned
+        .iter()
+        .filter(|i| matches!(i, Invariant::Inverse { .. }))
+        .filter(|i| {
+            i.to_string()
+                .contains("within structures.NodeCachingList.header")
+        })
+        .collect();
+    assert!(inverses.is_empty(), "learned from one-node chains:\n{text}");
+    // Lists of three nodes and more show the chain's real back pointer, and only it.
+    let mut varied = small;
+    varied.extend((0..20).map(|i| list(&[i, i + 1, i + 2], 0)));
+    let learned = learn(&varied);
+    let text = Invariants::from_items(learned.clone()).to_text();
+    assert!(
+        learned.contains(&parse(
+            "inverse structures.NodeCachingList$Node.next previous within structures.NodeCachingList.header"
+        )),
+        "{text}"
+    );
+    assert!(
+        !learned.contains(&parse(
+            "inverse structures.NodeCachingList$Node.next next within structures.NodeCachingList.header"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_snapshot_that_breaks_an_invariant_contradicts_it_and_only_it() {
     let mut l = Learner::new(LearnConfig::default(), vec!["structures".into()]);
     for s in lists() {
