@@ -22,7 +22,9 @@ use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
 use crate::feasibility::Feasibility;
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{seconds, ConcolicReport, Report, RunEvents, SymbolicReport};
+use crate::report::{
+    seconds, ConcolicReport, Report, RunEvents, StrategyFailureRow, SymbolicReport,
+};
 use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
@@ -237,6 +239,7 @@ pub(crate) fn run_class(
         },
         &mut |p| observe(Event::Progress(p)),
     );
+    let mut failures = driven.failures.clone();
     // Path-condition goals were stepping stones: the suite is made of the branch and method
     // goals' tests.
     for g in goals.iter().skip(plan.goals.len()) {
@@ -308,6 +311,7 @@ pub(crate) fn run_class(
             &mut |p| observe(Event::Progress(p)),
         );
         n += redriven.executions;
+        failures.extend(redriven.failures);
     };
 
     // Write the tests and the report.
@@ -398,6 +402,13 @@ pub(crate) fn run_class(
         }),
         concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
         pc_selection: symbolic.as_ref().map(|s| s.selection_report()),
+        strategy_failures: failures
+            .iter()
+            .map(|f| StrategyFailureRow {
+                strategy: f.strategy.into(),
+                message: f.message.clone(),
+            })
+            .collect(),
         branches,
     };
     write(report_file, &report.to_json())?;

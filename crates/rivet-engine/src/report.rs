@@ -78,6 +78,9 @@ pub struct Report {
     /// The tests verification dropped, each with the reason.
     #[serde(default)]
     pub dropped: Vec<DroppedTestRow>,
+    /// Strategies a panic (a bug in Rivet) stopped; the others went on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strategy_failures: Vec<StrategyFailureRow>,
     /// What the symbolic strategy did (absent when it did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbolic: Option<SymbolicReport>,
@@ -96,6 +99,13 @@ pub struct Report {
 pub struct DroppedTestRow {
     pub test: String,
     pub reason: String,
+}
+
+/// A strategy a panic stopped, with the panic's message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrategyFailureRow {
+    pub strategy: String,
+    pub message: String,
 }
 
 /// One class's branches in the report.
@@ -489,6 +499,7 @@ mod tests {
             }],
             symbolic: None,
             concolic: None,
+            strategy_failures: Vec::new(),
             pc_selection: Some(PcSelectionReport {
                 policy: "tardis".into(),
                 tried: 2,

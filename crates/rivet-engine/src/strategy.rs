@@ -2,6 +2,7 @@
 //! and archive within a budget. The many-objective search is the first strategy; symbolic
 //! (SUSHI path-condition goals) and concolic strategies plug in the same way.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use rivet_api::Generator;
@@ -116,6 +117,28 @@ pub struct DriveResult {
     pub executions: u64,
     pub steps: u64,
     pub elapsed: Duration,
+    /// Strategies stopped by a panic (a bug in Rivet): the others went on, and the tests
+    /// found so far are kept.
+    pub failures: Vec<StrategyFailure>,
+}
+
+/// A strategy that panicked, and its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategyFailure {
+    pub strategy: &'static str,
+    pub message: String,
+}
+
+impl StrategyFailure {
+    fn new(strategy: &'static str, payload: &(dyn std::any::Any + Send)) -> StrategyFailure {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|m| m.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        tracing::warn!(strategy, message, "a strategy panicked and was stopped");
+        StrategyFailure { strategy, message }
+    }
 }
 
 /// An executor that counts the tests it runs.
@@ -136,7 +159,8 @@ impl Executor for Counted<'_> {
 }
 
 /// Gives the strategies turns in order, a step each, until the budget is spent, every active
-/// goal is covered, or every strategy is done.
+/// goal is covered, or every strategy is done. A strategy that panics is stopped (and not
+/// closed) and the others go on: one strategy's bug must not cost the run the tests it has.
 pub fn drive(
     strategies: &mut [&mut dyn Strategy],
     goals: &mut Goals,
@@ -151,6 +175,8 @@ pub fn drive(
         count: 0,
     };
     let mut done = vec![false; strategies.len()];
+    let mut failed = vec![false; strategies.len()];
+    let mut failures = Vec::new();
     let mut steps = 0u64;
     let mut turn = 0usize;
     while !done.iter().all(|d| *d) {
@@ -160,17 +186,25 @@ pub fn drive(
             continue;
         }
         let strategy = &mut *strategies[i];
-        strategy.update_goals(goals, archive);
+        let name = strategy.name();
+        let updated = catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)));
         let mut arena = Arena {
             goals,
             archive,
             executor: &mut counted,
         };
-        if strategy.step(&mut arena) == StepOutcome::Done {
-            done[i] = true;
+        let stepped =
+            updated.and_then(|()| catch_unwind(AssertUnwindSafe(|| strategy.step(&mut arena))));
+        match stepped {
+            Ok(StepOutcome::Done) => done[i] = true,
+            Ok(StepOutcome::Worked) => {}
+            Err(payload) => {
+                failures.push(StrategyFailure::new(name, payload.as_ref()));
+                done[i] = true;
+                failed[i] = true;
+            }
         }
         steps += 1;
-        let name = strategy.name();
         // What this strategy covered first, and what it offers, goes to the others (the
         // search builds on it).
         let mut arrivals = std::mem::take(&mut arena.archive.arrivals);
@@ -206,13 +240,20 @@ pub fn drive(
             break;
         }
     }
-    for s in strategies.iter_mut() {
-        s.close(goals, archive);
+    for (s, failed) in strategies.iter_mut().zip(failed) {
+        if failed {
+            continue;
+        }
+        let name = s.name();
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| s.close(goals, archive))) {
+            failures.push(StrategyFailure::new(name, payload.as_ref()));
+        }
     }
     DriveResult {
         executions: counted.count,
         steps,
         elapsed: start.elapsed(),
+        failures,
     }
 }
 
@@ -278,6 +319,8 @@ mod tests {
         offered: Vec<TypedTest>,
         /// Tests handed in by the others.
         received: usize,
+        /// Panics at the step that would cover this probe.
+        panics_at: Option<i32>,
     }
 
     impl Strategy for Counter {
@@ -287,6 +330,9 @@ mod tests {
 
         fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
             self.log.push(self.name);
+            if self.panics_at == Some(self.next) {
+                panic!("boom at probe {}", self.next);
+            }
             let mut t = TypedTest::new();
             t.push(
                 rivet_testcase::Statement::Primitive(rivet_testcase::PrimitiveValue::Int(
@@ -340,6 +386,7 @@ mod tests {
             offering: false,
             offered: Vec::new(),
             received: 0,
+            panics_at: None,
         }
     }
 
@@ -443,5 +490,33 @@ mod tests {
         // its own, and none from b, which only covers what a covered first.
         assert_eq!(b.received, 6);
         assert_eq!(a.received, 0);
+    }
+
+    #[test]
+    fn a_strategy_that_panics_is_stopped_and_the_others_keep_their_tests() {
+        let mut goals = goals(6);
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 5);
+        a.panics_at = Some(1);
+        let mut b = counter("b", 3, 5);
+        let result = drive(
+            &mut [&mut a, &mut b],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            budget(),
+            &mut |_| {},
+        );
+        assert_eq!(a.log.len(), 2, "no turn after the panic");
+        assert_eq!(b.log.len(), 3);
+        let covered: Vec<GoalId> = archive.covered().into_iter().collect();
+        assert_eq!(covered, [0, 3, 4, 5].map(GoalId));
+        assert_eq!(
+            result.failures,
+            vec![StrategyFailure {
+                strategy: "a",
+                message: "boom at probe 1".into()
+            }]
+        );
     }
 }
