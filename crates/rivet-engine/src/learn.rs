@@ -15,13 +15,14 @@
 //!   those needing values beyond what the search saw);
 //! * `count R.s F S* K`: an integer field of a root equal to the number of objects reached
 //!   from its field `F` through the fields `S` plus `K`, for every snapshot where that
-//!   structure was read whole, over at least two structure sizes.
+//!   structure was read whole, over at least `min_variety` structure sizes.
 //!
 //! An invariant is learned when at least `min_support` observations support it, none
 //! contradicts it, and at least `min_snapshots` snapshots were seen; a back pointer or a tree
 //! edge also needs to have held in a snapshot with at least `min_variety` objects of the class
 //! it points to in its scope (in a one-node circular list `n.next.next == n` holds of every node, and the
-//! first tests a search builds are that small). They stay hypotheses: `contradicted` tells
+//! first tests a search builds are that small; with caches of at most one node, a count
+//! through a cached node's `previous` fits too). They stay hypotheses: `contradicted` tells
 //! which a snapshot refutes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -39,7 +40,7 @@ pub struct LearnConfig {
     /// Snapshots seen before anything is learned.
     pub min_snapshots: u64,
     /// Objects of the pointed-to class in the largest snapshot where a back pointer or a
-    /// tree edge held, at least.
+    /// tree edge held, and structure sizes a count held over, at least.
     pub min_variety: u32,
 }
 
@@ -82,7 +83,8 @@ struct RangeTally {
     distinct: BTreeSet<i64>,
 }
 
-/// Observed offsets of a count candidate, and the structure sizes seen (up to three).
+/// Observed offsets of a count candidate, and the structure sizes seen (up to
+/// [`MAX_SIZES`]).
 #[derive(Debug, Clone, Default)]
 struct CountTally {
     offsets: BTreeMap<i64, u64>,
@@ -92,11 +94,14 @@ struct CountTally {
 impl CountTally {
     fn record(&mut self, offset: i64, size: usize) {
         *self.offsets.entry(offset).or_insert(0) += 1;
-        if self.sizes.len() < 3 {
+        if self.sizes.len() < MAX_SIZES {
             self.sizes.insert(size);
         }
     }
 }
+
+/// Structure sizes a count tally keeps (more than any `min_variety` in use).
+const MAX_SIZES: usize = 8;
 
 /// A class or field name as snapshots carry it (classes by binary name), shared.
 type Name = Arc<str>;
@@ -545,7 +550,7 @@ impl Learner {
             let Some((offset, n, sizes)) = self.count_of(class, field, start, t) else {
                 continue;
             };
-            if n >= min && sizes >= 2 {
+            if n >= min && sizes >= self.config.min_variety as usize {
                 counts.push((
                     steps.len(),
                     Invariant::Count {

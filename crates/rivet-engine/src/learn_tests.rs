@@ -368,6 +368,36 @@ fn lists_of_one_node_teach_no_back_pointer_that_only_a_two_node_cycle_has() {
 }
 
 #[test]
+fn caches_of_at_most_one_node_teach_no_count_of_the_cache() {
+    // Cache sizes 0 and 1: the count through `next` fits, and so does the one through a cached
+    // node's `previous` (always null): two sizes are too few to tell them apart.
+    let small: Vec<HeapSnapshot> = (0..60)
+        .map(|i| list(&[1, 2, 3][..(i % 4) as usize], (i % 2) as usize))
+        .collect();
+    let learned = learn(&small);
+    let text = Invariants::from_items(learned.clone()).to_text();
+    assert!(
+        !text.contains("count structures.NodeCachingList.cacheSize"),
+        "{text}"
+    );
+    // The list's own count saw four sizes.
+    assert!(learned.contains(&parse(
+        "count structures.NodeCachingList.size header next* -1"
+    )));
+    let mut varied = small;
+    varied.extend((0..10).map(|i| list(&[i], 2 + (i % 3) as usize)));
+    let learned = learn(&varied);
+    let text = Invariants::from_items(learned.clone()).to_text();
+    assert!(
+        learned.contains(&parse(
+            "count structures.NodeCachingList.cacheSize firstCached next* +0"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("firstCached previous*"), "{text}");
+}
+
+#[test]
 fn a_snapshot_that_breaks_an_invariant_contradicts_it_and_only_it() {
     let mut l = Learner::new(LearnConfig::default(), vec!["structures".into()]);
     for s in lists() {
