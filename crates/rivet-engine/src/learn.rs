@@ -18,12 +18,13 @@
 //!   structure was read whole, over at least `min_variety` structure sizes.
 //!
 //! An invariant is learned when at least `min_support` observations support it, none
-//! contradicts it, and at least `min_snapshots` snapshots were seen; a back pointer or a tree
-//! edge also needs to have held in a snapshot with at least `min_variety` objects of the class
-//! it points to in its scope (in a one-node circular list `n.next.next == n` holds of every node, and the
-//! first tests a search builds are that small; with caches of at most one node, a count
-//! through a cached node's `previous` fits too). They stay hypotheses: `contradicted` tells
-//! which a snapshot refutes.
+//! contradicts it, and at least `min_snapshots` snapshots were seen. Small structures fit
+//! invariants that larger ones break, and the first tests a search builds are small: in a
+//! header-and-one-node cycle `n.next.next == n` holds of every node, and with caches of at
+//! most one node a count through a cached node's `previous` fits. So a back pointer or a tree
+//! edge must also have held in a snapshot with at least `min_variety` objects of the class it
+//! points to (in its scope), and a count over `min_variety` structure sizes. They stay
+//! hypotheses: `contradicted` tells which a snapshot refutes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
