@@ -208,7 +208,9 @@ pub fn drive(
         // What this strategy covered first, and what it offers, goes to the others (the
         // search builds on it).
         let mut arrivals = std::mem::take(&mut arena.archive.arrivals);
-        arrivals.extend(strategy.offers());
+        if !failed[i] {
+            arrivals.extend(strategy.offers());
+        }
         if !arrivals.is_empty() {
             for (j, other) in strategies.iter_mut().enumerate() {
                 if j != i {
@@ -223,7 +225,8 @@ pub fn drive(
                 .all(|(s, d)| *d || !s.pending());
         let phase = strategies
             .iter()
-            .find_map(|s| s.phase())
+            .zip(&failed)
+            .find_map(|(s, f)| if *f { None } else { s.phase() })
             .unwrap_or_else(|| "searching".into());
         progress(DriveProgress {
             strategy: name,
