@@ -401,7 +401,11 @@ mod tests {
     }
 
     /// Drives `strategies` within the default budget, ignoring progress.
-    fn run(strategies: &mut [&mut dyn Strategy], goals: &mut Goals, archive: &mut Archive) {
+    fn run(
+        strategies: &mut [&mut dyn Strategy],
+        goals: &mut Goals,
+        archive: &mut Archive,
+    ) -> DriveResult {
         drive(
             strategies,
             goals,
@@ -409,7 +413,7 @@ mod tests {
             &mut FakeExecutor,
             budget(),
             &mut |_| {},
-        );
+        )
     }
 
     #[test]
@@ -502,14 +506,7 @@ mod tests {
         let mut a = counter("a", 0, 5);
         a.panics_at = Some(1);
         let mut b = counter("b", 3, 5);
-        let result = drive(
-            &mut [&mut a, &mut b],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            budget(),
-            &mut |_| {},
-        );
+        let result = run(&mut [&mut a, &mut b], &mut goals, &mut archive);
         assert_eq!(a.log.len(), 2, "no turn after the panic");
         assert_eq!(b.log.len(), 3);
         let covered: Vec<GoalId> = archive.covered().into_iter().collect();

@@ -174,9 +174,10 @@ pub struct SymbolicStrategy {
     selector: Selector<usize>,
     /// Every goal, in the order tried.
     attempts: Vec<PcAttempt>,
-    /// Heap invariants learned from the tests' objects, assumed by the explorations; and
-    /// how many retracted ones that pruned an exploration were last answered by exploring again.
+    /// Heap invariants learned from the tests' objects, assumed by the explorations.
     learned: Option<LearnedInvariants>,
+    /// How many retracted invariants that pruned an exploration the last exploration again
+    /// answered.
     reexplored_for: usize,
     /// TARDIS's alternatives of the tests' own paths (pipelined policies).
     alternatives: Option<Alternatives>,
