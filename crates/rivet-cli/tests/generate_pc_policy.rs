@@ -28,7 +28,7 @@ fn run(policy: &str) -> (Value, Value) {
         "--out",
         &out.display().to_string(),
         "--budget",
-        "20",
+        "40",
         "--strategy",
         "symbolic",
         "--pc-policy",
