@@ -1,9 +1,12 @@
 //! The Z3 backend: translates terms to bit-vector formulas (floats and doubles to Z3's
 //! floating-point theory, see `z3_float`) in the thread's own Z3 context (Z3 objects are per
 //! thread), checks them under a timeout and reads the model back with each symbol sign- or
-//! zero-extended as its Java type says (float symbols as their IEEE bits).
+//! zero-extended as its Java type says (float symbols as their IEEE bits). Queries are
+//! serialized process-wide (`Z3_QUERY`): Z3 4.8.12 crashes when two threads check at once,
+//! each in its own context.
 
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use z3::ast::{Bool, Float, BV};
@@ -43,6 +46,13 @@ pub struct Z3Solver {
 /// does every later query of the process (Z3 keeps its out-of-memory state): a lost solver
 /// is better than a machine out of memory. The first such answer is logged.
 const MEMORY_LIMIT_MB: &str = "6144";
+
+/// Held for the whole of every query. Z3 4.8.12 (Debian's) is not safe when two threads
+/// check at once, although each uses its own context: the symbolic string tests, which
+/// explore in parallel, died of SIGSEGV inside `Z3_solver_check` in about one run in ten
+/// under load, with two threads in the same solver code. A query is a small part of a lane's
+/// time, so lanes lose little by taking turns; a crash would lose the whole process.
+static Z3_QUERY: Mutex<()> = Mutex::new(());
 
 /// Sets Z3's process-wide memory cap once.
 fn limit_memory() {
@@ -309,6 +319,8 @@ impl Z3Solver {
     /// One query as it is (see `check`).
     fn check_terms(&mut self, clauses: &[Term]) -> SolveResult {
         let _span = tracing::trace_span!("z3_check", clauses = clauses.len()).entered();
+        // Declared first, so dropped last: the query's own Z3 objects go before it is freed.
+        let _turn = Z3_QUERY.lock().unwrap_or_else(PoisonError::into_inner);
         let started = Instant::now();
         self.stats.queries += 1;
         self.stats.backend_calls += 1;
