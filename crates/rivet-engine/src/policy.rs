@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use rivet_tardis::{preference, Label, Prediction};
+use rivet_tardis::{preference, Bucket, Label, Prediction};
 use rivet_testcase::GoalId;
 
 use crate::select::{alternatives, select, Candidate, SelectionMethod};
@@ -66,6 +66,21 @@ impl PcPolicy {
     /// Asks the classifier.
     pub fn learns(self) -> bool {
         matches!(self, PcPolicy::Tardis | PcPolicy::CoverTardis)
+    }
+
+    /// The share of the slice (and of the stall time) a goal gets when it was picked with
+    /// `prediction`. Under `tardis`, which draws a fifth of its picks from the buckets it
+    /// deems likely infeasible (§4.4's 15 % + 5 %), such a pick gets half a slice (two of
+    /// three neighbours infeasible) or a quarter (all three): the budget goes to the PCs
+    /// likely feasible, and the few infeasible-looking PCs that are reached are reached
+    /// fast. Every other pick, and every pick of the other policies, gets a whole slice
+    /// (the cover policies target branches, and a shorter slice could lose one).
+    pub fn slice_share(self, prediction: Option<&Prediction>) -> f64 {
+        match (self, prediction.map(Bucket::of)) {
+            (PcPolicy::Tardis, Some(Bucket::InfeasibleMajority)) => 0.5,
+            (PcPolicy::Tardis, Some(Bucket::InfeasibleUnanimous)) => 0.25,
+            _ => 1.0,
+        }
     }
 }
 
@@ -265,5 +280,23 @@ mod tests {
             cover_tardis_round(&cands, &[None, None, None, None], &target, LIMITS),
             cover_round(&cands, &target, LIMITS)
         );
+    }
+
+    #[test]
+    fn only_tardis_shortens_the_slice_of_a_pc_that_looks_infeasible() {
+        let shares = |policy: PcPolicy| {
+            [
+                None,
+                p(Label::Feasible, 3, 0.5),
+                p(Label::Feasible, 2, 0.5),
+                p(Label::Infeasible, 2, 0.5),
+                p(Label::Infeasible, 3, 0.5),
+            ]
+            .map(|pred| policy.slice_share(pred.as_ref()))
+        };
+        assert_eq!(shares(PcPolicy::Tardis), [1.0, 1.0, 1.0, 0.5, 0.25]);
+        for other in [PcPolicy::Fifo, PcPolicy::Cover, PcPolicy::CoverTardis] {
+            assert_eq!(shares(other), [1.0; 5], "{other:?}");
+        }
     }
 }

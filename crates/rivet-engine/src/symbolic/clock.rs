@@ -1,5 +1,6 @@
 //! When a path-condition goal is given up: its slice is spent, or its best distance has not
-//! improved for the stall time (a goal still getting closer keeps its whole slice).
+//! improved for the stall time (a goal still getting closer keeps its whole slice). A goal
+//! may get only a share of both (`PcPolicy::slice_share`).
 
 use std::time::{Duration, Instant};
 
@@ -15,18 +16,22 @@ pub(crate) enum GiveUp {
     Stalled,
 }
 
-/// A goal's time: when it started, its best distance so far, and when that last improved.
+/// A goal's time: when it started, its share of a slice, its best distance so far, and when
+/// that last improved.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GoalClock {
     since: Instant,
+    share: f64,
     best: Option<f64>,
     improved: Instant,
 }
 
 impl GoalClock {
-    pub(crate) fn start(now: Instant) -> GoalClock {
+    /// A goal started at `now` that gets `share` (in (0, 1]) of the slice and of the stall.
+    pub(crate) fn start(now: Instant, share: f64) -> GoalClock {
         GoalClock {
             since: now,
+            share: share.clamp(0.01, 1.0),
             best: None,
             improved: now,
         }
@@ -47,16 +52,16 @@ impl GoalClock {
         }
     }
 
-    /// Whether the goal is given up at `now`, and why, for `slice` and `stall`.
+    /// Whether the goal is given up at `now`, and why, for its share of `slice` and `stall`.
     pub(crate) fn given_up(
         &self,
         now: Instant,
         slice: Duration,
         stall: Duration,
     ) -> Option<GiveUp> {
-        if self.spent(now) >= slice {
+        if self.spent(now) >= slice.mul_f64(self.share) {
             Some(GiveUp::SliceSpent)
-        } else if now.saturating_duration_since(self.improved) >= stall {
+        } else if now.saturating_duration_since(self.improved) >= stall.mul_f64(self.share) {
             Some(GiveUp::Stalled)
         } else {
             None
@@ -78,7 +83,7 @@ mod tests {
     #[test]
     fn a_goal_that_never_gets_closer_stalls_before_its_slice() {
         let t0 = Instant::now();
-        let mut c = GoalClock::start(t0);
+        let mut c = GoalClock::start(t0, 1.0);
         c.observe(Some(0.5), at(t0, 100));
         c.observe(Some(0.5), at(t0, 2_000));
         assert_eq!(c.given_up(at(t0, 3_000), SLICE, STALL), None);
@@ -91,7 +96,7 @@ mod tests {
     #[test]
     fn a_goal_still_getting_closer_keeps_its_whole_slice() {
         let t0 = Instant::now();
-        let mut c = GoalClock::start(t0);
+        let mut c = GoalClock::start(t0, 1.0);
         for (ms, d) in [(0, 0.9), (2_000, 0.8), (4_000, 0.7)] {
             c.observe(Some(d), at(t0, ms));
         }
@@ -105,7 +110,7 @@ mod tests {
     #[test]
     fn a_worse_distance_or_none_is_no_improvement() {
         let t0 = Instant::now();
-        let mut c = GoalClock::start(t0);
+        let mut c = GoalClock::start(t0, 1.0);
         c.observe(Some(0.5), at(t0, 0));
         c.observe(Some(0.6), at(t0, 1_000));
         c.observe(None, at(t0, 2_000));
@@ -118,7 +123,7 @@ mod tests {
     #[test]
     fn the_first_distance_counts_as_getting_closer() {
         let t0 = Instant::now();
-        let mut c = GoalClock::start(t0);
+        let mut c = GoalClock::start(t0, 1.0);
         c.observe(None, at(t0, 1_000));
         c.observe(Some(2.0), at(t0, 2_500));
         assert_eq!(
@@ -126,5 +131,25 @@ mod tests {
             Some(GiveUp::SliceSpent)
         );
         assert_eq!(c.given_up(at(t0, 4_900), SLICE, STALL), None);
+    }
+
+    #[test]
+    fn a_goal_with_a_quarter_share_stalls_and_runs_out_four_times_sooner() {
+        let t0 = Instant::now();
+        let stalled = GoalClock::start(t0, 0.25);
+        assert_eq!(stalled.given_up(at(t0, 700), SLICE, STALL), None);
+        assert_eq!(
+            stalled.given_up(at(t0, 750), SLICE, STALL),
+            Some(GiveUp::Stalled)
+        );
+        let mut closer = GoalClock::start(t0, 0.25);
+        for (ms, d) in [(0, 0.9), (500, 0.8), (1_000, 0.7)] {
+            closer.observe(Some(d), at(t0, ms));
+        }
+        assert_eq!(closer.given_up(at(t0, 1_200), SLICE, STALL), None);
+        assert_eq!(
+            closer.given_up(at(t0, 1_250), SLICE, STALL),
+            Some(GiveUp::SliceSpent)
+        );
     }
 }

@@ -147,6 +147,7 @@ impl SymbolicStrategy {
             &path.branches,
         );
         log.picked(self.policy.name(), prediction.as_ref());
+        let share = self.policy.slice_share(prediction.as_ref());
         self.attempts.push(PcAttempt {
             goal: goal.0,
             path: p,
@@ -163,7 +164,7 @@ impl SymbolicStrategy {
             goal,
             path: p,
             attempt: self.attempts.len() - 1,
-            clock: GoalClock::start(Instant::now()),
+            clock: GoalClock::start(Instant::now(), share),
             executions: archive.executions,
             log,
         });
