@@ -6,7 +6,7 @@
 //! policy's choice (`policy`: FIFO, set cover, TARDIS, or set cover guided by TARDIS); every
 //! goal's outcome teaches the run's classifier (`feasibility`).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -159,6 +159,8 @@ pub struct SymbolicStrategy {
     branch_goals: BTreeMap<u32, GoalId>,
     queue: VecDeque<usize>,
     paths: Vec<KeptPath>,
+    /// The explored path conditions in `paths` (an exploration again meets many it kept).
+    explored: HashSet<Arc<PathCondition>>,
     active: Vec<ActiveGoal>,
     phase: Phase,
     started: Instant,
@@ -243,6 +245,7 @@ impl SymbolicStrategy {
             branch_goals,
             queue: VecDeque::new(),
             paths: Vec::new(),
+            explored: HashSet::new(),
             active: Vec::new(),
             // Waiting hands over to exploring at once when there is no search first.
             phase: Phase::Waiting,

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::path::{AccessPath, Clause, SymbolInfo, SymbolTable};
 use crate::term::SymbolId;
 
-/// Clauses in order of assumption and what each of their symbols stands for.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// Clauses in order of assumption and what each of their symbols stands for. Equality and
+/// hashing are structural (a term hashes by its cached hash, so hashing is cheap).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct PathCondition {
     pub clauses: Vec<Clause>,
     pub symbols: BTreeMap<SymbolId, SymbolInfo>,

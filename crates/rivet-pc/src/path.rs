@@ -163,7 +163,7 @@ impl ClauseKind {
 /// One clause of a path condition. `term` is its solver form: numeric clauses as they are;
 /// reference clauses over `Ref` symbols (logical addresses: 0 is null, a fresh object has
 /// its own positive address).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(from = "ClauseRepr", into = "ClauseRepr")]
 pub enum Clause {
     Numeric(Term),
@@ -272,7 +272,7 @@ impl Clause {
 }
 
 /// What a symbol stands for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SymbolInfo {
     pub path: AccessPath,
     pub sort: SymbolSort,

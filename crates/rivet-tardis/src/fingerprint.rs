@@ -72,6 +72,13 @@ impl Fingerprint {
         }
     }
 
+    /// Sets every bit of `other` (the fingerprint of both PCs' clauses).
+    pub fn merge(&mut self, other: &Fingerprint) {
+        for (row, o) in self.rows.iter_mut().zip(&other.rows) {
+            *row |= o;
+        }
+    }
+
     pub fn is_set(&self, row: usize, column: usize) -> bool {
         row < ROWS && column < COLUMNS && self.rows[row] >> column & 1 == 1
     }

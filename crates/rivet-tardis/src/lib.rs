@@ -9,6 +9,7 @@
 //! * [`Fingerprint`]: the 64 × 16 multidimensional Bloom filter with 3 hash functions
 //!   (abstract clauses set bits of the first row, each concrete clause bits in the columns
 //!   under its abstract clause's bits) and the Jaccard similarity `a11 / (a11 + a10 + a01)`;
+//! * [`Fingerprinter`]: the same fingerprints for many PCs, each shared clause rendered once;
 //! * [`Classifier`]: the training set, growing as a run goes, and KNN with k = 3;
 //! * [`Selector`]: the PCs waiting to be tried, bucketed by (label, votes) and picked as the
 //!   paper says (50/30/15/5 %, fall-through, a pick proportional to the neighbours' mean
@@ -17,13 +18,15 @@
 //! It knows no solver, worker or engine: only `rivet-pc`'s path conditions.
 
 pub mod fingerprint;
+pub mod fingerprinter;
 pub mod forms;
 pub mod knn;
 pub mod select;
 pub mod slice;
 
 pub use fingerprint::{Fingerprint, COLUMNS, HASHES, ROWS};
+pub use fingerprinter::Fingerprinter;
 pub use forms::{clause_forms, ClauseForms};
 pub use knn::{Classifier, ClassifierStats, Label, Prediction, Source, K};
 pub use select::{preference, Bucket, Pick, Selector, SelectorConfig, SelectorStats};
-pub use slice::{clause_keys, slice, Key};
+pub use slice::{clause_keys, slice, slice_by_keys, Key};

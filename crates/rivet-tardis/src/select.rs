@@ -23,6 +23,7 @@ use rivet_pc::PathCondition;
 use serde::{Deserialize, Serialize};
 
 use crate::fingerprint::Fingerprint;
+use crate::fingerprinter::Fingerprinter;
 use crate::knn::{Classifier, Label, Prediction, K};
 
 /// A bucket of pending PCs by (label, votes).
@@ -157,6 +158,7 @@ pub struct Selector<Id: Ord + Clone> {
     /// The training set's size at the last full classification pass (None: none yet).
     passed_at: Option<usize>,
     stats: SelectorStats,
+    fingerprinter: Fingerprinter,
 }
 
 impl<Id: Ord + Clone> Selector<Id> {
@@ -167,12 +169,14 @@ impl<Id: Ord + Clone> Selector<Id> {
             rng: XorShiftRng::seed_from_u64(config.seed),
             passed_at: None,
             stats: SelectorStats::default(),
+            fingerprinter: Fingerprinter::new(),
         }
     }
 
     /// Adds a pending PC (fingerprinted from its slice); a key already pending is replaced.
     pub fn insert(&mut self, key: Id, pc: &PathCondition) {
-        self.insert_fingerprint(key, Fingerprint::of(pc));
+        let fingerprint = self.fingerprinter.of(pc);
+        self.insert_fingerprint(key, fingerprint);
     }
 
     pub fn insert_fingerprint(&mut self, key: Id, fingerprint: Fingerprint) {

@@ -10,6 +10,7 @@
 //! it names. Two clauses depend on each other when their keys meet.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 use rivet_pc::{AccessPath, Clause, PathCondition, SymbolId};
 
@@ -59,24 +60,34 @@ pub fn clause_keys(pc: &PathCondition, clause: &Clause) -> HashSet<Key> {
 /// The indices (ascending) of the clauses of `pc` that share, transitively, a key with its
 /// last clause; the last clause is always among them. Empty for an empty PC.
 pub fn slice(pc: &PathCondition) -> Vec<usize> {
-    let n = pc.clauses.len();
+    let keys: Vec<Vec<Key>> = pc
+        .clauses
+        .iter()
+        .map(|c| clause_keys(pc, c).into_iter().collect())
+        .collect();
+    slice_by_keys(&keys)
+}
+
+/// The slice of clauses whose keys are `keys[i]`, from the last one: the indices (ascending)
+/// of the clauses that share, transitively, a key with the last; empty for no clause.
+pub fn slice_by_keys<K: Eq + Hash>(keys: &[impl AsRef<[K]>]) -> Vec<usize> {
+    let n = keys.len();
     let Some(last) = n.checked_sub(1) else {
         return Vec::new();
     };
-    let keys: Vec<HashSet<Key>> = pc.clauses.iter().map(|c| clause_keys(pc, c)).collect();
     // Which clauses each key occurs in; then a walk from the last clause over shared keys.
-    let mut clauses_of: HashMap<&Key, Vec<usize>> = HashMap::new();
+    let mut clauses_of: HashMap<&K, Vec<usize>> = HashMap::new();
     for (i, ks) in keys.iter().enumerate() {
-        for k in ks {
+        for k in ks.as_ref() {
             clauses_of.entry(k).or_default().push(i);
         }
     }
     let mut kept = vec![false; n];
     kept[last] = true;
     let mut frontier = vec![last];
-    let mut walked: HashSet<&Key> = HashSet::new();
+    let mut walked: HashSet<&K> = HashSet::new();
     while let Some(i) = frontier.pop() {
-        for k in &keys[i] {
+        for k in keys[i].as_ref() {
             if !walked.insert(k) {
                 continue;
             }

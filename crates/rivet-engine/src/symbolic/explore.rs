@@ -102,6 +102,7 @@ impl SymbolicStrategy {
         let mut precise = 0u64;
         let mut total = 0u64;
         let branch_goals = &self.branch_goals;
+        let recording = self.artifacts.is_some();
         let result = explorer.explore(&spec, &mut |path, symbols| {
             total += 1;
             let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
@@ -118,14 +119,16 @@ impl SymbolicStrategy {
                 .collect();
             let pc = PathCondition::new(path.pc.clone(), symbols);
             let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
-            records.push(ExploredPath {
-                id: path.id,
-                pc: pc.texts(),
-                branches: branches.iter().map(|g| g.0).collect(),
-                end: path.end_text(),
-                precise: !path.imprecise,
-                observable,
-            });
+            if recording {
+                records.push(ExploredPath {
+                    id: path.id,
+                    pc: pc.texts(),
+                    branches: branches.iter().map(|g| g.0).collect(),
+                    end: path.end_text(),
+                    precise: !path.imprecise,
+                    observable,
+                });
+            }
             if ended && !path.imprecise && observable && !branches.is_empty() {
                 kept.push((Arc::new(pc), branches));
             }
@@ -162,7 +165,7 @@ impl SymbolicStrategy {
             }
         }
         for (pc, branches) in kept {
-            if !self.paths.iter().any(|p| p.pc == pc) {
+            if self.explored.insert(Arc::clone(&pc)) {
                 if let Some(a) = self.alternatives.as_mut() {
                     a.know(&pc);
                 }
