@@ -277,10 +277,11 @@ fn reach(
     Some((seen.len(), closed))
 }
 
-/// The clauses the count invariants add at the end of a path: per input object of a counted
-/// class, `field == n + offset` when the counted structure is fully resolved, else
-/// `field >= n + offset`, over the field's input symbol. Clauses already assumed are left out.
-pub fn count_clauses(state: &SymbolicState, ctx: &Ctx<'_>) -> Vec<(usize, Term)> {
+/// The clauses the count invariants add: per input object of a counted class,
+/// `field == n + offset` when the counted structure is fully resolved, else (unless
+/// `closed_only`) `field >= n + offset`, over the field's input symbol. Clauses already
+/// assumed are left out.
+fn count_clauses(state: &SymbolicState, ctx: &Ctx<'_>, closed_only: bool) -> Vec<(usize, Term)> {
     let invariants = &ctx.config.invariants;
     let mut out = Vec::new();
     if !invariants.has_counts() {
@@ -312,6 +313,9 @@ pub fn count_clauses(state: &SymbolicState, ctx: &Ctx<'_>) -> Vec<(usize, Term)>
             let Some((k, closed)) = reach(state, &refs, obj, start, steps) else {
                 continue;
             };
+            if closed_only && !closed {
+                continue;
+            }
             let sort = match value.sort() {
                 rivet_pc::Sort::Long => SymbolSort::Long,
                 _ => SymbolSort::Int,
@@ -333,7 +337,19 @@ pub fn count_clauses(state: &SymbolicState, ctx: &Ctx<'_>) -> Vec<(usize, Term)>
 /// Applies the count invariants to a state whose path ended: true when the path stays (its
 /// clauses assumed, its model extended), false when they make it infeasible.
 pub fn check_at_end(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> bool {
-    for (n, clause) in count_clauses(state, ctx) {
+    check_counts(state, ctx, false)
+}
+
+/// Applies the count invariants to the structures a lazy initialization has just closed (a
+/// reference resolved to null or to an object already there): true when the state stays.
+/// A structure's size is then known, and the branches that depend on it are decided at once
+/// instead of being explored and dropped when the path ends.
+pub fn check_closed(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> bool {
+    check_counts(state, ctx, true)
+}
+
+fn check_counts(state: &mut SymbolicState, ctx: &mut Ctx<'_>, closed_only: bool) -> bool {
+    for (n, clause) in count_clauses(state, ctx, closed_only) {
         used(ctx, n);
         if state.model.eval(&clause) != rivet_pc::Concrete::Bool(true) {
             match ctx.feasible(&state.numeric, &clause, &state.model) {

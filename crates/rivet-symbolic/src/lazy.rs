@@ -230,6 +230,9 @@ pub fn resolve(
         )))),
         1 => {
             apply(state, ctx, s, &choices[0])?;
+            if closes(&choices[0]) && !invariant_use::check_closed(state, ctx) {
+                return Ok(Step::End(PathEnd::Dropped));
+            }
             Ok(Step::Continue)
         }
         _ => {
@@ -245,11 +248,23 @@ pub fn resolve(
                 };
                 next.depth += 1;
                 apply(&mut next, ctx, s, choice)?;
+                if closes(choice) && !invariant_use::check_closed(&mut next, ctx) {
+                    continue;
+                }
                 out.push(next);
             }
-            Ok(Step::Fork(out))
+            match out.len() {
+                0 => Ok(Step::End(PathEnd::Dropped)),
+                _ => Ok(Step::Fork(out)),
+            }
         }
     }
+}
+
+/// Can resolving a reference this way close a counted structure (a fresh object's fields
+/// are still unresolved)?
+fn closes(choice: &Choice) -> bool {
+    !matches!(choice, Choice::Fresh(_))
 }
 
 fn eq(a: Term, b: Term) -> Term {

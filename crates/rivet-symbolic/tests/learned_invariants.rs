@@ -105,6 +105,27 @@ fn a_caching_list_explores_a_third_of_the_paths_or_fewer_and_loses_no_branch() {
     );
 }
 
+#[test]
+fn a_count_is_assumed_as_soon_as_its_list_closes() {
+    // Once the chain from the header is back at the header, the size is known, and the
+    // branches on it are decided then instead of explored and dropped at the path's end: the
+    // count's clause follows the alias that closed the list.
+    let (with, _) = support::explore(REMOVE_AT, config(LIST_NODE, 5, learned("NodeCachingList")));
+    let mut closed = 0;
+    for p in &with {
+        let texts = p.pc_texts();
+        if let Some(i) = texts.iter().position(|c| c.starts_with("{this}.size == ")) {
+            closed += 1;
+            assert!(
+                i > 0 && texts[i - 1].ends_with("== {this}.header"),
+                "{}",
+                p.show()
+            );
+        }
+    }
+    assert!(closed > 0, "no path closed its list");
+}
+
 const INSERT: &str = "structures.AvlTree.insert(I)Z";
 const TREE_NODE: &str = "structures/AvlTree$Node";
 
