@@ -50,8 +50,9 @@ const MEMORY_LIMIT_MB: &str = "6144";
 /// Held for the whole of every query. Z3 4.8.12 (Debian's) is not safe when two threads
 /// check at once, although each uses its own context: the symbolic string tests, which
 /// explore in parallel, died of SIGSEGV inside `Z3_solver_check` in 3 runs of about 40
-/// under load, with two threads in the same solver code (none in 58 runs with this lock). A query is a small part of a lane's
-/// time, so lanes lose little by taking turns; a crash would lose the whole process.
+/// under load, with two threads in the same solver code (none in 58 runs with this lock).
+/// A query is a small part of a lane's time, so lanes lose little by taking turns; a crash
+/// would lose the whole process.
 static Z3_QUERY: Mutex<()> = Mutex::new(());
 
 /// Sets Z3's process-wide memory cap once.

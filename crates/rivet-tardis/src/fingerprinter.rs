@@ -28,10 +28,11 @@ struct ClauseFacts {
     bits: Fingerprint,
 }
 
-/// A memo of clauses' keys and bits.
+/// A memo of clauses' keys and bits: each clause's facts in `facts`, found by its context.
 #[derive(Debug, Clone, Default)]
 pub struct Fingerprinter {
-    clauses: HashMap<ClauseContext, ClauseFacts>,
+    clauses: HashMap<ClauseContext, usize>,
+    facts: Vec<ClauseFacts>,
     keys: HashMap<Key, u32>,
 }
 
@@ -44,18 +45,20 @@ impl Fingerprinter {
     pub fn of(&mut self, pc: &PathCondition) -> Fingerprint {
         if self.clauses.len() > MAX_CLAUSES {
             self.clauses.clear();
+            self.facts.clear();
             self.keys.clear();
         }
-        let facts: Vec<ClauseFacts> = pc.clauses.iter().map(|c| self.facts(pc, c)).collect();
-        let keys: Vec<&[u32]> = facts.iter().map(|f| &*f.keys).collect();
+        let known: Vec<usize> = pc.clauses.iter().map(|c| self.facts(pc, c)).collect();
+        let keys: Vec<&[u32]> = known.iter().map(|f| &*self.facts[*f].keys).collect();
         let mut print = Fingerprint::default();
         for i in slice_by_keys(&keys) {
-            print.merge(&facts[i].bits);
+            print.merge(&self.facts[known[i]].bits);
         }
         print
     }
 
-    fn facts(&mut self, pc: &PathCondition, clause: &Clause) -> ClauseFacts {
+    /// The index in `facts` of `clause`'s facts, computed when it is first met.
+    fn facts(&mut self, pc: &PathCondition, clause: &Clause) -> usize {
         let context = ClauseContext {
             clause: clause.clone(),
             symbols: clause
@@ -65,8 +68,8 @@ impl Fingerprinter {
                 .map(|s| pc.symbols.get(s).cloned())
                 .collect(),
         };
-        if let Some(f) = self.clauses.get(&context) {
-            return f.clone();
+        if let Some(&f) = self.clauses.get(&context) {
+            return f;
         }
         let mut keys: Vec<u32> = clause_keys(pc, clause)
             .into_iter()
@@ -76,12 +79,13 @@ impl Fingerprinter {
             })
             .collect();
         keys.sort_unstable();
-        let facts = ClauseFacts {
+        self.facts.push(ClauseFacts {
             keys: keys.into(),
             bits: Fingerprint::of_forms([&clause_forms(pc, clause)]),
-        };
-        self.clauses.insert(context, facts.clone());
-        facts
+        });
+        let f = self.facts.len() - 1;
+        self.clauses.insert(context, f);
+        f
     }
 }
 
