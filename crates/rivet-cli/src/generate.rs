@@ -65,7 +65,7 @@ pub fn base_config(
     }
 }
 
-pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+pub fn run(args: &GenerateArgs, guard: &crate::guard::TimeGuard) -> Result<ExitCode> {
     if let Some(dir) = &args.project {
         return crate::generate_project::run_project_dir(args, dir);
     }
@@ -95,6 +95,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
         return crate::generate_project::run(args, config, None, args.sourcepath.clone());
     }
+    guard.arm(config.time_bound());
     let mut bar: Option<indicatif::ProgressBar> = None;
     let mut budget = std::time::Duration::ZERO;
     let outcome = generate(&config, &mut |event| match event {

@@ -8,6 +8,7 @@ mod cli;
 mod explore;
 mod generate;
 mod generate_project;
+mod guard;
 mod instrument;
 mod report;
 
@@ -75,6 +76,35 @@ fn message(e: &anyhow::Error) -> String {
 /// The stack of the thread that does the work (address space; only what is used is mapped).
 const STACK_SIZE: usize = 256 << 20;
 
+type WorkResult = std::thread::Result<anyhow::Result<ExitCode>>;
+
+/// The work thread's result, or an internal error once the run is past the time bound it
+/// armed (the process then ends, and with it the worker JVMs, whose input closes).
+fn wait_for(
+    finished: &std::sync::mpsc::Receiver<WorkResult>,
+    guard: &guard::TimeGuard,
+) -> anyhow::Result<ExitCode> {
+    use std::sync::mpsc::RecvTimeoutError;
+    loop {
+        match finished.recv_timeout(std::time::Duration::from_millis(500)) {
+            Ok(Ok(result)) => return result,
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
+                return Err(anyhow::anyhow!(
+                    "internal error: the run panicked (see above)"
+                ))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some(bound) = guard.overrun() {
+                    return Err(anyhow::anyhow!(
+                        "internal error: the run did not end within its time bound of {} s; stopped (a bug in Rivet: please report it with the class)",
+                        bound.as_secs()
+                    ));
+                }
+            }
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -89,21 +119,27 @@ fn main() -> ExitCode {
         .init();
     // The work runs on a thread with a large stack: the evaluator and the generator recurse
     // over terms and values whose depth the code under test decides.
+    let guard = guard::TimeGuard::default();
+    let armed = guard.clone();
+    let (done, finished) = std::sync::mpsc::channel();
     let worker = std::thread::Builder::new()
         .name("rivet".into())
         .stack_size(STACK_SIZE)
-        .spawn(move || match cli.command {
-            Command::Branches(args) => branches::run(&args),
-            Command::Instrument(args) => instrument::run(&args),
-            Command::Generate(args) => generate::run(&args),
-            Command::Explore(args) => explore::run(&args),
-            Command::Report(cli::ReportCommand::Merge(args)) => generate_project::merge(&args),
+        .spawn(move || {
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {
+                    Command::Branches(args) => branches::run(&args),
+                    Command::Instrument(args) => instrument::run(&args),
+                    Command::Generate(args) => generate::run(&args, &armed),
+                    Command::Explore(args) => explore::run(&args),
+                    Command::Report(cli::ReportCommand::Merge(args)) => {
+                        generate_project::merge(&args)
+                    }
+                }));
+            let _ = done.send(result);
         });
-    let result = match worker.map(|h| h.join()) {
-        Ok(Ok(result)) => result,
-        Ok(Err(_)) => Err(anyhow::anyhow!(
-            "internal error: the run panicked (see above)"
-        )),
+    let result = match worker {
+        Ok(_) => wait_for(&finished, &guard),
         Err(e) => Err(anyhow::Error::new(e).context("starting the work thread")),
     };
     match result {

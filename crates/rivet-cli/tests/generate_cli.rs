@@ -11,18 +11,6 @@ use std::path::{Path, PathBuf};
 
 use common::rivet;
 
-fn fixtures(name: &str) -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generate/gen");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    sources.sort();
-    let out = rivet_testkit::cache_dir().join(format!("cli-generate-fixtures-{name}"));
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &out);
-    out
-}
-
 fn generate(classpath: &Path, class: &str, out: &Path, extra: &[&str]) -> std::process::Output {
     let _ = std::fs::remove_dir_all(out);
     let cp = classpath.display().to_string();
@@ -82,7 +70,7 @@ fn avl_tree_gets_every_branch_with_verified_tests() {
 
 #[test]
 fn same_seed_same_files_and_junit4() {
-    let classes = fixtures("small");
+    let classes = common::gen_fixtures("small");
     let a = rivet_testkit::cache_dir().join("cli-generate-small-a");
     let b = rivet_testkit::cache_dir().join("cli-generate-small-b");
     for out in [&a, &b] {
@@ -145,7 +133,7 @@ fn bad_input(class: &str, classpath: &Path, expect: &str) {
 
 #[test]
 fn bad_classes_exit_2_with_one_message() {
-    let classes = fixtures("bad");
+    let classes = common::gen_fixtures("bad");
     bad_input("gen.Missing", &classes, "gen.Missing was not found");
     bad_input("gen.Shape", &classes, "gen.Shape is an interface");
     bad_input("gen.NoWay", &classes, "no accessible constructor");

@@ -122,14 +122,37 @@ pub struct DriveResult {
     pub failures: Vec<StrategyFailure>,
 }
 
-/// A strategy that panicked, and its message.
+/// A strategy that panicked, or overran the strategies' time, and what happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrategyFailure {
     pub strategy: &'static str,
     pub message: String,
 }
 
+/// How long a turn may run past the strategies' time (or past its own start, when it starts
+/// later) before the driver stops giving its strategy turns: a twentieth of the time, at
+/// least a second.
+fn overrun_grace(budget: Duration) -> Duration {
+    (budget / 20).max(Duration::from_secs(1))
+}
+
 impl StrategyFailure {
+    /// A turn that ended `past` after the strategies' time (plus grace) ran out, doing
+    /// `phase` when it began.
+    fn overran(strategy: &'static str, took: Duration, past: Duration, phase: &str) -> Self {
+        let message = format!(
+            "did not yield in time: a turn took {:.1} s and ended {:.1} s after the strategies' time (while {phase}); stopped",
+            took.as_secs_f64(),
+            past.as_secs_f64()
+        );
+        tracing::warn!(
+            strategy,
+            message,
+            "a strategy overran its turn and was stopped"
+        );
+        StrategyFailure { strategy, message }
+    }
+
     fn new(strategy: &'static str, payload: &(dyn std::any::Any + Send)) -> StrategyFailure {
         let message = payload
             .downcast_ref::<&str>()
@@ -187,6 +210,7 @@ pub fn drive(
         }
         let strategy = &mut *strategies[i];
         let name = strategy.name();
+        let (turn_start, phase_before) = (start.elapsed(), strategy.phase());
         let updated = catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)));
         let mut arena = Arena {
             goals,
@@ -205,6 +229,18 @@ pub fn drive(
             }
         }
         steps += 1;
+        // A turn may not run far past the strategies' time: a strategy whose turn did is
+        // stopped (its tests so far are kept), so that a second overrun cannot follow.
+        let limit = turn_start.max(budget.time) + overrun_grace(budget.time);
+        let turn_end = start.elapsed();
+        if !failed[i] && turn_end > limit {
+            let phase = phase_before.unwrap_or_else(|| "searching".into());
+            let past = turn_end.saturating_sub(budget.time);
+            let took = turn_end.saturating_sub(turn_start);
+            failures.push(StrategyFailure::overran(name, took, past, &phase));
+            done[i] = true;
+            failed[i] = true;
+        }
         // What this strategy covered first, and what it offers, goes to the others (the
         // search builds on it).
         let mut arrivals = std::mem::take(&mut arena.archive.arrivals);
@@ -324,6 +360,8 @@ mod tests {
         received: usize,
         /// Panics at the step that would cover this probe.
         panics_at: Option<i32>,
+        /// Sleeps this long in every step (a strategy that does not yield).
+        stalls: Duration,
     }
 
     impl Strategy for Counter {
@@ -336,6 +374,7 @@ mod tests {
             if self.panics_at == Some(self.next) {
                 panic!("boom at probe {}", self.next);
             }
+            std::thread::sleep(self.stalls);
             let mut t = TypedTest::new();
             t.push(
                 rivet_testcase::Statement::Primitive(rivet_testcase::PrimitiveValue::Int(
@@ -390,6 +429,7 @@ mod tests {
             offered: Vec::new(),
             received: 0,
             panics_at: None,
+            stalls: Duration::ZERO,
         }
     }
 
@@ -517,6 +557,39 @@ mod tests {
                 strategy: "a",
                 message: "boom at probe 1".into()
             }]
+        );
+    }
+
+    #[test]
+    fn a_strategy_whose_turn_overruns_the_time_is_stopped_and_reported() {
+        let mut goals = goals(6);
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 5);
+        let mut b = counter("b", 3, 5);
+        b.stalls = Duration::from_millis(1_300);
+        let short = Budget {
+            time: Duration::from_millis(100),
+            max_executions: None,
+        };
+        let result = drive(
+            &mut [&mut a, &mut b],
+            &mut goals,
+            &mut archive,
+            &mut FakeExecutor,
+            short,
+            &mut |_| {},
+        );
+        assert_eq!(b.log.len(), 1, "no turn after the overrun");
+        let covered: Vec<GoalId> = archive.covered().into_iter().collect();
+        assert_eq!(covered, [0, 3].map(GoalId), "the tests found are kept");
+        assert_eq!(result.failures.len(), 1, "{:?}", result.failures);
+        assert_eq!(result.failures[0].strategy, "b");
+        assert!(
+            result.failures[0]
+                .message
+                .starts_with("did not yield in time: a turn took 1."),
+            "{}",
+            result.failures[0].message
         );
     }
 }

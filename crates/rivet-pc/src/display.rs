@@ -47,8 +47,20 @@ fn precedence(t: &Term) -> u8 {
     }
 }
 
+/// A subterm of more nodes than this (as a tree) is written as a short reference instead of
+/// in full: its text would grow exponentially with the depth of its sharing.
+const WRITTEN_UP_TO: u64 = 4096;
+
 impl TermDisplay<'_> {
     fn write(&self, t: &Term, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if t.tree_size() > WRITTEN_UP_TO {
+            return write!(
+                f,
+                "<term {:016x} of {} nodes>",
+                t.structure_hash(),
+                t.tree_size()
+            );
+        }
         let sub = |child: &Term, min: u8, f: &mut fmt::Formatter<'_>| -> fmt::Result {
             if precedence(child) < min {
                 f.write_str("(")?;

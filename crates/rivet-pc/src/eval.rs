@@ -94,6 +94,10 @@ impl Concrete {
     }
 }
 
+/// Subterms of more nodes than this (as a tree) have their values remembered in one
+/// evaluation.
+const MEMO_FROM: u64 = 16;
+
 /// Values of symbols; a symbol without a value reads as 0, a string symbol as the empty
 /// string (Z3's model completion).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -168,8 +172,30 @@ impl Model {
             .extend(other.strings.iter().map(|(s, v)| (*s, v.clone())));
     }
 
-    /// Evaluates a term; symbols without a value are 0.
+    /// Evaluates a term; symbols without a value are 0. A subterm the term shares is
+    /// evaluated once, so the cost is linear in the term's distinct nodes however deep its
+    /// sharing goes (`b * b` squared again and again).
     pub fn eval(&self, term: &Term) -> Concrete {
+        self.eval_in(term, &mut HashMap::new())
+    }
+
+    /// `eval`, remembering the values of shared subterms in `memo` (by node); small
+    /// subterms are cheaper to evaluate again than to look up.
+    fn eval_in(&self, term: &Term, memo: &mut HashMap<usize, Concrete>) -> Concrete {
+        let remembered = term.tree_size() > MEMO_FROM;
+        if remembered {
+            if let Some(v) = memo.get(&term.node_key()) {
+                return v.clone();
+            }
+        }
+        let value = self.eval_node(term, memo);
+        if remembered {
+            memo.insert(term.node_key(), value.clone());
+        }
+        value
+    }
+
+    fn eval_node(&self, term: &Term, memo: &mut HashMap<usize, Concrete>) -> Concrete {
         match term.kind() {
             TermKind::Bool(b) => Concrete::Bool(*b),
             TermKind::Int(v) => Concrete::Int(*v),
@@ -181,7 +207,7 @@ impl Model {
             }
             TermKind::Str(text) => Concrete::Str(text.clone()),
             TermKind::StrOp(op, args) => {
-                let values: Vec<Concrete> = args.iter().map(|a| self.eval(a)).collect();
+                let values: Vec<Concrete> = args.iter().map(|a| self.eval_in(a, memo)).collect();
                 eval_str_op(*op, &values).unwrap_or(Concrete::Int(0))
             }
             TermKind::Var(s, sort) => {
@@ -194,7 +220,7 @@ impl Model {
                 }
             }
             TermKind::Unary(op, a) => {
-                let a = self.eval(a);
+                let a = self.eval_in(a, memo);
                 if op.is_fp() || matches!(a, Concrete::Float(_) | Concrete::Double(_)) {
                     return crate::fp::unary(*op, a);
                 }
@@ -207,7 +233,7 @@ impl Model {
                     (_, v) => Concrete::Int(unary_value(*op, v.as_i64()) as i32),
                 }
             }
-            TermKind::Binary(op, a, b) => match (self.eval(a), self.eval(b)) {
+            TermKind::Binary(op, a, b) => match (self.eval_in(a, memo), self.eval_in(b, memo)) {
                 (x @ (Concrete::Float(_) | Concrete::Double(_)), y) => crate::fp::binary(*op, x, y),
                 (Concrete::Bool(x), Concrete::Bool(y)) => Concrete::Bool(match op {
                     BinaryOp::And => x & y,
@@ -218,7 +244,7 @@ impl Model {
                 (x, y) => Concrete::Int(binary_value(*op, false, x.as_i64(), y.as_i64()) as i32),
             },
             TermKind::Compare(op, a, b) => {
-                let (x, y) = (self.eval(a), self.eval(b));
+                let (x, y) = (self.eval_in(a, memo), self.eval_in(b, memo));
                 if matches!(x, Concrete::Float(_) | Concrete::Double(_)) {
                     return Concrete::Bool(crate::fp::compare(*op, x, y));
                 }
@@ -228,10 +254,10 @@ impl Model {
                 Concrete::Bool(op.holds(x.as_i64(), y.as_i64()))
             }
             TermKind::Ite(c, a, b) => {
-                if self.eval(c) == Concrete::Bool(true) {
-                    self.eval(a)
+                if self.eval_in(c, memo) == Concrete::Bool(true) {
+                    self.eval_in(a, memo)
                 } else {
-                    self.eval(b)
+                    self.eval_in(b, memo)
                 }
             }
         }

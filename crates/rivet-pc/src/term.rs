@@ -113,6 +113,10 @@ struct Node {
     kind: TermKind,
     sort: Sort,
     hash: u64,
+    /// The number of nodes of the term read as a tree (shared subterms counted each time
+    /// they occur), saturating: how large the term's text and any walk that does not share
+    /// would be.
+    tree_size: u64,
     symbols: OnceLock<Box<[SymbolId]>>,
 }
 
@@ -201,13 +205,40 @@ fn hash_kind(kind: &TermKind) -> u64 {
     h.finish()
 }
 
+/// One node plus its operands' tree sizes, saturating.
+fn tree_size_of(kind: &TermKind) -> u64 {
+    let operands: u64 = match kind {
+        TermKind::Bool(_)
+        | TermKind::Int(_)
+        | TermKind::Long(_)
+        | TermKind::Float(_)
+        | TermKind::Double(_)
+        | TermKind::Var(..)
+        | TermKind::Str(_) => 0,
+        TermKind::Unary(_, a) => a.tree_size(),
+        TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
+            a.tree_size().saturating_add(b.tree_size())
+        }
+        TermKind::Ite(c, a, b) => c
+            .tree_size()
+            .saturating_add(a.tree_size())
+            .saturating_add(b.tree_size()),
+        TermKind::StrOp(_, args) => args
+            .iter()
+            .fold(0u64, |n, a| n.saturating_add(a.tree_size())),
+    };
+    operands.saturating_add(1)
+}
+
 impl Term {
     pub(crate) fn make(kind: TermKind, sort: Sort) -> Term {
         let hash = hash_kind(&kind);
+        let tree_size = tree_size_of(&kind);
         Term(Arc::new(Node {
             kind,
             sort,
             hash,
+            tree_size,
             symbols: OnceLock::new(),
         }))
     }
@@ -330,31 +361,87 @@ impl Term {
         })
     }
 
+    /// Each operand's symbols are computed once and kept, so a term that shares its
+    /// subterms (`b * b`, squared again and again) costs its number of distinct nodes.
     fn collect_symbols(&self, out: &mut Vec<SymbolId>) {
-        if let Some(done) = self.0.symbols.get() {
-            out.extend_from_slice(done);
+        if let TermKind::Var(s, _) = &self.0.kind {
+            out.push(*s);
             return;
         }
-        match &self.0.kind {
+        for operand in self.operands() {
+            out.extend_from_slice(operand.symbols());
+        }
+    }
+
+    /// The node's operands, in order (none for a constant or a symbol).
+    pub fn operands(&self) -> impl DoubleEndedIterator<Item = &Term> + '_ {
+        let (fixed, rest): ([Option<&Term>; 3], &[Term]) = match &self.0.kind {
             TermKind::Bool(_)
             | TermKind::Int(_)
             | TermKind::Long(_)
             | TermKind::Float(_)
             | TermKind::Double(_)
-            | TermKind::Str(_) => {}
-            TermKind::Var(s, _) => out.push(*s),
-            TermKind::Unary(_, a) => a.collect_symbols(out),
+            | TermKind::Var(..)
+            | TermKind::Str(_) => ([None, None, None], &[]),
+            TermKind::Unary(_, a) => ([Some(a), None, None], &[]),
             TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
-                a.collect_symbols(out);
-                b.collect_symbols(out);
+                ([Some(a), Some(b), None], &[])
             }
-            TermKind::Ite(c, a, b) => {
-                c.collect_symbols(out);
-                a.collect_symbols(out);
-                b.collect_symbols(out);
+            TermKind::Ite(c, a, b) => ([Some(c), Some(a), Some(b)], &[]),
+            TermKind::StrOp(_, args) => ([None, None, None], args),
+        };
+        fixed.into_iter().flatten().chain(rest.iter())
+    }
+
+    /// The number of nodes of the term read as a tree, saturating: the size of its text, and
+    /// the cost of any walk that does not remember shared subterms (see `Term::visit_dag`).
+    pub fn tree_size(&self) -> u64 {
+        self.0.tree_size
+    }
+
+    /// The hash of the term's structure (equal terms hash alike).
+    pub fn structure_hash(&self) -> u64 {
+        self.0.hash
+    }
+
+    /// A key naming this node (not its structure) while the term is alive: what a walk over
+    /// the term's DAG remembers a shared subterm by.
+    pub fn node_key(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+
+    /// Calls `visit` once per distinct node of the term (shared subterms once), operands
+    /// before the nodes using them; linear in the number of distinct nodes.
+    pub fn visit_dag(&self, visit: &mut dyn FnMut(&Term)) {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![(self, false)];
+        while let Some((t, expanded)) = stack.pop() {
+            if expanded {
+                visit(t);
+                continue;
             }
-            TermKind::StrOp(_, args) => args.iter().for_each(|a| a.collect_symbols(out)),
+            if !seen.insert(t.node_key()) {
+                continue;
+            }
+            stack.push((t, true));
+            for operand in t.operands().rev() {
+                stack.push((operand, false));
+            }
         }
+    }
+
+    /// The symbols of the term with their sorts, each once, in the order `visit_dag` meets
+    /// them.
+    pub fn variables(&self) -> Vec<(SymbolId, SymbolSort)> {
+        let mut out: Vec<(SymbolId, SymbolSort)> = Vec::new();
+        self.visit_dag(&mut |t| {
+            if let TermKind::Var(s, sort) = t.kind() {
+                if !out.iter().any(|(o, _)| o == s) {
+                    out.push((*s, *sort));
+                }
+            }
+        });
+        out
     }
 
     fn constant(sort: Sort, v: i64) -> Term {

@@ -75,3 +75,18 @@ pub fn junit_passes(classes: &Path, cp: &str, cwd: &Path, args: &[String]) -> St
     assert!(o.status.success(), "{args:?}\n{report}");
     report
 }
+
+/// The `gen` fixtures (`tests/fixtures/generate/gen`) compiled for Java 11 into a cache
+/// directory of their own per `name`.
+#[allow(dead_code)]
+pub fn gen_fixtures(name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generate/gen");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+        .expect("fixture directory")
+        .map(|e| e.expect("fixture entry").path())
+        .collect();
+    sources.sort();
+    let out = rivet_testkit::cache_dir().join(format!("cli-generate-fixtures-{name}"));
+    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &out);
+    out
+}

@@ -283,35 +283,66 @@ impl Ctx<'_> {
     /// (for a float or double, the clause that pins its exact value, see `Term::fp_is`;
     /// the value returned is then its bits).
     pub fn concretize(&mut self, state: &mut SymbolicState, term: &Term) -> i64 {
-        self.concretize_value(state, term).as_i64()
+        pin_value(state, term).as_i64()
     }
 
     /// As `concretize`, the value as a constant term.
     pub fn concretize_term(&mut self, state: &mut SymbolicState, term: &Term) -> Term {
-        Term::from_concrete(self.concretize_value(state, term))
+        Term::from_concrete(pin_value(state, term))
     }
+}
 
-    fn concretize_value(&mut self, state: &mut SymbolicState, term: &Term) -> rivet_pc::Concrete {
-        if let Some(v) = term.as_concrete() {
-            return v;
+/// Makes `term` concrete in `state`: its value in the state's model, assumed by a clause
+/// (`Ctx::concretize`).
+fn pin_value(state: &mut SymbolicState, term: &Term) -> rivet_pc::Concrete {
+    if let Some(v) = term.as_concrete() {
+        return v;
+    }
+    let v = state.model.eval(term);
+    let clause = if term.sort().is_fp() {
+        term.fp_is(v.clone())
+    } else {
+        Term::compare(
+            rivet_pc::CmpOp::Eq,
+            term.clone(),
+            Term::from_concrete(v.clone()),
+        )
+        .ok()
+    };
+    if let Some(eq) = clause {
+        if !state.numeric.contains(&eq) {
+            state.assume(Clause::Numeric(eq));
         }
-        let v = state.model.eval(term);
-        let clause = if term.sort().is_fp() {
-            term.fp_is(v.clone())
-        } else {
-            Term::compare(
-                rivet_pc::CmpOp::Eq,
-                term.clone(),
-                Term::from_concrete(v.clone()),
-            )
-            .ok()
-        };
-        if let Some(eq) = clause {
-            if !state.numeric.contains(&eq) {
-                state.assume(Clause::Numeric(eq));
-            }
+    }
+    v
+}
+
+/// The most nodes a value's term may have read as a tree. A loop that squares a value
+/// (`b *= b`) doubles it each time; past this, every walk that does not share subterms
+/// (the solver's translation, the text of a clause) would grow beyond any time bound.
+pub const TERM_TREE_LIMIT: u64 = 1 << 14;
+
+/// `v`, or, when its term has grown past `TERM_TREE_LIMIT`, its value in the state's model
+/// with the inputs it depends on pinned to their model values (clauses `s == v`): the path
+/// stays exact for those inputs, the term small.
+fn within_size(state: &mut SymbolicState, v: Value) -> Value {
+    let large = |t: &Term| t.tree_size() > TERM_TREE_LIMIT;
+    let term = match &v {
+        Value::Int(t) | Value::Long(t) | Value::Float(t) | Value::Double(t) if large(t) => t,
+        _ => return v,
+    };
+    let value = state.model.eval(term);
+    for (symbol, sort) in term.variables() {
+        if sort != rivet_pc::SymbolSort::Str {
+            pin_value(state, &Term::var(symbol, sort));
         }
-        v
+    }
+    let constant = Term::from_concrete(value);
+    match v {
+        Value::Int(_) => Value::Int(constant),
+        Value::Long(_) => Value::Long(constant),
+        Value::Float(_) => Value::Float(constant),
+        _ => Value::Double(constant),
     }
 }
 
@@ -328,6 +359,7 @@ impl Ops {
     }
 
     pub fn push(state: &mut SymbolicState, v: Value) -> Result<(), SymbolicError> {
+        let v = within_size(state, v);
         state.frames.last_mut().ok_or_else(no_frame)?.stack.push(v);
         Ok(())
     }
