@@ -1,8 +1,8 @@
 //! The tools verification runs: javac on the emitted class (and its copy in any order) and
 //! the JUnit console launcher, each in a confined process with its own directories, to the
-//! verifier's deadline; tests that hang are found by bisection.
+//! verifier's deadline; tests that hang, and tests that leave files in the working directory
+//! (which stands for the developer's project directory), are found by bisection.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -51,11 +51,35 @@ fn halves<'a>(set: &[&'a str]) -> Vec<Vec<&'a str>> {
     vec![a.to_vec(), b.to_vec()]
 }
 
+/// The names of the entries in `dir` (sorted), removing them; at most ten are named.
+fn left_files(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::new();
+    for e in entries.flatten() {
+        let path = e.path();
+        let _ = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        names.push(e.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    if names.len() > 10 {
+        let more = names.len() - 10;
+        names.truncate(10);
+        names.push(format!("{more} more"));
+    }
+    names
+}
+
 impl Verifier {
     /// The confinement of a javac or JUnit JVM: writes only beneath `writable`, no TCP, no
     /// signals outside, no programs but the JDK's.
-    fn confinement(program: &Path, writable: PathBuf) -> rivet_sandbox::Confinement {
-        rivet_sandbox::Confinement::for_jvm(program, vec![writable])
+    fn confinement(program: &Path, writable: Vec<PathBuf>) -> rivet_sandbox::Confinement {
+        rivet_sandbox::Confinement::for_jvm(program, writable)
     }
 
     fn classpath_string(&self, extra: &[&Path]) -> String {
@@ -145,7 +169,7 @@ impl Verifier {
             "1000",
         ])
         .arg(&path);
-        let confinement = Self::confinement(&self.javac, classes.clone());
+        let confinement = Self::confinement(&self.javac, vec![classes.clone()]);
         // javac runs no code under test (-proc:none): its own limit, not the deadline.
         let what = order.dir("javac");
         let (ok, _out, err) = run_command((&mut cmd, &confinement), dir, self.time_limit, &what)?;
@@ -177,11 +201,12 @@ impl Verifier {
     ) -> Result<RunReport, VerifyError> {
         let limit = self.limit(self.time_limit);
         match self.run_selected(emitted, dir, &format!("run-{round}"), None, limit, order) {
-            Err(VerifyError::TimedOut { .. }) => {}
+            Err(e @ (VerifyError::TimedOut { .. } | VerifyError::LeftFiles { .. })) => {
+                debug!(class = %emitted.qualified_name(), %e, "bisecting");
+            }
             other => return other,
         }
-        debug!(class = %emitted.qualified_name(), "the tests hang: bisecting");
-        self.find_hanging(emitted, dir, round, order)
+        self.find_culprits(emitted, dir, round, order)
     }
 
     /// `base`, or less when the deadline is nearer.
@@ -192,11 +217,11 @@ impl Verifier {
         }
     }
 
-    /// Finds the tests that hang by bisection, two subsets at a time in parallel: a subset
-    /// that ends in time reports its tests, one that does not is split in halves, a single
-    /// test that does not is reported failed. Tests not cleared by the deadline are reported
-    /// failed too.
-    fn find_hanging(
+    /// Finds the tests that hang, or leave files in the working directory, by bisection, two
+    /// subsets at a time in parallel: a subset that ends in time and leaves nothing reports
+    /// its tests, one that does not is split in halves, a single test that does not is
+    /// reported failed. Tests not cleared by the deadline are reported failed too.
+    fn find_culprits(
         &self,
         emitted: &Emitted,
         dir: &Path,
@@ -256,7 +281,20 @@ impl Verifier {
                     Err(VerifyError::TimedOut { .. }) if set.len() == 1 => {
                         report.tests.insert(set[0].to_string(), hung(limit));
                     }
-                    Err(VerifyError::TimedOut { .. }) => pending.extend(halves(&set)),
+                    Err(VerifyError::LeftFiles { files, .. }) if set.len() == 1 => {
+                        let wrote = TestOutcome {
+                            passed: false,
+                            message: Some(format!(
+                                "creates files outside its temporary directory (in the working directory: {files})"
+                            )),
+                            line: None,
+                            timed_out: false,
+                        };
+                        report.tests.insert(set[0].to_string(), wrote);
+                    }
+                    Err(VerifyError::TimedOut { .. } | VerifyError::LeftFiles { .. }) => {
+                        pending.extend(halves(&set))
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -276,8 +314,9 @@ impl Verifier {
     ) -> Result<RunReport, VerifyError> {
         let work = dir.join(name);
         let _ = std::fs::remove_dir_all(&work);
-        // Writable: the reports and the JVM's temp dir; the working directory is empty,
-        // read-only and outside them, so relative paths of the code under test land nowhere.
+        // Writable: the reports, the JVM's temp dir, and the working directory, which is
+        // empty and stands for the developer's project directory (where `mvn test` runs):
+        // a test must leave nothing there.
         let out = work.join("out");
         let reports = out.join("reports");
         let tmp = out.join("tmp");
@@ -288,7 +327,6 @@ impl Verifier {
                 source,
             })?;
         }
-        let _ = std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555));
         let classes = dir.join(order.dir("classes"));
         let selector: Vec<String> = match methods {
             Some(ms) => ms
@@ -333,8 +371,15 @@ impl Verifier {
             ])
             .arg(format!("junit.jupiter.execution.order.random.seed={seed}"));
         }
-        let confinement = Self::confinement(&self.java, out);
+        let confinement = Self::confinement(&self.java, vec![out, cwd.clone()]);
         run_command((&mut cmd, &confinement), &work, limit, "junit")?;
+        let left = left_files(&cwd);
+        if !left.is_empty() {
+            return Err(VerifyError::LeftFiles {
+                class: emitted.qualified_name(),
+                files: left.join(", "),
+            });
+        }
         Ok(parse_reports(
             &reports,
             &emitted.qualified_name(),

@@ -32,6 +32,11 @@ pub enum VerifyError {
     },
     #[error("{what} took longer than {seconds} s")]
     TimedOut { what: String, seconds: u64 },
+    /// A run of the tests left files in its working directory (the stand-in for the
+    /// developer's project directory): some test writes outside the JVM's temporary
+    /// directory. The runs find which by bisection; it never leaves the verifier.
+    #[error("the tests of {class} created files outside the JVM's temporary directory: {files}")]
+    LeftFiles { class: String, files: String },
     #[error("the generated test class {class} does not compile: {message}")]
     DoesNotCompile { class: String, message: String },
     #[error("cannot confine {what}: {source}")]

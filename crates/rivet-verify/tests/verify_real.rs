@@ -278,3 +278,82 @@ fn tests_left_when_the_deadline_has_passed_are_dropped_as_such_not_as_timed_out(
         );
     }
 }
+
+/// `new File(name).createNewFile()`: a file in the working directory (the developer's
+/// project directory) when `name` is relative.
+fn file_test(name: &str) -> TestSource {
+    const FILE: &str = "java/io/File";
+    let mut t = TypedTest::new();
+    let n = t.push(
+        Statement::String(name.into()),
+        Some(JType::class("java/lang/String")),
+    );
+    let f = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(FILE, "<init>", "(Ljava/lang/String;)V"),
+            args: vec![n],
+        },
+        Some(JType::class(FILE)),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(FILE, "createNewFile", "()Z"),
+            receiver: Some(f),
+            args: vec![],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![],
+            assertions: vec![],
+        },
+        covers: vec![],
+        subject: "createNewFile".into(),
+    }
+}
+
+#[test]
+fn a_test_that_leaves_a_file_in_the_working_directory_is_found_and_dropped() {
+    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
+    let keep = tempfile::tempdir().unwrap();
+    let verifier = Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit: Duration::from_secs(20),
+        deadline: None,
+        keep: Some(keep.path().to_path_buf()),
+    };
+    let class = TestClass {
+        class_under_test: "hostile/Hostile".into(),
+        junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
+        tests: vec![
+            spin_test(1),
+            file_test("stray.txt"),
+            spin_test(2),
+            spin_test(3),
+        ],
+        overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
+    };
+    let v = verifier.verify(class).expect("verification runs");
+    assert_eq!(v.dropped_tests, vec![1]);
+    assert_eq!(v.class.tests.len(), 3);
+    assert!(v.reasons[0].reason.contains("stray.txt"), "{:?}", v.reasons);
+    // After the final runs nothing is left in any run's working directory.
+    for run in std::fs::read_dir(keep.path()).unwrap().flatten() {
+        let cwd = run.path().join("cwd");
+        if cwd.is_dir() {
+            assert_eq!(
+                std::fs::read_dir(&cwd).unwrap().count(),
+                0,
+                "{}",
+                cwd.display()
+            );
+        }
+    }
+}
