@@ -6,7 +6,8 @@
 set -euo pipefail
 packages=(junit5 junit4 libjacoco-java libhamcrest-java libasm-java
           libcommons-lang3-java libcommons-collections4-java libguava-java
-          libjoda-time-java libcommons-codec-java libz3-dev chromium
+          libjoda-time-java libcommons-codec-java libcommons-text-java libcommons-compress-java
+          libcommons-io-java libz3-dev chromium
           maven maven-debian-helper libsurefire-java libmaven-compiler-plugin-java
           libmaven-resources-plugin-java libmaven-dependency-plugin-java)
 missing=()

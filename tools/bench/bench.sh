@@ -14,7 +14,12 @@
 #
 # --set chooses the classes when none are named: `subjects` (default: every subject plus
 # commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
-# issue, from Debian's commons-collections4, guava, commons-io and commons-lang3 jars), `all`.
+# issue, from Debian's commons-collections4, guava, commons-io and commons-lang3 jars), `trust`
+# (the twelve classes of the trust issue, also from commons-text and commons-compress), `all`.
+#
+# The suites run from a fresh writable directory of their own (as a developer's project
+# directory); the "pass 2x" column adds "left N" when the runs left N files there, and the
+# "tests" column "-N" when verification dropped N tests (rivet-report.json's dropped_tests).
 #
 # --reruns K runs each emitted suite K more times in a random method order (the emitted order
 # annotation removed, one seed per run) and prints how many of those runs passed.
@@ -108,6 +113,20 @@ real_classes=(
   org.apache.commons.lang3.time.DurationFormatUtils
   org.apache.commons.lang3.Validate
 )
+trust_classes=(
+  org.apache.commons.collections4.bidimap.TreeBidiMap
+  org.apache.commons.collections4.bidimap.DualTreeBidiMap
+  org.apache.commons.collections4.trie.PatriciaTrie
+  org.apache.commons.collections4.map.MultiKeyMap
+  org.apache.commons.collections4.map.LinkedMap
+  org.apache.commons.collections4.list.CursorableLinkedList
+  org.apache.commons.collections4.multiset.HashMultiSet
+  org.apache.commons.lang3.Range
+  org.apache.commons.lang3.tuple.MutablePair
+  org.apache.commons.lang3.ArrayUtils
+  org.apache.commons.text.StringSubstitutor
+  org.apache.commons.compress.archivers.zip.ZipArchiveEntry
+)
 if [ ${#classes[@]} -eq 0 ]; then
   case "$set" in
     subjects|all)
@@ -118,8 +137,9 @@ if [ ${#classes[@]} -eq 0 ]; then
   esac
   case "$set" in
     real|all) classes+=("${real_classes[@]}") ;;
+    trust) classes+=("${trust_classes[@]}") ;;
     subjects) ;;
-    *) echo "bench: --set must be subjects, real or all" >&2; exit 2 ;;
+    *) echo "bench: --set must be subjects, real, trust or all" >&2; exit 2 ;;
   esac
 fi
 
@@ -142,6 +162,8 @@ for seed in "${seed_list[@]}"; do
     org.apache.commons.lang3.*) cp=$lang3; location=$lang3 ;;
     org.apache.commons.collections4.*) cp=$java_dir/commons-collections4.jar; location=$cp ;;
     org.apache.commons.io.*) cp=$java_dir/commons-io.jar; location=$cp ;;
+    org.apache.commons.text.*) location=$java_dir/commons-text.jar; cp=$location:$lang3 ;;
+    org.apache.commons.compress.*) cp=$java_dir/commons-compress.jar; location=$cp ;;
     com.google.common.*) cp=$java_dir/guava.jar; location=$cp ;;
     *) cp=$subjects; location=$subjects ;;
   esac
@@ -170,11 +192,14 @@ for seed in "${seed_list[@]}"; do
     tests=0; covered=-; hardcov=-; twice=-
     if [ "$status" = ok ]; then
       tests=$(grep -m1 '"tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
-      mkdir -p "$dir/test-classes"
+      dropped=$(grep -m1 '"dropped_tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
+      [ "${dropped:-0}" = 0 ] || tests="$tests-$dropped"
+      mkdir -p "$dir/test-classes" "$dir/cwd"
       if javac -nowarn -d "$dir/test-classes" -cp "$cp:$junit_api" $(find "$dir/tests" -name '*.java') 2>"$dir/javac.err"; then
+        # From a fresh writable directory, as a developer's project directory.
         run() {
-          java "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
-            --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1
+          (cd "$dir/cwd" && java "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
+            --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1)
         }
         pass=0
         if run; then pass=$((pass + 1)); fi
@@ -190,16 +215,18 @@ for seed in "${seed_list[@]}"; do
           green=0
           if javac -nowarn -d "$dir/random-classes" -cp "$cp:$junit_api" $(find "$dir/random-src" -name '*.java') 2>>"$dir/javac.err"; then
             for i in $(seq 1 "$reruns"); do
-              if java -jar "$launcher" --class-path "$dir/random-classes:$cp" --scan-class-path "$dir/random-classes" \
+              if (cd "$dir/cwd" && java -jar "$launcher" --class-path "$dir/random-classes:$cp" --scan-class-path "$dir/random-classes" \
                 --config 'junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random' \
                 --config "junit.jupiter.execution.order.random.seed=$i" \
-                --disable-banner --details=none --disable-ansi-colors >>"$dir/junit-random.out" 2>&1; then
+                --disable-banner --details=none --disable-ansi-colors >>"$dir/junit-random.out" 2>&1); then
                 green=$((green + 1))
               fi
             done
           fi
           twice="$twice,$green/$reruns"
         fi
+        left=$(find "$dir/cwd" -mindepth 1 | wc -l)
+        [ "$left" = 0 ] || twice="$twice,left $left"
         read -r b c h o < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
           | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+) own=([0-9/-]+)/\1 \2 \3 \4/')
         total=$b; covered=$c; hardcov=$h; own=$o

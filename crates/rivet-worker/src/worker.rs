@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 
 use rivet_sandbox::Confinement;
 use rivet_testcase::{ObservationSpec, TestCase};
-use std::os::unix::fs::PermissionsExt;
 use tempfile::TempDir;
 use tracing::{debug, info, info_span, warn};
 
@@ -36,9 +35,8 @@ const FIXED_FLAGS: &[&str] = &[
     "-XX:-OmitStackTraceInFastThrow",
     "-Djava.awt.headless=true",
     "-Dfile.encoding=UTF-8",
-    // The harness reads private fields of JDK collections to observe path-condition goals.
-    "--add-opens=java.base/java.util=ALL-UNNAMED",
-    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    // No --add-opens: the code under test may reflect on what it may in a developer's test
+    // JVM. The harness reads JDK classes' private fields without them (`Peek.java`).
 ];
 
 /// A running worker JVM.
@@ -92,11 +90,11 @@ impl Process {
         write_harness(&harness).map_err(io(Step::WriteHarness))?;
         let tmp = dir.path().join("tmp");
         std::fs::create_dir_all(&tmp).map_err(io(Step::CreateTempDir))?;
-        // The working directory is empty and read-only, so that relative paths land nowhere.
+        // The working directory is empty and writable, as a developer's project directory:
+        // the interception refuses the writes it sees there, and the harness refuses a test
+        // that left anything there anyway (`WorkDir.java`).
         let cwd = dir.path().join("cwd");
         std::fs::create_dir_all(&cwd).map_err(io(Step::CreateTempDir))?;
-        std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o555))
-            .map_err(io(Step::CreateTempDir))?;
         let log = dir.path().join("worker.log");
         let stderr = File::create(&log).map_err(io(Step::CreateTempDir))?;
         let classpath = std::env::join_paths(std::iter::once(&harness).chain(&config.classpath))
@@ -125,9 +123,9 @@ impl Process {
             .stderr(stderr)
             // Its own process group, so that killing it also kills what the code under test ran.
             .process_group(0);
-        // The OS backstop: writes only beneath tmp, no TCP, no signals outside, no programs
-        // but the JDK's.
-        let mut child = Confinement::for_jvm(&config.java, vec![tmp.clone()])
+        // The OS backstop: writes only beneath tmp and the working directory, no TCP, no
+        // signals outside, no programs but the JDK's.
+        let mut child = Confinement::for_jvm(&config.java, vec![tmp.clone(), cwd.clone()])
             .spawn(&mut cmd)
             .map_err(|e| match e {
                 rivet_sandbox::SandboxError::Spawn { source, .. } => io(Step::Spawn)(source),

@@ -417,15 +417,25 @@ fn workers_write_only_in_their_own_temporary_directories() {
     assert!(dir
         .file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("rivet-worker-0-")));
-    for r in &results[1..] {
-        assert!(
-            matches!(&r.outcomes[1], StatementOutcome::Threw { class, .. } if class == "java.io.FileNotFoundException"),
-            "{r:?}"
-        );
-    }
+    // The working directory is writable, as a project directory: a write there that the
+    // interception did not see (this fixture is not instrumented) refuses the test and is
+    // removed.
+    assert!(
+        matches!(&results[1].outcomes[1], StatementOutcome::Threw { class, message: Some(m) }
+            if class == rivet_testcase::SANDBOX_REFUSED_CLASS
+                && m.contains("written-by-the-code-under-test (the working directory)")),
+        "{:?}",
+        results[1]
+    );
+    // Anywhere else the OS refuses it.
+    assert!(
+        matches!(&results[2].outcomes[1], StatementOutcome::Threw { class, .. } if class == "java.io.FileNotFoundException"),
+        "{:?}",
+        results[2]
+    );
     assert!(
         std::fs::read_dir(dir.join("cwd")).is_ok_and(|mut d| d.next().is_none()),
-        "the working directory stays empty"
+        "the working directory is left empty"
     );
     assert!(!elsewhere.exists(), "nothing written outside");
     drop(pool);
@@ -596,4 +606,36 @@ fn class_literals_lambdas_and_constants_run_in_the_jvm() {
             Some(LAMBDA_FAILURE.to_string())
         )
     );
+}
+
+/// The worker JVM opens no JDK package to the code under test: reflecting on a JDK class's
+/// private field fails there as in a developer's test JVM (`setAccessible` throws), while the
+/// harness still reads such fields for its observations (see `observe.rs`).
+#[test]
+fn the_code_under_test_may_not_reflect_on_jdk_internals_in_a_worker() {
+    let mut b = Builder::new();
+    let list = b.test.push(rivet_testcase::Statement::ClassLiteral {
+        descriptor: "Ljava/util/ArrayList;".into(),
+    });
+    let name = b.string("size");
+    let field = b.call(
+        "java/lang/Class",
+        "getDeclaredField",
+        "(Ljava/lang/String;)Ljava/lang/reflect/Field;",
+        Some(list),
+        &[name],
+    );
+    let yes = b.prim(P::Boolean(true));
+    b.call(
+        "java/lang/reflect/Field",
+        "setAccessible",
+        "(Z)V",
+        Some(field),
+        &[yes],
+    );
+    let mut pool = pool(1, Duration::from_secs(10));
+    let e = &pool.run(&[b.build()])[0];
+    let (at, class, _) = threw(e);
+    assert_eq!(at, 4, "{e:?}");
+    assert_eq!(class, "java.lang.reflect.InaccessibleObjectException");
 }

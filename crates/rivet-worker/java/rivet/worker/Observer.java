@@ -189,7 +189,7 @@ final class Observer {
                     if (f == null) {
                         return UNDEFINED;
                     }
-                    v = f.get(v);
+                    v = Peek.get(f, v);
                     break;
                 }
                 case STEP_INDEX:
@@ -223,12 +223,7 @@ final class Observer {
         for (Class<?> k = c; k != null && found == null; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {
                 if (f.getName().equals(name) && !java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
-                    try {
-                        f.setAccessible(true);
-                        found = f;
-                    } catch (RuntimeException e) {
-                        found = null;
-                    }
+                    found = Peek.open(f) ? f : null;
                     break;
                 }
             }

@@ -168,7 +168,7 @@ final class Snapshots {
             for (int i = 0; i < fields.length; i++) {
                 Object v;
                 try {
-                    v = fields[i].get(o);
+                    v = Peek.get(fields[i], o);
                 } catch (Throwable e) {
                     vs[i] = UNDEFINED;
                     continue;
@@ -261,7 +261,9 @@ final class Snapshots {
             for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
                 for (Field f : k.getDeclaredFields()) {
                     if (!Modifier.isStatic(f.getModifiers())) {
-                        f.setAccessible(true);
+                        if (!Peek.open(f)) {
+                            throw new IllegalStateException("unreadable " + f);
+                        }
                         out.add(f);
                     }
                 }
