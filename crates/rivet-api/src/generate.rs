@@ -229,7 +229,17 @@ impl<'m> Generator<'m> {
                 let v = self.primitive(rng, *p);
                 Some(t.push(Statement::Primitive(v), Some(ty.clone())))
             }
-            JType::Var { erasure, .. } => self.value(rng, t, erasure, depth),
+            JType::Var { erasure, .. } => {
+                let id = self.value(rng, t, erasure, depth)?;
+                // A null for a type variable keeps the variable as its type: written without
+                // a cast, so that javac infers the variable from the other arguments.
+                if id.0 as usize + 1 == t.len()
+                    && matches!(t.statements().last(), Some(Statement::Null { .. }))
+                {
+                    t.types[id.0 as usize] = Some(ty.clone());
+                }
+                Some(id)
+            }
             _ => self.reference(rng, t, ty, depth, false),
         }
     }
@@ -246,9 +256,12 @@ impl<'m> Generator<'m> {
         let reuse: Vec<usize> = t
             .values_before(t.len())
             .filter(|(i, v)| {
+                // A null is made afresh for each parameter (it costs nothing and is written
+                // with a cast to that parameter's type).
                 v.is_reference()
-                    && !(non_null && matches!(t.statements()[*i], Statement::Null { .. }))
+                    && !matches!(t.statements()[*i], Statement::Null { .. })
                     && self.model.assignable(v, ty)
+                    && !self.bound_otherwise(v, ty)
             })
             .map(|(i, _)| i)
             .collect();
@@ -293,17 +306,49 @@ impl<'m> Generator<'m> {
                 Statement::Primitive(self.primitive(rng, *p)),
                 Some(ty.clone()),
             )),
-            JType::Class { name, args } => self.object(rng, t, name, args, depth, non_null),
+            JType::Class { name, args } => {
+                let id = self.object(rng, t, name, args, depth, non_null)?;
+                let raw = self.model.declarable(&JType::class(name));
+                if matches!(
+                    t.statements().get(id.0 as usize),
+                    Some(Statement::Null { .. })
+                ) {
+                    // A null made for another class on the way (a pick for `Object`) is this
+                    // parameter's null: its cast must pick this parameter's overload.
+                    if id.0 as usize + 1 == t.len() {
+                        t.types[id.0 as usize] = Some(raw);
+                    }
+                } else {
+                    as_parameter_type(t, id, &raw, args);
+                }
+                Some(id)
+            }
         }
     }
 
+    /// Is `v` a non-generic class other than `ty`'s, where `ty` is parameterized? javac does
+    /// not pass a `Properties` (a `Map<Object, Object>`) as a `Map<String, V>`.
+    fn bound_otherwise(&self, v: &JType, ty: &JType) -> bool {
+        let (Some(from), Some(to)) = (v.class_name(), ty.class_name()) else {
+            return false;
+        };
+        from != to
+            && !ty.args().is_empty()
+            && self
+                .model
+                .class_api(from)
+                .is_some_and(|api| api.type_params.params.is_empty())
+    }
+
+    /// `null` of `ty`, declared as a type the test can name (a parameter of a private nested
+    /// class's type gets its nearest nameable supertype).
     fn null(&self, t: &mut TypedTest, ty: &JType) -> StatementId {
         let erased = ty.erased();
         t.push(
             Statement::Null {
                 descriptor: erased.descriptor(),
             },
-            Some(erased),
+            Some(self.model.declarable(&erased)),
         )
     }
 
@@ -383,7 +428,12 @@ impl<'m> Generator<'m> {
                 return Some(id);
             }
         }
-        let constants = self.model.enum_constants(name);
+        // A private enum's constants cannot be named (`Outer.Private.valueOf` does not compile).
+        let constants = if self.model.class_api(name).is_some() && !self.model.is_nameable(name) {
+            Vec::new()
+        } else {
+            self.model.enum_constants(name)
+        };
         if !constants.is_empty() {
             let c = rng.pick(&constants)?.clone();
             let s = t.push(Statement::String(c), Some(JType::class(STRING)));
@@ -687,5 +737,22 @@ impl<'m> Generator<'m> {
             _ => return self.string(rng),
         }
         chars.into_iter().collect()
+    }
+}
+
+/// A value just made by a producer of another, non-generic class for a parameterized type (a
+/// `Properties` for a `Map<String, V>`) is declared with the parameter's raw type: javac
+/// converts a raw type to any parameterization, but not a non-generic subtype bound to other
+/// type arguments. Only the last statement is retyped (nothing uses it yet); `raw` is the
+/// parameter's class as the test can name it.
+fn as_parameter_type(t: &mut TypedTest, id: StatementId, raw: &JType, args: &[JType]) {
+    let last = id.0 as usize + 1 == t.len();
+    if args.is_empty() || !last {
+        return;
+    }
+    if let Some(Some(got)) = t.types.get(id.0 as usize) {
+        if got.class_name() != raw.class_name() && got.args().is_empty() {
+            t.types[id.0 as usize] = Some(raw.clone());
+        }
     }
 }

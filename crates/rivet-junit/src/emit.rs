@@ -349,6 +349,29 @@ impl<'a> Body<'a> {
                 }
             }
         }
+        // Values a call or field write is made on: these need a variable.
+        let mut receivers = vec![false; n];
+        for s in t.statements() {
+            if let Statement::Call {
+                receiver: Some(r), ..
+            }
+            | Statement::FieldWrite {
+                receiver: Some(r), ..
+            } = s
+            {
+                if let Some(x) = receivers.get_mut(r.0 as usize) {
+                    *x = true;
+                }
+            }
+            // An inner class's enclosing instance (`outer.new Inner()`).
+            if let Statement::Construct { constructor, args } = s {
+                if class.inner_classes.contains(constructor.owner.internal()) {
+                    if let Some(x) = args.first().and_then(|o| receivers.get_mut(o.0 as usize)) {
+                        *x = true;
+                    }
+                }
+            }
+        }
         let mut asserted = vec![0usize; n];
         for a in &g.assertions {
             match a {
@@ -380,6 +403,13 @@ impl<'a> Body<'a> {
                 }
                 _ => None,
             };
+            // `null` is written where it is passed: a variable would need a type, and the
+            // parameter's may be one the test cannot name (a private nested class).
+            if matches!(s, Statement::Null { .. }) && !receivers[i] && asserted[i] == 0 {
+                inline[i] = true;
+                refs[i] = "null".into();
+                continue;
+            }
             if let Some(l) = literal {
                 if uses[i] <= 1 && asserted[i] == 0 {
                     inline[i] = true;
@@ -481,7 +511,12 @@ impl<'a> Body<'a> {
                     || !matches!(s, Statement::Call { .. } | Statement::Construct { .. }));
             match (&t.types[i], declare) {
                 (Some(ty), true) => out.push((
-                    format!("{} {} = {expr};", self.declared_type(s, ty), self.refs[i]),
+                    format!(
+                        "{} {} = {}{expr};",
+                        self.declared_type(s, ty),
+                        self.refs[i],
+                        self.erasure_cast(s, ty)
+                    ),
                     None,
                 )),
                 _ => out.push((format!("{expr};"), None)),
@@ -508,6 +543,29 @@ impl<'a> Body<'a> {
             }
         }
         out
+    }
+
+    /// The cast a call's result needs to be assigned to its variable: variables are declared
+    /// with erased types, so a method returning a type variable (`K firstKey()`) returns its
+    /// erasure (`Comparable`, `Object`) where the test knows the bound type (`Integer`). A
+    /// reference result whose erased return type differs from the variable's type is cast
+    /// (the worker ran it, so the cast holds); none otherwise.
+    fn erasure_cast(&self, s: &Statement, ty: &JType) -> String {
+        let Statement::Call { method, .. } = s else {
+            return String::new();
+        };
+        let returned = method
+            .descriptor
+            .rsplit(')')
+            .next()
+            .and_then(JType::from_descriptor);
+        let declared = ty.erased();
+        match returned {
+            Some(r) if r.is_reference() && declared.is_reference() && r.erased() != declared => {
+                format!("({}) ", self.declared_type(s, ty))
+            }
+            _ => String::new(),
+        }
     }
 
     /// The type a statement's variable is declared with: erased, except a class literal's
@@ -550,10 +608,27 @@ impl<'a> Body<'a> {
                 let owner = constructor.owner.internal();
                 match args.split_first() {
                     Some((outer, _)) if self.class.inner_classes.contains(owner) => {
-                        let simple = owner.rsplit('$').next().unwrap_or(owner);
+                        let (enclosing, simple) = owner.rsplit_once('$').unwrap_or(("", owner));
+                        // Through a subclass instance the simple name could find another
+                        // member class (a private one of the subclass): the enclosing
+                        // instance is seen as the declaring class.
+                        let seen = self
+                            .g
+                            .test
+                            .types
+                            .get(outer.0 as usize)
+                            .cloned()
+                            .flatten()
+                            .map(|t| t.erased());
+                        let outer_ref = &self.refs[outer.0 as usize];
+                        let outer_text =
+                            if seen.as_ref().and_then(JType::class_name) == Some(enclosing) {
+                                outer_ref.clone()
+                            } else {
+                                format!("(({}) {outer_ref})", self.names.class(enclosing))
+                            };
                         format!(
-                            "{}.new {simple}({})",
-                            self.refs[outer.0 as usize],
+                            "{outer_text}.new {simple}({})",
                             self.arguments_from(constructor, args, 1)
                         )
                     }
@@ -653,6 +728,23 @@ impl<'a> Body<'a> {
             .map(|t| t.erased());
         let param = param.erased();
         let differs = own.as_ref() != Some(&param);
+        // An inline `null` fits every overload (inherited ones too, which the class's
+        // overload set does not know): a cast to the parameter's type picks the one that ran,
+        // unless the test cannot name that type (then the null's own type differs, and a
+        // bare `null` is the only spelling that compiles) or it is a type variable's (a cast
+        // to its erasure would stop javac inferring the variable from the other arguments).
+        if matches!(
+            self.g.test.statements().get(i),
+            Some(Statement::Null { .. })
+        ) && text == "null"
+        {
+            let variable = matches!(self.g.test.types.get(i), Some(Some(JType::Var { .. })));
+            return if differs || variable {
+                text
+            } else {
+                format!("({}) null", self.names.ty(&param))
+            };
+        }
         if overloaded && differs {
             // `(Object) -9` would parse as a subtraction from a variable named Object.
             if text.starts_with('-') {
