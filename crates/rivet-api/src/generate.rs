@@ -368,6 +368,10 @@ impl<'m> Generator<'m> {
             ));
         }
         match name {
+            // Files beneath the test's own temporary directory (JUnit's `@TempDir`).
+            "java/io/File" | "java/nio/file/Path" if rng.chance(0.8) => {
+                return Some(self.scratch(rng, t, &format!("L{name};")));
+            }
             STRING | "java/lang/CharSequence" => {
                 let s = self.string(rng);
                 return Some(t.push(Statement::String(s), Some(JType::class(STRING))));

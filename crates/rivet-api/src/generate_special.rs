@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 
-use rivet_testcase::{ClassName, JType, LambdaBody, MemberRef, Statement, StatementId, TypedTest};
+use rivet_testcase::{
+    ClassName, JType, LambdaBody, MemberRef, ScratchEntry, Statement, StatementId, TypedTest,
+};
 
 use crate::functional::{is_enum_bound, Sam};
 use crate::generate::Generator;
@@ -101,6 +103,65 @@ impl Generator<'_> {
             },
             Some(JType::class(interface)),
         ))
+    }
+
+    /// A file, directory or missing path beneath the test's own temporary directory, as a
+    /// `File` or `Path` (`descriptor`): a path one or two steps deep from a small vocabulary
+    /// (so that two values of a test often meet), a file with a short content, or a
+    /// directory of a few files.
+    pub(crate) fn scratch(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        descriptor: &str,
+    ) -> StatementId {
+        const DIRS: &[&str] = &["d0", "d1", "sub"];
+        const FILES: &[&str] = &["a.txt", "b.txt", "data.bin", "c", "empty.txt"];
+        // Contents from a fixed set: the run's strings may hold the worker's own paths.
+        const CONTENTS: &[&str] = &[
+            "",
+            "abc",
+            "line 1\nline 2\n",
+            "0123456789",
+            "\u{e9}t\u{e9}\n",
+        ];
+        let content = |rng: &mut Rng| -> String { CONTENTS[rng.below(CONTENTS.len())].to_string() };
+        let mut path = String::new();
+        if rng.chance(0.5) {
+            path.push_str(DIRS[rng.below(DIRS.len())]);
+            path.push('/');
+        }
+        let dir = rng.chance(0.3);
+        path.push_str(if dir {
+            DIRS[rng.below(DIRS.len())]
+        } else {
+            FILES[rng.below(FILES.len())]
+        });
+        let entry = if dir {
+            let mut files: Vec<(String, String)> = Vec::new();
+            for _ in 0..rng.below(4) {
+                let name = FILES[rng.below(FILES.len())].to_string();
+                if !files.iter().any(|(n, _)| *n == name) {
+                    files.push((name, content(rng)));
+                }
+            }
+            ScratchEntry::Dir { files }
+        } else if rng.chance(0.35) {
+            ScratchEntry::Missing
+        } else {
+            ScratchEntry::File {
+                content: content(rng),
+            }
+        };
+        let ty = JType::from_descriptor(descriptor).unwrap_or_else(JType::object);
+        t.push(
+            Statement::Scratch {
+                descriptor: descriptor.to_string(),
+                path,
+                entry,
+            },
+            Some(ty),
+        )
     }
 }
 

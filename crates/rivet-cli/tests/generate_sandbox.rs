@@ -1,5 +1,5 @@
 //! Rivet on code that attacks the machine (`hostile.Vandal`: writes and deletes files in the
-//! working directory, marks the home directory, connects to local ports, starts a process,
+//! working directory and the temporary directory, marks the home directory, connects to local ports, starts a process,
 //! kills its parent), run inside a throwaway directory: Rivet survives and ends within its
 //! time bound, nothing outside its temporary directories changes, nothing connects to a
 //! listening socket, and the emitted suite, run by a developer in the same directory without
@@ -94,7 +94,10 @@ fn vandal_changes_nothing_outside_rivets_temporary_directories() {
     assert_eq!(home_marks(), marks, "the home directory got marks");
     assert!(listener.accept().is_err(), "something connected");
 
-    // The suite, compiled and run the way a developer would, in the project directory.
+    // The suite, compiled and run the way a developer would, in the project directory, with
+    // a file of its temporary directory (the machine's /tmp) that no test may delete.
+    let canary = std::env::temp_dir().join(format!("vandal-canary-{}", std::process::id()));
+    std::fs::write(&canary, "c").unwrap();
     let test_file = out.join("hostile/VandalRivetTest.java");
     let suite = std::fs::read_to_string(&test_file).unwrap();
     assert!(suite.contains("@Test"), "{suite}");
@@ -108,6 +111,12 @@ fn vandal_changes_nothing_outside_rivets_temporary_directories() {
         &["--select-class".into(), "hostile.VandalRivetTest".into()],
     );
     assert!(report.contains("tests successful"), "{report}");
+    let canary_kept = canary.exists();
+    let _ = std::fs::remove_file(&canary);
+    assert!(
+        canary_kept,
+        "the suite deleted a file of the temporary directory"
+    );
     assert_eq!(
         snapshot(&work),
         before,

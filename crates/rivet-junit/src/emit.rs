@@ -12,11 +12,13 @@ use rivet_testcase::{
     ValueSummary, LAMBDA_FAILURE,
 };
 
+use crate::imports::{collect_classes, rivet_classfile_descriptor};
+use crate::scratch;
 use crate::throws::{expect_throws, ExpectedExceptions};
 
 use crate::java::{
-    char_literal, classes_of, method_part, package_of, primitive_literal, string_literal,
-    top_level, variable_base, Names,
+    char_literal, method_part, package_of, primitive_literal, string_literal, top_level,
+    variable_base, Names,
 };
 
 /// JUnit 5 (Jupiter) or JUnit 4.
@@ -57,6 +59,9 @@ pub struct TestClass {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestLines {
     pub name: String,
+    /// The method's parameter types as JUnit selects a method by them
+    /// (`java.nio.file.Path` for a test given its temporary directory; empty for none).
+    pub parameter_types: String,
     pub start: u32,
     pub end: u32,
     /// The line of each assertion, by index into the test's assertions.
@@ -129,6 +134,13 @@ pub fn emit(class: &TestClass) -> Emitted {
     for t in &class.tests {
         collect_classes(&t.generated, &mut used);
     }
+    let any_scratch = class
+        .tests
+        .iter()
+        .any(|t| scratch::uses_scratch(&t.generated));
+    if any_scratch {
+        scratch::classes(class.junit, &mut used);
+    }
     let reserved: BTreeSet<String> = [class_name.clone(), "Test".to_string()]
         .into_iter()
         .collect();
@@ -172,6 +184,7 @@ pub fn emit(class: &TestClass) -> Emitted {
         .into(),
     );
     lines.push(format!("public class {class_name} {{"));
+    lines.extend(scratch::rule_lines(&names, class.junit, any_scratch));
     let mut test_lines = Vec::new();
     let mut used_names: BTreeMap<String, usize> = BTreeMap::new();
     let mut taken: BTreeSet<String> = BTreeSet::new();
@@ -197,9 +210,15 @@ pub fn emit(class: &TestClass) -> Emitted {
         lines.push(String::new());
         let start = lines.len() as u32 + 1;
         lines.push("    @Test".into());
-        lines.push(format!("    public void {name}() throws Throwable {{"));
+        lines.push(format!(
+            "    public void {name}({}) throws Throwable {{",
+            scratch::parameters(&names, class.junit, &t.generated)
+        ));
         if !t.covers.is_empty() {
             lines.push(format!("        // Covers {}", covers_comment(&t.covers)));
+        }
+        for l in scratch::prologue(&names, class.junit, &t.generated) {
+            lines.push(format!("        {l}"));
         }
         let mut assertion_lines = Vec::new();
         let body = Body::new(&names, class, &t.generated);
@@ -212,6 +231,7 @@ pub fn emit(class: &TestClass) -> Emitted {
         lines.push("    }".into());
         test_lines.push(TestLines {
             name,
+            parameter_types: scratch::parameter_types(class.junit, &t.generated),
             start,
             end: lines.len() as u32,
             assertions: assertion_lines,
@@ -240,88 +260,6 @@ fn covers_comment(covers: &[String]) -> String {
         let _ = write!(s, "; and {} more", covers.len() - MAX);
     }
     s
-}
-
-fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
-    for ty in g.test.types.iter().flatten() {
-        classes_of(&ty.erased(), used);
-    }
-    for s in g.test.statements() {
-        match s {
-            Statement::Construct { constructor: m, .. }
-            | Statement::Call {
-                method: m,
-                receiver: None,
-                ..
-            } => {
-                used.insert(top_level(m.owner.internal()).to_string());
-                collect_param_classes(m, used);
-            }
-            Statement::Call { method: m, .. } => collect_param_classes(m, used),
-            Statement::FieldWrite {
-                field,
-                receiver: None,
-                ..
-            } => {
-                used.insert(top_level(field.owner.internal()).to_string());
-            }
-            Statement::Array { component, .. } => {
-                if let Some(t) = JType::from_descriptor(component) {
-                    classes_of(&t, used);
-                }
-            }
-            Statement::Null { descriptor } | Statement::ClassLiteral { descriptor } => {
-                if let Some(t) = JType::from_descriptor(descriptor) {
-                    classes_of(&t, used);
-                }
-            }
-            Statement::Lambda { interface, .. } => {
-                used.insert(top_level(interface.internal()).to_string());
-            }
-            Statement::Constant { field } => {
-                used.insert(top_level(field.owner.internal()).to_string());
-            }
-            _ => {}
-        }
-    }
-    for a in &g.assertions {
-        if let Assertion::Throws { class, .. } = a {
-            used.insert(top_level(ClassName::from_binary(class).internal()).to_string());
-        }
-    }
-}
-
-fn collect_param_classes(m: &MemberRef, used: &mut BTreeSet<String>) {
-    if let Ok(d) = rivet_classfile_descriptor(&m.descriptor) {
-        for p in d {
-            classes_of(&p, used);
-        }
-    }
-}
-
-/// Parameter types of a method descriptor.
-fn rivet_classfile_descriptor(descriptor: &str) -> Result<Vec<JType>, ()> {
-    let inner = descriptor
-        .strip_prefix('(')
-        .and_then(|d| d.split_once(')'))
-        .map(|(p, _)| p)
-        .ok_or(())?;
-    let mut out = Vec::new();
-    let mut rest = inner;
-    while !rest.is_empty() {
-        let len = field_len(rest).ok_or(())?;
-        out.push(JType::from_descriptor(&rest[..len]).ok_or(())?);
-        rest = &rest[len..];
-    }
-    Ok(out)
-}
-
-fn field_len(s: &str) -> Option<usize> {
-    match s.as_bytes().first()? {
-        b'[' => Some(1 + field_len(&s[1..])?),
-        b'L' => Some(s.find(';')? + 1),
-        _ => Some(1),
-    }
 }
 
 /// The body of one test method.
@@ -504,6 +442,13 @@ impl<'a> Body<'a> {
                 }
                 continue;
             }
+            if let Statement::Scratch { path, entry, .. } = s {
+                out.extend(
+                    scratch::setup(self.names, path, entry)
+                        .into_iter()
+                        .map(|l| (l, None)),
+                );
+            }
             let expr = self.expression(s);
             let declare = t.types[i].is_some()
                 && (uses[i] > 0
@@ -667,6 +612,9 @@ impl<'a> Body<'a> {
                 )
             }
             Statement::ClassLiteral { descriptor } => class_literal(self.names, descriptor),
+            Statement::Scratch {
+                descriptor, path, ..
+            } => scratch::value(descriptor, path),
             Statement::Constant { field } => {
                 format!(
                     "{}.{}",

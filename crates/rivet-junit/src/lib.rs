@@ -7,7 +7,9 @@
 //! sits, so that the verifier can map javac and JUnit messages back to them.
 
 mod emit;
+mod imports;
 mod java;
+mod scratch;
 mod throws;
 
 pub use emit::{emit, test_class_name, Emitted, JUnitVersion, TestClass, TestLines, TestSource};

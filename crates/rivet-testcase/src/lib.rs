@@ -11,6 +11,7 @@
 mod execution;
 mod observe;
 mod outcome;
+mod scratch;
 mod snapshot;
 mod suite;
 mod typed;
@@ -25,6 +26,7 @@ pub use observe::{
     ObservedValue, MAX_TRACE,
 };
 pub use outcome::{StatementOutcome, ValueSummary};
+pub use scratch::{is_scratch_path, ScratchEntry, SCRATCH_FILE, SCRATCH_PATH, SCRATCH_STRING};
 pub use snapshot::{HeapSnapshot, SnapshotClass, SnapshotField, SnapshotObject, SnapshotSpec};
 pub use suite::{Assertion, GeneratedTest, GoalId};
 pub use typed::{remap, TypedTest};
@@ -147,6 +149,14 @@ pub enum Statement {
         method: MemberRef,
         body: LambdaBody,
     },
+    /// A path beneath the test's own temporary directory, as a `File`, `Path` or `String`
+    /// (`descriptor`, one of the `SCRATCH_*`), with `entry` made there first; `path` is
+    /// relative (`is_scratch_path`).
+    Scratch {
+        descriptor: String,
+        path: String,
+        entry: ScratchEntry,
+    },
 }
 
 /// What a generated lambda does when called.
@@ -178,7 +188,9 @@ impl Statement {
             Statement::FieldWrite {
                 receiver, value, ..
             } => receiver.iter().copied().chain([*value]).collect(),
-            Statement::ClassLiteral { .. } | Statement::Constant { .. } => Vec::new(),
+            Statement::ClassLiteral { .. }
+            | Statement::Constant { .. }
+            | Statement::Scratch { .. } => Vec::new(),
             Statement::Lambda { body, .. } => match body {
                 LambdaBody::Returns(v) => vec![*v],
                 _ => Vec::new(),

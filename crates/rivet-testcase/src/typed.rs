@@ -21,7 +21,8 @@ pub fn remap(s: &Statement, f: &dyn Fn(StatementId) -> Option<StatementId>) -> O
         | Statement::String(_)
         | Statement::Null { .. }
         | Statement::ClassLiteral { .. }
-        | Statement::Constant { .. } => s.clone(),
+        | Statement::Constant { .. }
+        | Statement::Scratch { .. } => s.clone(),
         Statement::Lambda {
             interface,
             method,

@@ -188,7 +188,8 @@ pub(crate) fn parse_reports(dir: &Path, class: &str, file_name: &str) -> RunRepo
             let body = &rest[tag_end.min(body_end)..body_end];
             if attribute(tag, "classname").as_deref() == Some(class) {
                 if let Some(name) = attribute(tag, "name") {
-                    let name = name.trim_end_matches("()").to_string();
+                    // `testX()`, or `testX(Path)` for a test given its temporary directory.
+                    let name = name.split('(').next().unwrap_or(&name).to_string();
                     let failure = ["<failure", "<error"]
                         .iter()
                         .find_map(|k| body.find(k).map(|p| &body[p..]));

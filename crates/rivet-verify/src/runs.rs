@@ -332,9 +332,20 @@ impl Verifier {
             Some(ms) => ms
                 .iter()
                 .flat_map(|m| {
+                    // JUnit finds a method with parameters by their types only.
+                    let parameters = emitted
+                        .tests
+                        .iter()
+                        .find(|t| t.name == *m)
+                        .map(|t| t.parameter_types.as_str())
+                        .filter(|p| !p.is_empty());
+                    let method = match parameters {
+                        Some(p) => format!("{m}({p})"),
+                        None => m.to_string(),
+                    };
                     [
                         "--select-method".to_string(),
-                        format!("{}#{m}", emitted.qualified_name()),
+                        format!("{}#{method}", emitted.qualified_name()),
                     ]
                 })
                 .collect(),

@@ -76,6 +76,7 @@ mod tests {
     /// `assertThrows` with a message check) spans lines 15 and 16.
     fn lines() -> TestLines {
         TestLines {
+            parameter_types: String::new(),
             name: "testFoo".into(),
             start: 10,
             end: 20,

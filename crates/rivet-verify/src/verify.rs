@@ -98,11 +98,19 @@ impl Verifier {
         let temp;
         let dir: PathBuf = match &self.keep {
             Some(d) => {
-                std::fs::create_dir_all(d).map_err(|source| VerifyError::Io {
+                // Each verification of the run (again after lost goals were searched for) in
+                // a directory of its own: `d`, then `d/again-2`, `d/again-3`, ...
+                let mut dir = d.clone();
+                let mut n = 1;
+                while dir.join("classes").exists() {
+                    n += 1;
+                    dir = d.join(format!("again-{n}"));
+                }
+                std::fs::create_dir_all(&dir).map_err(|source| VerifyError::Io {
                     what: "creating the artifacts directory".into(),
                     source,
                 })?;
-                d.clone()
+                dir
             }
             None => {
                 temp = tempfile::Builder::new()

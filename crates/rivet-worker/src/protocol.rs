@@ -32,6 +32,7 @@
 //! | 6 | field write | `u32` member, `u32` receiver or `NONE` (static), `u32` value statement |
 //! | 7 | class literal | `str` field descriptor or `V` |
 //! | 9 | constant | `u32` member (a static field), its value read |
+//! | 10 | scratch | `str` descriptor (`File`, `Path` or `String`), `str` relative path beneath the test's own temporary directory, `u8` entry (0 missing, 1 file, 2 directory); a file: `str` content; a directory: `u32` count, then per file `str` name, `str` content (contents UTF-8) |
 //! | 8 | lambda | `str` functional interface (internal name), `u32` member (its abstract method), `u8` body (0 returns a value, 1 its first argument, 2 nothing, 3 throws `IllegalStateException`), `u32` value statement for body 0, else `NONE` |
 //!
 //! Statement references must point to earlier statements of the same test.

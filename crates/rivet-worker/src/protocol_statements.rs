@@ -1,7 +1,10 @@
 //! Statements on the wire: the encoder and decoder of one test statement (the tag table is
 //! the parent module's documentation).
 
-use rivet_testcase::{ClassName, LambdaBody, MemberRef, PrimitiveValue, Statement, StatementId};
+use rivet_testcase::{
+    is_scratch_path, ClassName, LambdaBody, MemberRef, PrimitiveValue, ScratchEntry, Statement,
+    StatementId,
+};
 
 use super::{Dec, Enc, ProtocolError, NONE};
 
@@ -96,6 +99,30 @@ pub(super) fn encode_statement<'a>(
             };
             e.u8(kind);
             e.u32(value);
+        }
+        Statement::Scratch {
+            descriptor,
+            path,
+            entry,
+        } => {
+            e.u8(10);
+            e.str(descriptor);
+            e.str(path);
+            match entry {
+                ScratchEntry::Missing => e.u8(0),
+                ScratchEntry::File { content } => {
+                    e.u8(1);
+                    e.str(content);
+                }
+                ScratchEntry::Dir { files } => {
+                    e.u8(2);
+                    e.len(files.len());
+                    for (name, content) in files {
+                        e.str(name);
+                        e.str(content);
+                    }
+                }
+            }
         }
     }
 }
@@ -192,6 +219,31 @@ pub(super) fn decode_statement(
                 interface,
                 method,
                 body,
+            }
+        }
+        10 => {
+            let descriptor = d.str()?;
+            let path = d.str()?;
+            if !is_scratch_path(&path) {
+                return d.err(format!("scratch path {path:?} leaves its directory"));
+            }
+            let entry = match d.u8()? {
+                0 => ScratchEntry::Missing,
+                1 => ScratchEntry::File { content: d.str()? },
+                2 => {
+                    let n = d.count(8)?;
+                    let mut files = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        files.push((d.str()?, d.str()?));
+                    }
+                    ScratchEntry::Dir { files }
+                }
+                k => return d.err(format!("unknown scratch entry {k}")),
+            };
+            Statement::Scratch {
+                descriptor,
+                path,
+                entry,
             }
         }
         t => return d.err(format!("unknown statement tag {t}")),

@@ -23,8 +23,11 @@ import java.util.Set;
 
 /**
  * The checks and wrappers that instrumented code calls in place of the JDK's file, network
- * and process entry points. Writes, deletes and renames beneath java.io.tmpdir are allowed;
- * everything else that would reach outside the sandbox throws {@link SandboxRefused} and is
+ * and process entry points. Writes, deletes and renames are allowed only beneath what the
+ * current test made in java.io.tmpdir (its own temporary directory, JUnit's @TempDir, and the
+ * temporary files it created): an entry of java.io.tmpdir that was there before the test, and
+ * the directory itself, stay untouched, as a developer's /tmp must when the emitted test runs.
+ * Everything else that would reach outside the sandbox throws {@link SandboxRefused} and is
  * remembered, so that the worker reports it even when the code under test catches the error.
  * A wrapper has the JDK method's descriptor with the receiver first, so that replacing the
  * call changes neither the stack nor the instruction's size.
@@ -50,8 +53,16 @@ public final class Sandbox {
         return refused;
     }
 
+    /** The entries of the temporary directory when the current test began. */
+    private static Set<String> before = new java.util.HashSet<String>();
+
     public static void reset() {
         refused = null;
+        before = new java.util.HashSet<String>();
+        String[] entries = TEMP == null ? null : TEMP.toFile().list();
+        if (entries != null) {
+            java.util.Collections.addAll(before, entries);
+        }
     }
 
     /** Refuses an operation that is never allowed. */
@@ -79,7 +90,9 @@ public final class Sandbox {
             deny("write to " + target);
             return;
         }
-        if (TEMP == null || !p.startsWith(TEMP)) {
+        // Beneath an entry of the temporary directory that the current test made.
+        if (TEMP == null || !p.startsWith(TEMP) || p.equals(TEMP)
+                || before.contains(p.getName(TEMP.getNameCount()).toString())) {
             deny("write to " + p);
         }
     }

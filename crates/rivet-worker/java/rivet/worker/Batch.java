@@ -28,6 +28,11 @@ final class Batch {
         int[] args;
         /** Lambda: what its body does (0 returns args[0]'s value, 1 identity, 2 nothing, 3 throws). */
         int body;
+        /** Scratch: the descriptor is `text`, then the relative path, the entry (0 missing,
+         * 1 file, 2 directory) in `body`, and the contents: the file's, or the directory's
+         * files as name, content pairs. */
+        String path;
+        String[] contents;
     }
 
     private Batch(int id, String[] owners, String[] names, String[] descriptors, Statement[][] tests) {
@@ -125,6 +130,24 @@ final class Batch {
                     throw new IllegalArgumentException("bad lambda body " + s.body);
                 } else {
                     s.args = new int[0];
+                }
+                break;
+            }
+            case Wire.ST_SCRATCH: {
+                s.text = Wire.getString(b);
+                s.path = Wire.getString(b);
+                s.body = b.get() & 0xff;
+                s.args = new int[0];
+                if (s.body == 1) {
+                    s.contents = new String[] {Wire.getString(b)};
+                } else if (s.body == 2) {
+                    int n = Wire.getCount(b, 8);
+                    s.contents = new String[2 * n];
+                    for (int i = 0; i < 2 * n; i++) {
+                        s.contents[i] = Wire.getString(b);
+                    }
+                } else if (s.body != 0) {
+                    throw new IllegalArgumentException("unknown scratch entry " + s.body);
                 }
                 break;
             }

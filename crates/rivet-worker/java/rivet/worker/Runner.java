@@ -82,6 +82,7 @@ final class Runner {
             }
         }
         long duration = System.nanoTime() - start;
+        Scratch.clear();
         String stray = WorkDir.sweep();
         if (stray != null && thrown == null) {
             // A write the interception did not see: in a developer's project directory it
@@ -307,6 +308,8 @@ final class Runner {
                     throw new Unrunnable(f + ": " + e.getMessage());
                 }
             }
+            case Wire.ST_SCRATCH:
+                return Scratch.value(s, types, at);
             case Wire.ST_CLASS_LITERAL:
                 types[at] = Class.class;
                 return "V".equals(s.text) ? void.class : members.classOfDescriptor(s.text);

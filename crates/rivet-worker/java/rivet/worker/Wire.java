@@ -37,6 +37,7 @@ final class Wire {
     static final int ST_CLASS_LITERAL = 7;
     static final int ST_LAMBDA = 8;
     static final int ST_CONSTANT = 9;
+    static final int ST_SCRATCH = 10;
 
     // Outcomes.
     static final int OUT_NOT_RUN = 0;
