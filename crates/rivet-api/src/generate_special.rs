@@ -122,6 +122,7 @@ impl Generator<'_> {
             "",
             "abc",
             "line 1\nline 2\n",
+            "first\n\nthird\n",
             "0123456789",
             "\u{e9}t\u{e9}\n",
         ];

@@ -681,10 +681,12 @@ impl<'a> Body<'a> {
         // unless the test cannot name that type (then the null's own type differs, and a
         // bare `null` is the only spelling that compiles) or it is a type variable's (a cast
         // to its erasure would stop javac inferring the variable from the other arguments).
+        // A known overload always gets its cast (below), whatever the null was made for.
         if matches!(
             self.g.test.statements().get(i),
             Some(Statement::Null { .. })
         ) && text == "null"
+            && !overloaded
         {
             let variable = matches!(self.g.test.types.get(i), Some(Some(JType::Var { .. })));
             return if differs || variable {
@@ -693,7 +695,8 @@ impl<'a> Body<'a> {
                 format!("({}) null", self.names.ty(&param))
             };
         }
-        if overloaded && differs {
+        let null = text == "null";
+        if overloaded && (differs || null) {
             // `(Object) -9` would parse as a subtraction from a variable named Object.
             if text.starts_with('-') {
                 format!("({}) ({text})", self.names.ty(&param))

@@ -3,7 +3,10 @@
 
 use super::*;
 use proptest::prelude::*;
-use rivet_testcase::{LambdaBody, PrimitiveValue, Statement, StatementId};
+use rivet_testcase::{
+    LambdaBody, PrimitiveValue, ScratchEntry, Statement, StatementId, SCRATCH_FILE, SCRATCH_PATH,
+    SCRATCH_STRING,
+};
 
 fn member() -> impl Strategy<Value = MemberRef> {
     (
@@ -38,6 +41,15 @@ fn primitive() -> impl Strategy<Value = PrimitiveValue> {
 }
 
 /// A statement at position `at`, whose references point to earlier statements.
+fn scratch_entry() -> impl Strategy<Value = ScratchEntry> {
+    prop_oneof![
+        Just(ScratchEntry::Missing),
+        any::<String>().prop_map(|content| ScratchEntry::File { content }),
+        prop::collection::vec(("[a-z]{1,5}", any::<String>()), 0..3)
+            .prop_map(|files| ScratchEntry::Dir { files }),
+    ]
+}
+
 fn statement(at: u32) -> BoxedStrategy<Statement> {
     let leaf = prop_oneof![
         primitive().prop_map(Statement::Primitive),
@@ -45,6 +57,16 @@ fn statement(at: u32) -> BoxedStrategy<Statement> {
         prop::sample::select(vec!["Ljava/util/List;", "[I", "I"]).prop_map(|d| Statement::Null {
             descriptor: d.to_string()
         }),
+        (
+            prop::sample::select(vec![SCRATCH_FILE, SCRATCH_PATH, SCRATCH_STRING]),
+            "[a-z]{1,4}(/[a-z]{1,4}(\\.txt)?){0,2}",
+            scratch_entry(),
+        )
+            .prop_map(|(d, path, entry)| Statement::Scratch {
+                descriptor: d.to_string(),
+                path,
+                entry,
+            }),
     ];
     if at == 0 {
         return leaf.boxed();

@@ -639,3 +639,74 @@ fn the_code_under_test_may_not_reflect_on_jdk_internals_in_a_worker() {
     assert_eq!(at, 4, "{e:?}");
     assert_eq!(class, "java.lang.reflect.InaccessibleObjectException");
 }
+
+/// Scratch values are made beneath the test's own directory in the worker's temporary
+/// directory (a file with its content, a directory with its files, a missing path whose
+/// parent exists), as a `File`, `Path` or `String`, and that directory is gone after the test.
+#[test]
+fn scratch_files_are_made_for_the_test_and_removed_after_it() {
+    use rivet_testcase::{ScratchEntry, Statement, SCRATCH_FILE, SCRATCH_PATH, SCRATCH_STRING};
+    let mut b = Builder::new();
+    let file = b.test.push(Statement::Scratch {
+        descriptor: SCRATCH_FILE.into(),
+        path: "d0/a.txt".into(),
+        entry: ScratchEntry::File {
+            content: "héllo".into(),
+        },
+    });
+    b.call("java/io/File", "length", "()J", Some(file), &[]);
+    let dir = b.test.push(Statement::Scratch {
+        descriptor: SCRATCH_PATH.into(),
+        path: "sub".into(),
+        entry: ScratchEntry::Dir {
+            files: vec![("x".into(), "1".into()), ("y".into(), "".into())],
+        },
+    });
+    let as_file = b.call(
+        "java/nio/file/Path",
+        "toFile",
+        "()Ljava/io/File;",
+        Some(dir),
+        &[],
+    );
+    let names = b.call(
+        "java/io/File",
+        "list",
+        "()[Ljava/lang/String;",
+        Some(as_file),
+        &[],
+    );
+    b.call(
+        "java/lang/reflect/Array",
+        "getLength",
+        "(Ljava/lang/Object;)I",
+        None,
+        &[names],
+    );
+    let missing = b.test.push(Statement::Scratch {
+        descriptor: SCRATCH_STRING.into(),
+        path: "d1/none".into(),
+        entry: ScratchEntry::Missing,
+    });
+    b.call(
+        "fixtures/Values",
+        "aString",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        None,
+        &[missing],
+    );
+    let mut pool = pool(1, Duration::from_secs(10));
+    let e = &pool.run(&[b.build()])[0];
+    assert_eq!(e.outcomes[1], normal(V::Long(6)), "{e:?}");
+    assert_eq!(e.outcomes[5], normal(V::Int(2)), "{e:?}");
+    let StatementOutcome::Normal(V::String(path)) = &e.outcomes[7] else {
+        panic!("{e:?}")
+    };
+    let path = std::path::PathBuf::from(path);
+    assert!(path.ends_with("d1/none"), "{}", path.display());
+    let own = path
+        .parent()
+        .and_then(|d1| d1.parent())
+        .expect("the test's directory");
+    assert!(!own.exists(), "{} is left after the test", own.display());
+}
