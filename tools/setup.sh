@@ -10,6 +10,12 @@ packages=(junit5 junit4 libjacoco-java libhamcrest-java libasm-java
           libcommons-io-java libz3-dev chromium
           maven maven-debian-helper libsurefire-java libmaven-compiler-plugin-java
           libmaven-resources-plugin-java libmaven-dependency-plugin-java)
+# A Rust toolchain with rustfmt and clippy: the machine's own (rustup) when there is one, else
+# Debian's (bookworm-security carries Rust 1.96 as the -web packages).
+if ! command -v cargo >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1 \
+   || ! cargo fmt --version >/dev/null 2>&1; then
+  packages+=(rustc-web cargo-web rustfmt-web rust-web-clippy)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -196,9 +196,11 @@ for seed in "${seed_list[@]}"; do
       [ "${dropped:-0}" = 0 ] || tests="$tests-$dropped"
       mkdir -p "$dir/test-classes" "$dir/cwd"
       if javac -nowarn -d "$dir/test-classes" -cp "$cp:$junit_api" $(find "$dir/tests" -name '*.java') 2>"$dir/javac.err"; then
-        # From a fresh writable directory, as a developer's project directory.
+        # From a fresh writable directory, as a developer's project directory, with a home
+        # directory of its own: the suites are code under test too.
+        mkdir -p "$dir/home"
         run() {
-          (cd "$dir/cwd" && java "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
+          (cd "$dir/cwd" && HOME="$dir/home" java -Duser.home="$dir/home" "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
             --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1)
         }
         pass=0
@@ -215,7 +217,7 @@ for seed in "${seed_list[@]}"; do
           green=0
           if javac -nowarn -d "$dir/random-classes" -cp "$cp:$junit_api" $(find "$dir/random-src" -name '*.java') 2>>"$dir/javac.err"; then
             for i in $(seq 1 "$reruns"); do
-              if (cd "$dir/cwd" && java -jar "$launcher" --class-path "$dir/random-classes:$cp" --scan-class-path "$dir/random-classes" \
+              if (cd "$dir/cwd" && HOME="$dir/home" java -Duser.home="$dir/home" -jar "$launcher" --class-path "$dir/random-classes:$cp" --scan-class-path "$dir/random-classes" \
                 --config 'junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random' \
                 --config "junit.jupiter.execution.order.random.seed=$i" \
                 --disable-banner --details=none --disable-ansi-colors >>"$dir/junit-random.out" 2>&1); then

@@ -351,8 +351,13 @@ impl Verifier {
                 .collect(),
             None => vec!["--select-class".to_string(), emitted.qualified_name()],
         };
+        // A home directory of the run's own (not writable), as the workers have.
+        let home = work.join("home");
+        let _ = std::fs::create_dir_all(&home);
         let mut cmd = Command::new(&self.java);
         cmd.arg(format!("-Djava.io.tmpdir={}", tmp.display()))
+            .arg(format!("-Duser.home={}", home.display()))
+            .env("HOME", &home)
             .args([
                 "-XX:-UsePerfData",
                 "-XX:TieredStopAtLevel=1",

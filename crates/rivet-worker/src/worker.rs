@@ -95,6 +95,11 @@ impl Process {
         // that left anything there anyway (`WorkDir.java`).
         let cwd = dir.path().join("cwd");
         std::fs::create_dir_all(&cwd).map_err(io(Step::CreateTempDir))?;
+        // The code under test sees a home directory of the worker's own, outside what it may
+        // change: a call that would change the user's home is refused by the interception,
+        // whatever OS confinement there is.
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&home).map_err(io(Step::CreateTempDir))?;
         let log = dir.path().join("worker.log");
         let stderr = File::create(&log).map_err(io(Step::CreateTempDir))?;
         let classpath = std::env::join_paths(std::iter::once(&harness).chain(&config.classpath))
@@ -110,11 +115,13 @@ impl Process {
             .args(&config.tuning_flags)
             .args(FIXED_FLAGS)
             .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
+            .arg(format!("-Duser.home={}", home.display()))
             .args(&config.extra_jvm_args)
             .arg("-cp")
             .arg(classpath)
             .arg(MAIN_CLASS)
             .current_dir(&cwd)
+            .env("HOME", &home)
             .env_remove("JAVA_TOOL_OPTIONS")
             .env_remove("_JAVA_OPTIONS")
             .env_remove("JDK_JAVA_OPTIONS")

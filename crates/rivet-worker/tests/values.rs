@@ -427,9 +427,12 @@ fn workers_write_only_in_their_own_temporary_directories() {
         "{:?}",
         results[1]
     );
-    // Anywhere else the OS refuses it.
+    // Anywhere else the OS refuses it, and the test is refused as the interception refuses
+    // one: outside the worker the write would have gone through.
     assert!(
-        matches!(&results[2].outcomes[1], StatementOutcome::Threw { class, .. } if class == "java.io.FileNotFoundException"),
+        matches!(&results[2].outcomes[1], StatementOutcome::Threw { class, message: Some(m) }
+            if class == rivet_testcase::SANDBOX_REFUSED_CLASS
+                && m.contains("the OS confinement denied: java.io.FileNotFoundException")),
         "{:?}",
         results[2]
     );
@@ -709,4 +712,36 @@ fn scratch_files_are_made_for_the_test_and_removed_after_it() {
         .and_then(|d1| d1.parent())
         .expect("the test's directory");
     assert!(!own.exists(), "{} is left after the test", own.display());
+}
+
+/// The code under test sees a home directory of the worker's own, so a call that would change
+/// the user's home (commons-io's `FileUtils.deleteDirectory(getUserDirectory())`) is refused
+/// like any write outside the test's temporary directory.
+#[test]
+fn the_user_home_a_worker_shows_is_its_own() {
+    let mut b = Builder::new();
+    let key = b.string("user.home");
+    b.call(
+        "java/lang/System",
+        "getProperty",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        None,
+        &[key],
+    );
+    let mut pool = pool(1, Duration::from_secs(10));
+    let e = &pool.run(&[b.build()])[0];
+    let StatementOutcome::Normal(V::String(home)) = &e.outcomes[1] else {
+        panic!("{e:?}")
+    };
+    let home = std::path::PathBuf::from(home);
+    assert!(home.ends_with("home"), "{}", home.display());
+    let worker = home
+        .parent()
+        .and_then(|d| d.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    assert!(
+        worker.is_some_and(|n| n.starts_with("rivet-worker-")),
+        "{}",
+        home.display()
+    );
 }

@@ -77,6 +77,12 @@ final class Runner {
             if (refused != null && !(thrown instanceof SandboxRefused)) {
                 thrown = new CaughtRefusal(refused);
             }
+            String denied = thrown == null || thrown instanceof SandboxRefused ? null : osDenied(thrown, 0);
+            if (denied != null) {
+                // The OS confinement stopped what the interception did not see: outside the
+                // worker the same call would have gone through (and done its damage).
+                thrown = new CaughtRefusal("an operation the OS confinement denied: " + denied);
+            }
             if (thrown != null) {
                 break;
             }
@@ -116,6 +122,52 @@ final class Runner {
         if (batch.observer != null) {
             batch.observer.write(out);
         }
+    }
+
+    /**
+     * The message of a file-system error the OS confinement caused (permission denied, a
+     * read-only file system) in `t`, its causes or its suppressed exceptions; null if none.
+     */
+    private static String osDenied(Throwable t, int depth) {
+        if (t == null || depth > 16) {
+            return null;
+        }
+        String m;
+        try {
+            m = String.valueOf(t.getMessage());
+        } catch (Throwable e) {
+            m = "";
+        }
+        boolean fileError = t instanceof java.io.IOException || t instanceof java.io.UncheckedIOException;
+        if (t instanceof java.nio.file.AccessDeniedException
+                || (fileError && (m.contains("Permission denied") || m.contains("Read-only file system")
+                        || m.contains("Operation not permitted")))) {
+            return t.getClass().getName() + ": " + m;
+        }
+        String inner = osDenied(t.getCause() == t ? null : t.getCause(), depth + 1);
+        if (inner != null) {
+            return inner;
+        }
+        for (Throwable s : t.getSuppressed()) {
+            inner = osDenied(s, depth + 1);
+            if (inner != null) {
+                return inner;
+            }
+        }
+        if (t instanceof Iterable) {
+            // IOExceptionList and the like hold their causes as a list.
+            try {
+                for (Object o : (Iterable<?>) t) {
+                    inner = o instanceof Throwable ? osDenied((Throwable) o, depth + 1) : null;
+                    if (inner != null) {
+                        return inner;
+                    }
+                }
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** An exit request the code under test caught: reported as the statement's exception. */
