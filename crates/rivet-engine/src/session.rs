@@ -132,6 +132,15 @@ pub fn check_static_initializer(
         args: vec![name],
     });
     let runs = pool.run(&[probe]);
+    if runs
+        .first()
+        .is_some_and(|e| e.status == rivet_testcase::ExecutionStatus::TimedOut)
+    {
+        // Every test would load the class and time out: nothing can be tested.
+        return Err(EngineError::BadInput(format!(
+            "{binary} cannot be tested: its static initializer does not return (it ran past the time limit of a test)"
+        )));
+    }
     if let Some(StatementOutcome::Threw { class, message }) =
         runs.first().and_then(|e| e.outcomes.get(1))
     {
