@@ -1,7 +1,8 @@
 //! Code over files tested the JUnit way: `gen.Disk` (a file's lines, a copy) gets tests that
 //! make files and directories beneath JUnit 5's `@TempDir` (JUnit 4: a `TemporaryFolder`),
 //! cover every branch, and, run by a developer from a fresh project directory, leave nothing
-//! there.
+//! there; and a test that passes in the worker but fails under JUnit (`gen.Mirage`) is dropped with
+//! its cause and its goals searched again.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -80,4 +81,54 @@ fn file_code_gets_tests_with_a_temporary_directory_junit5() {
 #[test]
 fn file_code_gets_tests_with_a_temporary_folder_junit4() {
     disk_suite("4");
+}
+
+/// A test that passes in the worker and fails under JUnit (`gen.Mirage.seen`) is dropped by
+/// verification with its cause in the summary and the report, and its goals go back to the
+/// search (the lost-goals loop) while the others' tests are written.
+#[test]
+fn tests_failing_only_under_junit_are_reported_and_their_goals_searched_again() {
+    let classes = common::gen_fixtures("mirage");
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_rivet"))
+        .args(["generate", "--classpath"])
+        .arg(&classes)
+        .args(["--class", "gen.Mirage", "--out"])
+        .arg(&out)
+        // An execution cap ends the search early (the branch that throws cannot be covered
+        // in a worker), leaving budget for the search that follows verification.
+        .args(["--budget", "20", "--seed", "1", "--strategy", "search"])
+        .args(["--max-executions", "1500"])
+        .env("RIVET_LOG", "rivet_engine=info")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("verification dropped their tests: searching again"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("dropped testSeen") && stdout.contains("fails: not in a worker"),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
+            .unwrap();
+    let reasons: Vec<&str> = report["dropped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["reason"].as_str())
+        .collect();
+    assert!(
+        reasons.iter().any(|r| r.contains("not in a worker")),
+        "{reasons:?}"
+    );
+    // `plain`'s tests hold under JUnit and are written.
+    let suite = std::fs::read_to_string(out.join("gen/MirageRivetTest.java")).unwrap();
+    assert!(suite.contains("Mirage.plain("), "{suite}");
+    assert!(!suite.contains("Mirage.seen("), "{suite}");
 }
