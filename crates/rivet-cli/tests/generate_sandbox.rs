@@ -11,6 +11,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -98,6 +99,7 @@ fn vandal_changes_nothing_outside_rivets_temporary_directories() {
     // a file of its temporary directory (the machine's /tmp) that no test may delete.
     let canary = std::env::temp_dir().join(format!("vandal-canary-{}", std::process::id()));
     std::fs::write(&canary, "c").unwrap();
+    let mode = std::fs::metadata(&canary).unwrap().permissions().mode();
     let test_file = out.join("hostile/VandalRivetTest.java");
     let suite = std::fs::read_to_string(&test_file).unwrap();
     assert!(suite.contains("@Test"), "{suite}");
@@ -112,10 +114,15 @@ fn vandal_changes_nothing_outside_rivets_temporary_directories() {
     );
     assert!(report.contains("tests successful"), "{report}");
     let canary_kept = canary.exists();
+    let canary_unchanged = std::fs::metadata(&canary).is_ok_and(|m| m.permissions().mode() == mode);
     let _ = std::fs::remove_file(&canary);
     assert!(
         canary_kept,
         "the suite deleted a file of the temporary directory"
+    );
+    assert!(
+        canary_unchanged,
+        "the suite changed the permissions of a file of the temporary directory"
     );
     assert_eq!(
         snapshot(&work),

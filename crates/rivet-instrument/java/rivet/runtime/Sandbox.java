@@ -97,6 +97,43 @@ public final class Sandbox {
         }
     }
 
+    /**
+     * Files.getFileAttributeView: for a path the test may not change, a view whose setters
+     * (permissions, owner, times, DOS flags, ACLs) are refused; its getters read as usual.
+     */
+    @SuppressWarnings("unchecked")
+    public static <V extends java.nio.file.attribute.FileAttributeView> V filesGetFileAttributeView(
+            Path p, Class<V> type, LinkOption[] options) {
+        final V view = Files.getFileAttributeView(p, type, options);
+        if (view == null || type == null || !type.isInterface()) {
+            return view;
+        }
+        String prior = refused;
+        try {
+            checkWrite(p);
+            return view;
+        } catch (SandboxRefused notWritable) {
+            refused = prior; // only a setter's call is a refusal
+        }
+        final Path target = p;
+        return (V) java.lang.reflect.Proxy.newProxyInstance(
+                Sandbox.class.getClassLoader(),
+                new Class<?>[] {type},
+                new java.lang.reflect.InvocationHandler() {
+                    @Override
+                    public Object invoke(Object proxy, java.lang.reflect.Method m, Object[] args) throws Throwable {
+                        if (m.getName().startsWith("set")) {
+                            deny("change the attributes of " + target);
+                        }
+                        try {
+                            return m.invoke(view, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    }
+                });
+    }
+
     /** RandomAccessFile: only the modes with "w" write. */
     public static void checkRandomAccess(Object target, String mode) {
         if (mode != null && mode.indexOf('w') >= 0) {
