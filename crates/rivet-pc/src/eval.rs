@@ -357,4 +357,27 @@ mod tests {
         let c = Term::var(SymbolId(0), SymbolSort::Char);
         assert_eq!(m.eval(&c), Concrete::Int(200));
     }
+
+    /// `b *= b` sixty times: a term of 61 distinct nodes and 2^61 - 1 tree nodes. Evaluation,
+    /// its symbols and its text cost its distinct nodes (the old walks never returned).
+    #[test]
+    fn a_value_squared_again_and_again_evaluates_linearly() {
+        let x = Term::var(SymbolId(7), SymbolSort::Int);
+        let mut b = x.clone();
+        for _ in 0..60 {
+            b = Term::binary(BinaryOp::Mul, b.clone(), b).unwrap();
+        }
+        let mut m = Model::new();
+        m.set(SymbolId(7), 3);
+        let mut expect: i32 = 3;
+        for _ in 0..60 {
+            expect = expect.wrapping_mul(expect);
+        }
+        assert_eq!(m.eval(&b), Concrete::Int(expect));
+        assert_eq!(b.symbols(), &[SymbolId(7)]);
+        assert_eq!(b.variables(), vec![(SymbolId(7), SymbolSort::Int)]);
+        assert_eq!(b.tree_size(), (1u64 << 61) - 1);
+        let text = format!("{b:?}");
+        assert!(text.starts_with("<term ") && text.len() < 100, "{text}");
+    }
 }

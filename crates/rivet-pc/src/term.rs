@@ -207,27 +207,25 @@ fn hash_kind(kind: &TermKind) -> u64 {
 
 /// One node plus its operands' tree sizes, saturating.
 fn tree_size_of(kind: &TermKind) -> u64 {
-    let operands: u64 = match kind {
+    operands_of(kind).fold(1u64, |n, a| n.saturating_add(a.tree_size()))
+}
+
+/// A node's operands, in order (none for a constant or a symbol).
+fn operands_of(kind: &TermKind) -> impl DoubleEndedIterator<Item = &Term> + '_ {
+    let (fixed, rest): ([Option<&Term>; 3], &[Term]) = match kind {
         TermKind::Bool(_)
         | TermKind::Int(_)
         | TermKind::Long(_)
         | TermKind::Float(_)
         | TermKind::Double(_)
         | TermKind::Var(..)
-        | TermKind::Str(_) => 0,
-        TermKind::Unary(_, a) => a.tree_size(),
-        TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
-            a.tree_size().saturating_add(b.tree_size())
-        }
-        TermKind::Ite(c, a, b) => c
-            .tree_size()
-            .saturating_add(a.tree_size())
-            .saturating_add(b.tree_size()),
-        TermKind::StrOp(_, args) => args
-            .iter()
-            .fold(0u64, |n, a| n.saturating_add(a.tree_size())),
+        | TermKind::Str(_) => ([None, None, None], &[]),
+        TermKind::Unary(_, a) => ([Some(a), None, None], &[]),
+        TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => ([Some(a), Some(b), None], &[]),
+        TermKind::Ite(c, a, b) => ([Some(c), Some(a), Some(b)], &[]),
+        TermKind::StrOp(_, args) => ([None, None, None], args),
     };
-    operands.saturating_add(1)
+    fixed.into_iter().flatten().chain(rest.iter())
 }
 
 impl Term {
@@ -375,22 +373,7 @@ impl Term {
 
     /// The node's operands, in order (none for a constant or a symbol).
     pub fn operands(&self) -> impl DoubleEndedIterator<Item = &Term> + '_ {
-        let (fixed, rest): ([Option<&Term>; 3], &[Term]) = match &self.0.kind {
-            TermKind::Bool(_)
-            | TermKind::Int(_)
-            | TermKind::Long(_)
-            | TermKind::Float(_)
-            | TermKind::Double(_)
-            | TermKind::Var(..)
-            | TermKind::Str(_) => ([None, None, None], &[]),
-            TermKind::Unary(_, a) => ([Some(a), None, None], &[]),
-            TermKind::Binary(_, a, b) | TermKind::Compare(_, a, b) => {
-                ([Some(a), Some(b), None], &[])
-            }
-            TermKind::Ite(c, a, b) => ([Some(c), Some(a), Some(b)], &[]),
-            TermKind::StrOp(_, args) => ([None, None, None], args),
-        };
-        fixed.into_iter().flatten().chain(rest.iter())
+        operands_of(&self.0.kind)
     }
 
     /// The number of nodes of the term read as a tree, saturating: the size of its text, and
