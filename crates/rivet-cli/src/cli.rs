@@ -25,9 +25,33 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Explore a method symbolically and write its path conditions
     Explore(ExploreArgs),
+    /// Score a JUnit 5 or 4 test suite by the mutants of a class it kills (PIT's default mutators)
+    Mutate(MutateArgs),
     /// Work on the reports of generate runs
     #[command(subcommand)]
     Report(ReportCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct MutateArgs {
+    /// The classes under test and their dependencies (`:`-separated directories and jars)
+    #[arg(long, value_name = "CP")]
+    pub classpath: String,
+    /// The class whose mutants the tests face
+    #[arg(long, value_name = "FQN")]
+    pub class: String,
+    /// A directory of JUnit test sources (searched recursively)
+    #[arg(long, value_name = "DIR")]
+    pub tests: PathBuf,
+    /// JUnit jars to compile and run the tests with (default: Debian's junit5 and junit4)
+    #[arg(long, value_name = "CP")]
+    pub test_classpath: Option<String>,
+    /// Where the report goes
+    #[arg(long, value_name = "FILE", default_value = "rivet-mutation.json")]
+    pub report: PathBuf,
+    /// Keep the compiled tests, the mutants and the runs' output here
+    #[arg(long, value_name = "DIR")]
+    pub keep_artifacts: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

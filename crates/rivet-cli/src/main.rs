@@ -10,6 +10,7 @@ mod generate;
 mod generate_project;
 mod guard;
 mod instrument;
+mod mutate;
 mod report;
 
 use clap::Parser;
@@ -132,6 +133,7 @@ fn main() -> ExitCode {
                     Command::Instrument(args) => instrument::run(&args),
                     Command::Generate(args) => generate::run(&args, &armed),
                     Command::Explore(args) => explore::run(&args),
+                    Command::Mutate(args) => mutate::run(&args),
                     Command::Report(cli::ReportCommand::Merge(args)) => {
                         generate_project::merge(&args)
                     }

@@ -30,6 +30,7 @@ mod generate;
 mod lanes;
 mod learn;
 mod learned;
+mod mutation;
 mod plan;
 mod policy;
 mod project;
@@ -47,6 +48,7 @@ pub use feasibility::Feasibility;
 pub use generate::{generate, Event, Outcome};
 pub use lanes::{default_lanes, lane_count, lane_workers};
 pub use learned::{LearnedInvariantRow, LearnedInvariantsReport};
+pub use mutation::{mutate, MutateConfig};
 pub use plan::{goal_classes, ClassPlan};
 pub use policy::{PcPolicy, PIPELINE_SLOTS};
 pub use project::{
@@ -58,6 +60,7 @@ pub use report::{
     PcOutcome, PcSelectionReport, Report, RunEvents,
 };
 pub use report_merge::merge_reports;
+pub use rivet_mutate::{MutantRow, MutantStatus, MutationScore, Operator};
 pub use select::{select, Candidate, Selection, SelectionMethod};
 pub use session::{check_static_initializer, Session, Workers};
 pub use strategy::{

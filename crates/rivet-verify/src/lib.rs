@@ -4,15 +4,19 @@
 //! does not compile is dropped; a failing assertion is dropped (it was not a stable oracle);
 //! a test failing elsewhere, or differently on the two runs, is dropped; until both runs pass.
 //!
+//! It also runs test suites against mutants ([`MutationRunner`]), the way PIT does.
+//!
 //! Like `rivet-worker`, this crate runs processes (javac, java); no other Rivet crate does.
 
 mod junit;
+mod mutation;
 mod process;
 mod runs;
 mod triage;
 mod verify;
 
 pub use junit::{locate_junit, JUnitSetup, DEBIAN_JAVA};
+pub use mutation::{CompiledSuite, MutantJob, MutantResult, MutationRunner, TestReach};
 pub use process::{CompileError, RunReport, TestOutcome};
 pub use triage::{triage, Verdict};
 pub use verify::{Verified, Verifier, VerifyError};

@@ -82,7 +82,7 @@ impl Verifier {
         rivet_sandbox::Confinement::for_jvm(program, writable)
     }
 
-    fn classpath_string(&self, extra: &[&Path]) -> String {
+    pub(crate) fn classpath_string(&self, extra: &[&Path]) -> String {
         // The tools run in their own working directory: relative entries are made absolute.
         let abs = |p: &Path| {
             std::path::absolute(p)

@@ -1,0 +1,251 @@
+package rivet.mutation;
+
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Runs JUnit tests against mutants of one class, in one JVM, each mutant in a class loader of
+ * its own (so statics start fresh), reporting on standard output one tab-separated line per
+ * result. The plan file's lines:
+ *
+ * <pre>
+ * cp PATH              an entry loaded anew per mutant (test classes, the classpath)
+ * target NAME          the binary name of the mutated class
+ * mutants N            how many mutants the class has
+ * testclass NAME       a test class (reach mode)
+ * reach FILE           reach mode: run every test class once with this class file
+ * mutant ID FILE MS TEST...   run these tests against this class file, MS ms per test
+ * </pre>
+ *
+ * Output: {@code test NAME MICROS pass|fail REACHED} per test in reach mode; {@code start ID},
+ * then {@code killed ID TEST}, {@code survived ID}, {@code nonviable ID MESSAGE} or
+ * {@code timeout ID TEST} per mutant. After a timeout the JVM halts; the caller starts a new
+ * one for the mutants left. A test is named {@code Class#method(parameter types)}.
+ */
+public final class MutationRunner {
+    private static PrintStream out;
+    private static volatile long deadline;
+    private static volatile String running = "";
+
+    private MutationRunner() {}
+
+    public static void main(String[] args) throws Exception {
+        out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true, "UTF-8");
+        System.setOut(quiet);
+        System.setErr(quiet);
+        List<URL> urls = new ArrayList<>();
+        List<String> testClasses = new ArrayList<>();
+        List<String[]> mutants = new ArrayList<>();
+        String target = null;
+        String reach = null;
+        int count = 0;
+        for (String line : Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8)) {
+            String[] f = line.split("\t");
+            switch (f[0]) {
+                case "cp": urls.add(new File(f[1]).toURI().toURL()); break;
+                case "target": target = f[1]; break;
+                case "mutants": count = Integer.parseInt(f[1]); break;
+                case "testclass": testClasses.add(f[1]); break;
+                case "reach": reach = f[1]; break;
+                case "mutant": mutants.add(f); break;
+                default: break;
+            }
+        }
+        Reach.init(count);
+        startWatchdog();
+        Launcher launcher = LauncherFactory.create();
+        URL[] path = urls.toArray(new URL[0]);
+        if (reach != null) {
+            byte[] bytes = Files.readAllBytes(Paths.get(reach));
+            reach(launcher, new MutantLoader(path, target, bytes), testClasses);
+        }
+        for (String[] m : mutants) {
+            byte[] bytes = Files.readAllBytes(Paths.get(m[2]));
+            long limit = Long.parseLong(m[3]);
+            List<String> tests = new ArrayList<>();
+            for (int i = 4; i < m.length; i++) {
+                tests.add(m[i]);
+            }
+            out.println("start\t" + m[1]);
+            out.println(mutant(launcher, new MutantLoader(path, target, bytes), m[1], limit, tests));
+        }
+        out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void startWatchdog() {
+        Thread t = new Thread(() -> {
+            while (true) {
+                long d = deadline;
+                if (d != 0 && System.nanoTime() > d) {
+                    out.println("timeout\t" + running);
+                    out.flush();
+                    Runtime.getRuntime().halt(0);
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "rivet-mutation-watchdog");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static String testName(TestIdentifier id) {
+        TestSource s = id.getSource().orElse(null);
+        if (s instanceof MethodSource) {
+            MethodSource m = (MethodSource) s;
+            return m.getClassName() + "#" + m.getMethodName() + "(" + m.getMethodParameterTypes() + ")";
+        }
+        return id.getLegacyReportingName();
+    }
+
+    private static void reach(Launcher launcher, ClassLoader loader, List<String> testClasses)
+            throws Exception {
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        for (String c : testClasses) {
+            selectors.add(DiscoverySelectors.selectClass(loader.loadClass(c)));
+        }
+        long[] start = new long[1];
+        TestExecutionListener listener = new TestExecutionListener() {
+            @Override
+            public void executionStarted(TestIdentifier id) {
+                if (id.isTest()) {
+                    Reach.reset();
+                    start[0] = System.nanoTime();
+                }
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier id, TestExecutionResult r) {
+                if (!id.isTest()) {
+                    return;
+                }
+                long micros = (System.nanoTime() - start[0]) / 1000;
+                String status = r.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? "pass" : "fail";
+                out.println("test\t" + testName(id) + "\t" + micros + "\t" + status + "\t" + Reach.reached());
+            }
+        };
+        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectors).build(), listener);
+    }
+
+    /** The result line of one mutant. */
+    private static String mutant(Launcher launcher, ClassLoader loader, String id, long limit, List<String> tests) {
+        for (String test : tests) {
+            int hash = test.indexOf('#');
+            int paren = test.indexOf('(', hash);
+            String cls = test.substring(0, hash);
+            String method = paren < 0 ? test.substring(hash + 1) : test.substring(hash + 1, paren);
+            String params = paren < 0 ? "" : test.substring(paren + 1, test.length() - 1);
+            Throwable[] failure = new Throwable[1];
+            boolean[] failed = new boolean[1];
+            TestExecutionListener listener = new TestExecutionListener() {
+                @Override
+                public void executionFinished(TestIdentifier tid, TestExecutionResult r) {
+                    if (r.getStatus() == TestExecutionResult.Status.FAILED && !failed[0]) {
+                        failed[0] = true;
+                        failure[0] = r.getThrowable().orElse(null);
+                    }
+                }
+            };
+            running = id + "\t" + test;
+            deadline = System.nanoTime() + limit * 1_000_000L;
+            try {
+                Class<?> c = loader.loadClass(cls);
+                DiscoverySelector selector = params.isEmpty()
+                        ? DiscoverySelectors.selectMethod(c, method)
+                        : DiscoverySelectors.selectMethod(c, method, params);
+                launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selector).build(), listener);
+            } catch (Throwable t) {
+                failed[0] = true;
+                failure[0] = t;
+            } finally {
+                deadline = 0;
+            }
+            if (failed[0]) {
+                for (Throwable t = failure[0]; t != null; t = t.getCause()) {
+                    if (t instanceof VerifyError || t instanceof ClassFormatError) {
+                        return "nonviable\t" + id + "\t" + oneLine(t.toString());
+                    }
+                }
+                return "killed\t" + id + "\t" + test;
+            }
+        }
+        return "survived\t" + id;
+    }
+
+    private static String oneLine(String s) {
+        return s.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /**
+     * Loads the mutated class from its bytes and every other class of the given entries anew
+     * (child first), sharing only the JDK's, JUnit's and this runner's classes.
+     */
+    static final class MutantLoader extends URLClassLoader {
+        private final String target;
+        private final byte[] bytes;
+
+        MutantLoader(URL[] urls, String target, byte[] bytes) {
+            super(urls, MutationRunner.class.getClassLoader());
+            this.target = target;
+            this.bytes = bytes;
+        }
+
+        private static boolean shared(String n) {
+            return n.startsWith("java.") || n.startsWith("javax.") || n.startsWith("jdk.")
+                    || n.startsWith("sun.") || n.startsWith("com.sun.") || n.startsWith("org.junit.")
+                    || n.startsWith("junit.") || n.startsWith("org.opentest4j.")
+                    || n.startsWith("org.apiguardian.") || n.startsWith("org.hamcrest.")
+                    || n.startsWith("rivet.mutation.");
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    if (shared(name)) {
+                        c = getParent().loadClass(name);
+                    } else if (name.equals(target)) {
+                        c = defineClass(name, bytes, 0, bytes.length);
+                    } else {
+                        try {
+                            c = findClass(name);
+                        } catch (ClassNotFoundException e) {
+                            c = getParent().loadClass(name);
+                        }
+                    }
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Running JUnit tests against mutants of a class, the way PIT does: one confined JVM runs the
+//! whole suite once against the class with reach probes (which test reaches which mutant),
+//! then, per mutant, only the tests that reach it, in a class loader of its own, until one
+//! fails. A test that runs past its limit on a mutant halts that JVM (the mutant timed out);
+//! one that ends the JVM otherwise is a run error; a new JVM takes the mutants left.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::process::{parse_javac, run_command, CompileError};
+use crate::verify::{Verifier, VerifyError};
+
+const RUNNER_SOURCES: [(&str, &str); 2] = [
+    (
+        "rivet/mutation/Reach.java",
+        include_str!("../java/rivet/mutation/Reach.java"),
+    ),
+    (
+        "rivet/mutation/MutationRunner.java",
+        include_str!("../java/rivet/mutation/MutationRunner.java"),
+    ),
+];
+
+/// A compiled test suite: the directory of its classes and its test classes' binary names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompiledSuite {
+    pub classes: PathBuf,
+    pub test_classes: Vec<String>,
+}
+
+/// What one test did against the class with reach probes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestReach {
+    /// `pkg.FooTest#method(parameter types)`.
+    pub test: String,
+    pub micros: u64,
+    pub passed: bool,
+    /// The mutants whose instruction it executed.
+    pub reached: Vec<u32>,
+}
+
+/// The class file of one mutant and the tests to run against it.
+#[derive(Debug, Clone)]
+pub struct MutantJob {
+    pub id: u32,
+    pub class_file: Vec<u8>,
+    pub tests: Vec<String>,
+    /// Limit per test.
+    pub limit: Duration,
+}
+
+/// What the tests did to one mutant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MutantResult {
+    Killed {
+        test: String,
+    },
+    Survived,
+    TimedOut {
+        test: String,
+    },
+    /// The JVM ended while a test ran against it.
+    RunError,
+    /// The mutant did not load (a verify error).
+    NonViable {
+        message: String,
+    },
+}
+
+/// Runs suites against mutants, with the runner compiled into its work directory.
+#[derive(Debug)]
+pub struct MutationRunner<'v> {
+    verifier: &'v Verifier,
+    runner_classes: PathBuf,
+    work: PathBuf,
+    runs: std::cell::Cell<usize>,
+}
+
+impl Verifier {
+    /// Compiles the Java sources of a test suite into `out`; javac's errors, with the file
+    /// each is in, when it does not compile.
+    pub fn compile_sources(
+        &self,
+        sources: &[PathBuf],
+        out: &Path,
+        dir: &Path,
+    ) -> Result<Vec<(String, CompileError)>, VerifyError> {
+        std::fs::create_dir_all(out).map_err(|source| VerifyError::Io {
+            what: "creating the classes directory".into(),
+            source,
+        })?;
+        let mut cmd = Command::new(&self.javac);
+        cmd.args(["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"])
+            .arg("-d")
+            .arg(out)
+            .arg("-cp")
+            .arg(self.classpath_string(&[]))
+            .args(["-encoding", "UTF-8", "-nowarn", "-proc:none", "-g"])
+            .args(sources);
+        let confinement = rivet_sandbox::Confinement::for_jvm(&self.javac, vec![out.to_path_buf()]);
+        let limit = self.time_limit.max(Duration::from_secs(120));
+        let (ok, _out, err) = run_command((&mut cmd, &confinement), dir, limit, "javac-suite")?;
+        if ok {
+            return Ok(Vec::new());
+        }
+        let mut errors = Vec::new();
+        for s in sources {
+            let name = s
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            errors.extend(
+                parse_javac(&err, &name)
+                    .into_iter()
+                    .map(|e| (name.clone(), e)),
+            );
+        }
+        if errors.is_empty() {
+            let message = err.lines().next().unwrap_or("javac failed").to_string();
+            errors.push((
+                String::new(),
+                CompileError {
+                    line: None,
+                    message,
+                },
+            ));
+        }
+        Ok(errors)
+    }
+
+    /// A runner working in `work`, its Java classes compiled there.
+    pub fn mutation_runner(&self, work: &Path) -> Result<MutationRunner<'_>, VerifyError> {
+        let io = |what: &str| {
+            let what = what.to_string();
+            move |source| VerifyError::Io { what, source }
+        };
+        let src = work.join("runner-src");
+        let mut files = Vec::new();
+        for (rel, text) in RUNNER_SOURCES {
+            let p = src.join(rel);
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(io("creating the runner's sources"))?;
+            }
+            std::fs::write(&p, text).map_err(io("writing the runner's sources"))?;
+            files.push(p);
+        }
+        let classes = work.join("runner-classes");
+        std::fs::create_dir_all(&classes).map_err(io("creating the runner's classes"))?;
+        let mut cmd = Command::new(&self.javac);
+        cmd.args(["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn"])
+            .arg("-d")
+            .arg(&classes)
+            .arg("-cp")
+            .arg(&self.junit.launcher)
+            .args(&files);
+        let confinement = rivet_sandbox::Confinement::for_jvm(&self.javac, vec![classes.clone()]);
+        let (ok, _o, err) = run_command(
+            (&mut cmd, &confinement),
+            work,
+            self.time_limit,
+            "javac-runner",
+        )?;
+        if !ok {
+            return Err(VerifyError::DoesNotCompile {
+                class: "rivet.mutation.MutationRunner".into(),
+                message: err.lines().take(3).collect::<Vec<_>>().join(" "),
+            });
+        }
+        Ok(MutationRunner {
+            verifier: self,
+            runner_classes: classes,
+            work: work.to_path_buf(),
+            runs: std::cell::Cell::new(0),
+        })
+    }
+}
+
+impl MutationRunner<'_> {
+    /// Runs the whole suite once against the class with reach probes.
+    pub fn reach(
+        &self,
+        suite: &CompiledSuite,
+        target: &str,
+        mutants: usize,
+        reach_class: &[u8],
+        limit: Duration,
+    ) -> Result<Vec<TestReach>, VerifyError> {
+        let dir = self.next_dir()?;
+        let file = dir.join("reach.class");
+        write(&file, reach_class)?;
+        let mut plan = self.plan_head(suite, target, mutants);
+        for c in &suite.test_classes {
+            plan.push_str(&format!("testclass\t{c}\n"));
+        }
+        plan.push_str(&format!("reach\t{}\n", file.display()));
+        let out = self.run_plan(&dir, &plan, limit)?;
+        Ok(out
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f.len() >= 4 && f[0] == "test").then(|| TestReach {
+                    test: f[1].to_string(),
+                    micros: f[2].parse().unwrap_or(0),
+                    passed: f[3] == "pass",
+                    reached: f
+                        .get(4)
+                        .map(|r| r.split(',').filter_map(|n| n.parse().ok()).collect())
+                        .unwrap_or_default(),
+                })
+            })
+            .collect())
+    }
+
+    /// Runs each job's tests against its mutant; jobs left when `budget` runs out have no
+    /// result.
+    pub fn run(
+        &self,
+        suite: &CompiledSuite,
+        target: &str,
+        mutants: usize,
+        jobs: &[MutantJob],
+        budget: Duration,
+    ) -> Result<BTreeMap<u32, MutantResult>, VerifyError> {
+        let started = std::time::Instant::now();
+        let mut results = BTreeMap::new();
+        let mut left: Vec<&MutantJob> = jobs.iter().filter(|j| !j.tests.is_empty()).collect();
+        while !left.is_empty() {
+            let remaining = budget.saturating_sub(started.elapsed());
+            if remaining < Duration::from_millis(500) {
+                break;
+            }
+            let dir = self.next_dir()?;
+            let mut plan = self.plan_head(suite, target, mutants);
+            for j in &left {
+                let file = dir.join(format!("m{}.class", j.id));
+                write(&file, &j.class_file)?;
+                plan.push_str(&format!(
+                    "mutant\t{}\t{}\t{}\t{}\n",
+                    j.id,
+                    file.display(),
+                    j.limit.as_millis().max(1),
+                    j.tests.join("\t")
+                ));
+            }
+            let out = match self.run_plan(&dir, &plan, remaining) {
+                Ok(out) => out,
+                // Out of time: what it printed still counts.
+                Err(VerifyError::TimedOut { .. }) => read(&dir.join("mutants.out")),
+                Err(e) => return Err(e),
+            };
+            let mut started_id = None;
+            for line in out.lines() {
+                let f: Vec<&str> = line.split('\t').collect();
+                let id = f.get(1).and_then(|n| n.parse::<u32>().ok());
+                let test = || f.get(2).map(|t| t.to_string()).unwrap_or_default();
+                let result = match (f[0], id) {
+                    ("start", Some(id)) => {
+                        started_id = Some(id);
+                        continue;
+                    }
+                    ("killed", Some(id)) => (id, MutantResult::Killed { test: test() }),
+                    ("survived", Some(id)) => (id, MutantResult::Survived),
+                    ("timeout", Some(id)) => (id, MutantResult::TimedOut { test: test() }),
+                    ("nonviable", Some(id)) => (id, MutantResult::NonViable { message: test() }),
+                    _ => continue,
+                };
+                results.insert(result.0, result.1);
+                started_id = None;
+            }
+            // A JVM that ended with a mutant started and no result: that mutant's run error.
+            if let Some(id) = started_id {
+                if started.elapsed() < budget {
+                    results.insert(id, MutantResult::RunError);
+                }
+            }
+            let before = left.len();
+            left.retain(|j| !results.contains_key(&j.id));
+            if left.len() == before {
+                // Nothing came back: the runner itself is broken.
+                return Err(VerifyError::Io {
+                    what: format!("running mutants of {target}"),
+                    source: std::io::Error::other(
+                        read(&dir.join("mutants.err"))
+                            .lines()
+                            .next()
+                            .unwrap_or("the mutation runner reported nothing")
+                            .to_string(),
+                    ),
+                });
+            }
+        }
+        Ok(results)
+    }
+
+    fn next_dir(&self) -> Result<PathBuf, VerifyError> {
+        let n = self.runs.get() + 1;
+        self.runs.set(n);
+        let dir = self.work.join(format!("run-{n}"));
+        for d in ["tmp", "home", "cwd"] {
+            std::fs::create_dir_all(dir.join(d)).map_err(|source| VerifyError::Io {
+                what: "creating a mutation run's directories".into(),
+                source,
+            })?;
+        }
+        Ok(dir)
+    }
+
+    fn plan_head(&self, suite: &CompiledSuite, target: &str, mutants: usize) -> String {
+        let mut plan = format!("target\t{target}\nmutants\t{mutants}\n");
+        let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        plan.push_str(&format!("cp\t{}\n", abs(&suite.classes).display()));
+        for e in &self.verifier.classpath {
+            plan.push_str(&format!("cp\t{}\n", abs(e).display()));
+        }
+        plan
+    }
+
+    /// Runs the runner on a plan in `dir` (confined, writing only its own directories); its
+    /// standard output.
+    fn run_plan(&self, dir: &Path, plan: &str, limit: Duration) -> Result<String, VerifyError> {
+        let plan_file = dir.join("plan.tsv");
+        write(&plan_file, plan.as_bytes())?;
+        let v = self.verifier;
+        let mut cp = vec![
+            self.runner_classes.display().to_string(),
+            v.junit.launcher.display().to_string(),
+        ];
+        cp.extend(v.junit.classpath.iter().map(|p| p.display().to_string()));
+        let (tmp, home, cwd) = (dir.join("tmp"), dir.join("home"), dir.join("cwd"));
+        let mut cmd = Command::new(&v.java);
+        cmd.arg(format!("-Djava.io.tmpdir={}", tmp.display()))
+            .arg(format!("-Duser.home={}", home.display()))
+            .env("HOME", &home)
+            .args(["-XX:-UsePerfData", "-XX:+UseSerialGC", "-Xss4m"])
+            .arg("-cp")
+            .arg(cp.join(":"))
+            .arg("rivet.mutation.MutationRunner")
+            .arg(&plan_file)
+            .current_dir(&cwd);
+        let confinement = rivet_sandbox::Confinement::for_jvm(&v.java, vec![tmp, cwd]);
+        run_command((&mut cmd, &confinement), dir, limit, "mutants")?;
+        Ok(read(&dir.join("mutants.out")))
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), VerifyError> {
+    std::fs::write(path, bytes).map_err(|source| VerifyError::Io {
+        what: format!("writing {}", path.display()),
+        source,
+    })
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
