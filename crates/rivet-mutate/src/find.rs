@@ -100,6 +100,27 @@ fn boolean_constant(cf: &ClassFile, i: &Instruction) -> Option<bool> {
     (r.owner == "java/lang/Boolean").then_some(r.name == "TRUE")
 }
 
+/// The offsets jumps, switches and exception handlers lead to.
+fn jump_targets(code: &Code) -> std::collections::HashSet<u32> {
+    let mut out: std::collections::HashSet<u32> =
+        code.instructions.iter().flat_map(|i| i.targets()).collect();
+    out.extend(code.exception_table.iter().map(|h| h.handler_pc));
+    out
+}
+
+/// The code of `assert` statements: from the check of `$assertionsDisabled` to where its
+/// jump leads (PIT does not mutate assertions).
+fn assertion_code(cf: &ClassFile, code: &Code) -> Vec<std::ops::Range<u32>> {
+    code.instructions
+        .windows(2)
+        .filter(|w| reads_assertion_switch(cf, &w[0]) && w[1].opcode == Opcode::IFNE)
+        .filter_map(|w| match w[1].operand {
+            Operand::Jump(target) if target > w[0].offset => Some(w[0].offset..target),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether the methods of this class are worth mutating at all: code, not a static
 /// initializer, not a bridge, not compiler-made (lambda bodies are kept), not an enum's
 /// `values`/`valueOf`.
@@ -136,8 +157,17 @@ pub fn find_mutants(cf: &ClassFile) -> Result<Vec<Mutant>, MutateError> {
             name,
             descriptor: &parsed,
         };
+        let targets = jump_targets(code);
+        let assertions = assertion_code(cf, code);
         for (ii, insn) in code.instructions.iter().enumerate() {
-            let previous = ii.checked_sub(1).and_then(|p| code.instructions.get(p));
+            if assertions.iter().any(|r| r.contains(&insn.offset)) {
+                continue;
+            }
+            // The instruction before, when it is the only way in.
+            let previous = ii
+                .checked_sub(1)
+                .and_then(|p| code.instructions.get(p))
+                .filter(|_| !targets.contains(&insn.offset));
             for (operator, description) in sites.changes(insn, previous) {
                 out.push(Mutant {
                     id: MutantId(out.len() as u32),
