@@ -195,6 +195,9 @@ pub struct GenerateArgs {
     /// objects (by default it learns them from snapshots and assumes them as hypotheses)
     #[arg(long)]
     pub no_learned_invariants: bool,
+    /// Skip the mutation stage (by default the written tests are scored against the class's mutants, PIT's default mutators, within the budget)
+    #[arg(long)]
+    pub no_mutation: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -62,6 +62,7 @@ pub fn base_config(
         },
         pc_until_budget: args.pc_until_budget,
         learned_invariants: !args.no_learned_invariants,
+        mutation: !args.no_mutation,
     }
 }
 
@@ -116,7 +117,7 @@ pub fn run(args: &GenerateArgs, guard: &crate::guard::TimeGuard) -> Result<ExitC
                 ));
             }
         }
-        Event::Finishing => {
+        Event::Finishing | Event::Mutating => {
             if let Some(bar) = bar.take() {
                 bar.finish_and_clear();
             }

@@ -271,6 +271,14 @@ impl Progress {
                     eprint!("\r\x1b[2K{}: verifying …", r.title);
                 }
             }
+            ProjectEvent::Inner {
+                index,
+                event: rivet_engine::Event::Mutating,
+            } if self.terminal => {
+                if let Some(r) = self.running.get(&index) {
+                    eprint!("\r\x1b[2K{}: mutation analysis …", r.title);
+                }
+            }
             ProjectEvent::Inner { .. } => {}
             ProjectEvent::Done { index, entry: e } => {
                 self.running.remove(&index);

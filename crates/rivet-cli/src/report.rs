@@ -46,6 +46,9 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         );
     }
     let _ = writeln!(s, "  branches    {covered}/{total} covered ({pct:.1} %)");
+    if let Some(m) = &r.mutation {
+        let _ = writeln!(s, "  mutation    {}", m.summary());
+    }
     // Class by class, as JaCoCo counts them, when there are nested classes.
     if r.classes.len() > 1 {
         for c in &r.classes {

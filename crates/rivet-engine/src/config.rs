@@ -63,6 +63,8 @@ pub struct GenerateConfig {
     /// The symbolic strategy learns heap invariants from the tests' objects and explores with
     /// them (on by default).
     pub learned_invariants: bool,
+    /// Score the written tests against the class's mutants at the end (on by default).
+    pub mutation: bool,
 }
 
 impl GenerateConfig {
@@ -84,7 +86,17 @@ impl GenerateConfig {
         let reserve = (total / 4).min(Duration::from_secs(15));
         total
             .saturating_sub(reserve)
+            .saturating_sub(self.mutation_budget())
             .max(Duration::from_millis(500))
+    }
+
+    /// The mutation stage's own share of the budget (an eighth, at least 2 s; none without
+    /// it): it may also use what the finish stage leaves of the budget.
+    pub fn mutation_budget(&self) -> Duration {
+        if !self.mutation {
+            return Duration::ZERO;
+        }
+        (self.budget() / 8).max(Duration::from_secs(2))
     }
 
     /// Checks what can be checked before any work: a clear message for each mistake.
@@ -143,6 +155,7 @@ mod tests {
             pc_policy: PcPolicy::CoverTardis,
             pc_until_budget: false,
             learned_invariants: true,
+            mutation: true,
         }
     }
 

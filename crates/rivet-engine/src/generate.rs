@@ -38,6 +38,8 @@ pub enum Event {
     Progress(DriveProgress),
     /// Minimization, assertions and verification.
     Finishing,
+    /// The written tests against the class's mutants.
+    Mutating,
 }
 
 /// What a run produced.
@@ -357,6 +359,25 @@ pub(crate) fn run_class(
     events.timed_out += fresh.events().timed_out;
     drop(fresh);
     let branches = Report::rows(&plan.places, &covering);
+    // The mutation stage: its own share of the budget, and what the finish left of it.
+    let mutation = match (&verifier, config.mutation, test_file.is_some()) {
+        (Some(v), true, true) => {
+            observe(Event::Mutating);
+            let share = config.mutation_budget();
+            let deadline = (started + config.budget())
+                .max(Instant::now() + share)
+                .min(started + config.time_bound().saturating_sub(FINAL_RESERVE));
+            crate::mutation::stage(
+                session,
+                v,
+                &checked.emitted,
+                &class,
+                deadline,
+                keep_artifacts.as_ref().map(|d| d.join("mutation")),
+            )
+        }
+        _ => None,
+    };
     let junit = match config.junit {
         JUnitVersion::Five => "5",
         JUnitVersion::Four => "4",
@@ -402,6 +423,7 @@ pub(crate) fn run_class(
         }),
         concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
         pc_selection: symbolic.as_ref().map(|s| s.selection_report()),
+        mutation,
         strategy_failures: failures
             .iter()
             .map(|f| StrategyFailureRow {

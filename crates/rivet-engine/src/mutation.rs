@@ -141,6 +141,11 @@ pub fn mutate(config: &MutateConfig) -> Result<MutationScore, EngineError> {
     score(&verifier, &bytes, &suite, &work, None)
 }
 
+/// Mutation JVMs side by side: one per core, at most four.
+fn lanes() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
 /// A fresh temporary directory.
 fn tempfile_dir() -> Result<PathBuf, EngineError> {
     let base = std::env::temp_dir().join(format!(
@@ -164,6 +169,66 @@ impl Drop for TempGuard {
     fn drop(&mut self) {
         if let Some(d) = &self.0 {
             let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// The mutation stage of `rivet generate`: the emitted (verified) test class compiled again
+/// and scored against the class's mutants until `deadline`; None (with a warning) when it
+/// cannot be.
+pub(crate) fn stage(
+    session: &Session,
+    verifier: &Verifier,
+    emitted: &rivet_junit::Emitted,
+    class: &rivet_classfile::ClassName,
+    deadline: Instant,
+    keep: Option<PathBuf>,
+) -> Option<MutationScore> {
+    let run = || -> Result<MutationScore, EngineError> {
+        let bytes = session
+            .classpath
+            .class_bytes(class.internal())
+            .ok()
+            .flatten()
+            .ok_or_else(|| EngineError::BadInput(format!("class {} is not on the classpath", class.binary())))?;
+        let work = match &keep {
+            Some(d) => d.clone(),
+            None => tempfile_dir()?,
+        };
+        let _cleanup = TempGuard(keep.is_none().then(|| work.clone()));
+        let source = work.join("src").join(emitted.relative_path());
+        if let Some(parent) = source.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| EngineError::Write {
+                path: parent.to_path_buf(),
+                source: e,
+            })?;
+        }
+        std::fs::write(&source, &emitted.source).map_err(|e| EngineError::Write {
+            path: source.clone(),
+            source: e,
+        })?;
+        let classes = work.join("test-classes");
+        let errors = verifier
+            .compile_sources(&[source], &classes, &work)
+            .map_err(verify_error(&class.binary()))?;
+        if let Some((_, e)) = errors.first() {
+            return Err(EngineError::Internal {
+                class: class.binary(),
+                reason: format!("the verified tests no longer compile: {}", e.message),
+            });
+        }
+        let suite = CompiledSuite {
+            classes,
+            test_classes: vec![emitted.qualified_name()],
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        score(verifier, &bytes, &suite, &work, Some(left))
+    };
+    match run() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!(class = %class.binary(), error = %e, "no mutation score");
+            None
         }
     }
 }
@@ -244,7 +309,7 @@ pub(crate) fn score(
         b.saturating_sub(started.elapsed())
     });
     let results = runner
-        .run(suite, &class, n, &jobs, left)
+        .run(suite, &class, n, &jobs, (left, lanes()))
         .map_err(verify_error(&class))?;
     for job in &jobs {
         let m = &mutable.mutants[job.id as usize];

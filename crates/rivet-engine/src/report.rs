@@ -91,6 +91,10 @@ pub struct Report {
     /// the run's classifier (absent when the symbolic strategy did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pc_selection: Option<PcSelectionReport>,
+    /// The written tests against the class's mutants (absent with `--no-mutation`, without
+    /// tests, or unverified).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutation: Option<rivet_mutate::MutationScore>,
     pub branches: Vec<BranchRow>,
 }
 
@@ -549,6 +553,7 @@ mod tests {
                     seconds: 0.25,
                 }),
             }),
+            mutation: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };
         assert_eq!(

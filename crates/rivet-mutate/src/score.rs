@@ -133,7 +133,11 @@ impl MutationScore {
             } else {
                 String::new()
             }
-        )
+        ) + &if self.not_run > 0 {
+            format!("; {} not run in time", self.not_run)
+        } else {
+            String::new()
+        }
     }
 }
 

@@ -75,7 +75,7 @@ pub struct MutationRunner<'v> {
     verifier: &'v Verifier,
     runner_classes: PathBuf,
     work: PathBuf,
-    runs: std::cell::Cell<usize>,
+    runs: std::sync::atomic::AtomicUsize,
 }
 
 impl Verifier {
@@ -172,7 +172,7 @@ impl Verifier {
             verifier: self,
             runner_classes: classes,
             work: work.to_path_buf(),
-            runs: std::cell::Cell::new(0),
+            runs: std::sync::atomic::AtomicUsize::new(0),
         })
     }
 }
@@ -213,9 +213,47 @@ impl MutationRunner<'_> {
             .collect())
     }
 
-    /// Runs each job's tests against its mutant; jobs left when `budget` runs out have no
-    /// result.
+    /// Runs each job's tests against its mutant, in `lanes` JVMs side by side (jobs dealt
+    /// round-robin); jobs left when `budget` runs out have no result.
     pub fn run(
+        &self,
+        suite: &CompiledSuite,
+        target: &str,
+        mutants: usize,
+        jobs: &[MutantJob],
+        (budget, lanes): (Duration, usize),
+    ) -> Result<BTreeMap<u32, MutantResult>, VerifyError> {
+        let lanes = lanes.clamp(1, jobs.len().max(1));
+        let parts: Vec<Vec<MutantJob>> = (0..lanes)
+            .map(|l| jobs.iter().skip(l).step_by(lanes).cloned().collect())
+            .collect();
+        let results: Vec<Result<BTreeMap<u32, MutantResult>, VerifyError>> =
+            std::thread::scope(|s| {
+                let handles: Vec<_> = parts
+                    .iter()
+                    .map(|part| s.spawn(move || self.run_lane(suite, target, mutants, part, budget)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(VerifyError::Io {
+                                what: format!("running mutants of {target}"),
+                                source: std::io::Error::other("a mutation lane panicked"),
+                            })
+                        })
+                    })
+                    .collect()
+            });
+        let mut out = BTreeMap::new();
+        for r in results {
+            out.extend(r?);
+        }
+        Ok(out)
+    }
+
+    /// One JVM after another over `jobs` (a new one after a timeout or a run error).
+    fn run_lane(
         &self,
         suite: &CompiledSuite,
         target: &str,
@@ -295,8 +333,10 @@ impl MutationRunner<'_> {
     }
 
     fn next_dir(&self) -> Result<PathBuf, VerifyError> {
-        let n = self.runs.get() + 1;
-        self.runs.set(n);
+        let n = self
+            .runs
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
         let dir = self.work.join(format!("run-{n}"));
         for d in ["tmp", "home", "cwd"] {
             std::fs::create_dir_all(dir.join(d)).map_err(|source| VerifyError::Io {
