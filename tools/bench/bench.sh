@@ -4,18 +4,21 @@
 # emitted tests independently: javac, the JUnit console launcher run twice (both runs must
 # pass), the second under the JaCoCo agent, and JaCoCo's Analyzer over the original classes.
 # Prints one table: subject, then per strategy: covered, HARD branches covered, tests, pass
-# twice, elapsed; then the branches of the class with its nested classes, and "own class": the
+# twice, mutation (`rivet mutate` on the written tests, over every mutant of the class: score
+# and killed/mutants), elapsed; then the branches of the class with its nested classes, and "own class": the
 # covered/total branches of the named class alone (of the last strategy).
 #
 #   tools/bench/bench.sh [--budget S] [--seed N | --seeds LIST] [--strategies LIST]
 #                        [--pc-policies LIST] [--pc-until-budget] [--pc-window S]
 #                        [--reruns K] [--out DIR] [--set subjects|real|all]
-#                        [--generate-flag FLAG ...] [CLASS ...]
+#                        [--generate-flag FLAG ...] [--no-mutation] [CLASS ...]
 #
 # --set chooses the classes when none are named: `subjects` (default: every subject plus
 # commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
 # issue, from Debian's commons-collections4, guava, commons-io and commons-lang3 jars), `trust`
-# (the twelve classes of the trust issue, also from commons-text and commons-compress), `all`.
+# (the twelve classes of the trust issue, also from commons-text and commons-compress),
+# `oracles` (the nine classes of the oracles issue: guava, commons-lang3, commons-codec,
+# commons-collections4 and three subjects), `all`. --no-mutation leaves the mutation column out.
 #
 # The suites run from a fresh writable directory of their own (as a developer's project
 # directory); the "pass 2x" column adds "left N" when the runs left N files there, and the
@@ -53,8 +56,10 @@ set=subjects
 out=target/bench
 classes=()
 generate_flags=()
+mutation=1
 while [ $# -gt 0 ]; do
   case "$1" in
+    --no-mutation) mutation=; shift ;;
     --generate-flag) generate_flags+=("$2"); shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
@@ -127,6 +132,17 @@ trust_classes=(
   org.apache.commons.text.StringSubstitutor
   org.apache.commons.compress.archivers.zip.ZipArchiveEntry
 )
+oracle_classes=(
+  com.google.common.primitives.Ints
+  com.google.common.math.Stats
+  org.apache.commons.lang3.BooleanUtils
+  org.apache.commons.lang3.CharUtils
+  org.apache.commons.codec.binary.Hex
+  org.apache.commons.collections4.list.TreeList
+  structures.AvlTree
+  structures.NodeCachingList
+  strings.DateParser
+)
 if [ ${#classes[@]} -eq 0 ]; then
   case "$set" in
     subjects|all)
@@ -138,8 +154,9 @@ if [ ${#classes[@]} -eq 0 ]; then
   case "$set" in
     real|all) classes+=("${real_classes[@]}") ;;
     trust) classes+=("${trust_classes[@]}") ;;
+    oracles) classes+=("${oracle_classes[@]}") ;;
     subjects) ;;
-    *) echo "bench: --set must be subjects, real, trust or all" >&2; exit 2 ;;
+    *) echo "bench: --set must be subjects, real, trust, oracles or all" >&2; exit 2 ;;
   esac
 fi
 
@@ -164,6 +181,7 @@ for seed in "${seed_list[@]}"; do
     org.apache.commons.io.*) cp=$java_dir/commons-io.jar; location=$cp ;;
     org.apache.commons.text.*) location=$java_dir/commons-text.jar; cp=$location:$lang3 ;;
     org.apache.commons.compress.*) cp=$java_dir/commons-compress.jar; location=$cp ;;
+    org.apache.commons.codec.*) cp=$java_dir/commons-codec.jar; location=$cp ;;
     com.google.common.*) cp=$java_dir/guava.jar; location=$cp ;;
     *) cp=$subjects; location=$subjects ;;
   esac
@@ -189,7 +207,7 @@ for seed in "${seed_list[@]}"; do
     "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
       --strategy "$strategy" "${policy_flag[@]}" $until_budget ${generate_flags[@]+"${generate_flags[@]}"} >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
     ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
-    tests=0; covered=-; hardcov=-; twice=-
+    tests=0; covered=-; hardcov=-; twice=-; mut=-
     if [ "$status" = ok ]; then
       tests=$(grep -m1 '"tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
       dropped=$(grep -m1 '"dropped_tests":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
@@ -236,6 +254,15 @@ for seed in "${seed_list[@]}"; do
         claimed=$(grep -m1 '"branches_covered":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
         [ "$claimed" = "$c" ] || covered="$c(r$claimed)"
         [ "$hard" = - ] && hardcov=-
+        # Mutation: every mutant of the class against the written tests.
+        if [ -n "$mutation" ]; then
+          if "$RIVET_BIN" mutate --classpath "$cp" --class "$class" --tests "$dir/tests" \
+              --report "$dir/mutation.json" >"$dir/mutate.out" 2>"$dir/mutate.err"; then
+            mut=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("%.2f %d/%d" % (m["score"], m["killed"], m["mutants"]))' "$dir/mutation.json")
+          else
+            mut="exit $?"
+          fi
+        fi
       else
         twice="javac failed"
       fi
@@ -243,7 +270,7 @@ for seed in "${seed_list[@]}"; do
       err=$(grep -m1 'rivet: error' "$dir/generate.err" || true)
       twice="$status${err:+: ${err#rivet: error: }}"
     fi
-    row+=$(printf ' | %8s %7s %6s %-10s %8s' "$covered" "$hardcov" "$tests" "$twice" "$elapsed")
+    row+=$(printf ' | %8s %7s %6s %-10s %13s %8s' "$covered" "$hardcov" "$tests" "$twice" "$mut" "$elapsed")
     # Path conditions tried within the window, and those satisfied (pretty JSON: tried_s
     # comes before outcome in each attempt).
     if [ "$status" = ok ] && grep -q '"pc_selection"' "$dir/tests/rivet-report.json"; then
@@ -276,7 +303,7 @@ echo
 echo "rivet bench: budget ${budget} s, seed ${seeds:-$seed}, strategies ${strategies}${policies:+, pc policies $policies}${until_budget:+ (until budget)}${generate_flags[*]+, flags ${generate_flags[*]}}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
 header=$(printf '%-42s' subject)
 for group in "${groups[@]}"; do
-  header+=$(printf ' | %8s %7s %6s %-10s %8s' "covered" "HARD" "tests" "pass 2x" "$group")
+  header+=$(printf ' | %8s %7s %6s %-10s %13s %8s' "covered" "HARD" "tests" "pass 2x" "mutation" "$group")
 done
 printf '%s %8s %9s\n' "$header" branches "own class"
 for r in "${rows[@]}"; do echo "$r"; done

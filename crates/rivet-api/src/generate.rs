@@ -68,6 +68,10 @@ const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
 /// Chance that a fresh string is one the code under test was seen comparing or parsing.
 const P_DYNAMIC: f64 = 0.2;
 
+/// How often a primitive argument that repeats an earlier argument of the same call is
+/// replaced by a fresh, different value.
+const DISTINCT_ARGUMENTS: f64 = 0.8;
+
 impl<'m> Generator<'m> {
     pub fn new(model: &'m ApiModel, config: GenConfig) -> Generator<'m> {
         Generator { model, config }
@@ -160,7 +164,14 @@ impl<'m> Generator<'m> {
             } else {
                 p.substitute(&env)
             };
-            let id = self.value(rng, t, &p, depth + 1)?;
+            let mut id = self.value(rng, t, &p, depth + 1)?;
+            // Distinct parameters mostly get distinct values: `f(x, x)` reaches branches but
+            // cannot tell an argument-order or comparison mutant from the original.
+            if let (JType::Prim(prim), true) = (&p, args.contains(&id)) {
+                if rng.chance(DISTINCT_ARGUMENTS) {
+                    id = self.distinct_primitive(rng, t, *prim, id);
+                }
+            }
             if let Some(Some(actual)) = t.types.get(id.0 as usize) {
                 let actual = actual.clone();
                 bind(&p, &actual, &mut env);
@@ -206,6 +217,29 @@ impl<'m> Generator<'m> {
             ),
         };
         Some(id)
+    }
+
+    /// A fresh primitive of type `p` whose value differs from statement `than`'s (when a few
+    /// draws find one).
+    fn distinct_primitive(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        p: Prim,
+        than: StatementId,
+    ) -> StatementId {
+        let old = match t.statements().get(than.0 as usize) {
+            Some(Statement::Primitive(v)) => Some(*v),
+            _ => None,
+        };
+        let mut v = self.primitive(rng, p);
+        for _ in 0..4 {
+            if Some(v) != old {
+                break;
+            }
+            v = self.primitive(rng, p);
+        }
+        t.push(Statement::Primitive(v), Some(JType::Prim(p)))
     }
 
     /// Appends statements producing a value of `ty` (or finds an earlier one); its id.

@@ -14,8 +14,8 @@ use common::rivet;
 use serde_json::Value;
 
 fn ops_classes() -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../rivet-mutate/tests/fixtures/mut/Ops.java");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rivet-mutate/tests/fixtures/mut/Ops.java");
     let out = rivet_testkit::cache_dir().join("cli-mutate-ops");
     rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
     out
@@ -82,7 +82,10 @@ fn a_junit5_suite_is_scored_as_pit_counts() {
         .iter()
         .filter(|m| m["method"] == "drain" && m["operator"] == "MATH")
         .collect();
-    assert!(drain.iter().any(|m| m["status"] == "TIMED_OUT"), "{drain:?}");
+    assert!(
+        drain.iter().any(|m| m["status"] == "TIMED_OUT"),
+        "{drain:?}"
+    );
     // The negated guard halts the JVM: a run error, detected.
     assert_eq!(status(&r, "guard", "NEGATE_CONDITIONALS"), "RUN_ERROR");
     // Methods no test calls.
@@ -103,7 +106,10 @@ fn a_junit5_suite_is_scored_as_pit_counts() {
         .find(|m| m["method"] == "add" && m["operator"] == "MATH")
         .unwrap();
     assert_eq!(add["killed_by"], "mut.OpsTest#adds()");
-    assert!(rows.iter().all(|m| m["status"] != "NON_VIABLE"), "every mutant loads");
+    assert!(
+        rows.iter().all(|m| m["status"] != "NON_VIABLE"),
+        "every mutant loads"
+    );
     assert!(stdout.contains("mutation"), "{stdout}");
     assert!(stdout.contains("survived  less:16"), "{stdout}");
 }

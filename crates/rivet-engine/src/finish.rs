@@ -229,14 +229,7 @@ fn as_emitted(g: &GeneratedTest) -> TestCase {
     let mut t = g.test.clone();
     for a in &g.assertions {
         if let Assertion::Inspector { of, method, .. } = a {
-            t.push(
-                Statement::Call {
-                    method: method.clone(),
-                    receiver: Some(*of),
-                    args: Vec::new(),
-                },
-                None,
-            );
+            t.push(rivet_testcase::observer_call(*of, method), None);
         }
     }
     t.test

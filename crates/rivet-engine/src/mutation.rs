@@ -190,7 +190,9 @@ pub(crate) fn stage(
             .class_bytes(class.internal())
             .ok()
             .flatten()
-            .ok_or_else(|| EngineError::BadInput(format!("class {} is not on the classpath", class.binary())))?;
+            .ok_or_else(|| {
+                EngineError::BadInput(format!("class {} is not on the classpath", class.binary()))
+            })?;
         let work = match &keep {
             Some(d) => d.clone(),
             None => tempfile_dir()?,

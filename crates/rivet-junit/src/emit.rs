@@ -481,10 +481,17 @@ impl<'a> Body<'a> {
                 let ret =
                     JType::from_descriptor(method.descriptor.rsplit(')').next().unwrap_or("V"))
                         .unwrap_or_else(JType::object);
-                out.push((
-                    equals(&ret, value, &format!("{receiver}.{}()", method.name)),
-                    Some(ai),
-                ));
+                // An instance observer on the value, or a static one taking it.
+                let call = if method.descriptor.starts_with("()") {
+                    format!("{receiver}.{}()", method.name)
+                } else {
+                    format!(
+                        "{}.{}({receiver})",
+                        ClassName::from_internal(method.owner.internal()).binary(),
+                        method.name
+                    )
+                };
+                out.push((equals(&ret, value, &call), Some(ai)));
             }
         }
         out

@@ -196,11 +196,54 @@ fn twice(
 }
 
 fn inspector_call(of: &StatementId, m: &MemberRef) -> Statement {
-    Statement::Call {
-        method: m.clone(),
-        receiver: Some(*of),
-        args: Vec::new(),
+    rivet_testcase::observer_call(*of, m)
+}
+
+/// Most returned objects whose text (`toString`, `Arrays.toString`) a test asserts.
+const MAX_TEXTS: usize = 4;
+
+/// The observer of a value's text: `Arrays.toString` or `deepToString` for arrays, its own
+/// `toString` for objects.
+fn text_observer(ty: &JType) -> MemberRef {
+    match ty.erased() {
+        JType::Array(c) => match *c {
+            JType::Prim(p) => MemberRef::new(
+                "java/util/Arrays",
+                "toString",
+                &format!("([{})Ljava/lang/String;", p.descriptor()),
+            ),
+            _ => MemberRef::new(
+                "java/util/Arrays",
+                "deepToString",
+                "([Ljava/lang/Object;)Ljava/lang/String;",
+            ),
+        },
+        _ => MemberRef::new("java/lang/Object", "toString", "()Ljava/lang/String;"),
     }
+}
+
+/// Whether a class (or a superclass below `Object` the model knows) declares `toString`.
+fn declares_to_string(model: &ApiModel, class: &str) -> bool {
+    let mut current = Some(class.to_string());
+    let mut depth = 0;
+    while let Some(c) = current.take() {
+        if c == rivet_testcase::OBJECT || depth > 16 {
+            return false;
+        }
+        let Some(api) = model.class_api(&c) else {
+            return false;
+        };
+        if api.methods.iter().any(|m| {
+            !m.is_static
+                && m.member.name == "toString"
+                && m.member.descriptor == "()Ljava/lang/String;"
+        }) {
+            return true;
+        }
+        current = api.superclass.clone();
+        depth += 1;
+    }
+    false
 }
 
 /// The test followed by inspector calls on (up to [`MAX_OBSERVED`]) objects it built,
@@ -217,6 +260,9 @@ fn inspector_variant(
     let mut candidates: Vec<(bool, usize, JType)> = Vec::new();
     let mut seen_identities = BTreeSet::new();
     let mut unboxed: Vec<(StatementId, MemberRef)> = Vec::new();
+    // What calls returned, by their text: arrays, collections, JDK values (BigDecimal), the
+    // library's own objects. Unstable texts (identity hashes) are not asserted later.
+    let mut texts: Vec<(StatementId, MemberRef)> = Vec::new();
     for (k, ty) in t
         .values_before(t.len())
         .collect::<Vec<_>>()
@@ -248,12 +294,27 @@ fn inspector_variant(
             continue;
         }
         let is_cut = ty.class_name() == Some(model.class.as_str());
-        candidates.push((is_cut, k, ty.clone()));
+        let returned = matches!(t.statements()[k], Statement::Call { .. });
+        let runtime = ClassName::from_binary(class);
+        let textual = matches!(ty.erased(), JType::Array(_))
+            || (returned && !is_cut)
+            || declares_to_string(model, runtime.internal());
+        if textual && texts.len() < MAX_TEXTS {
+            texts.push((StatementId(k as u32), text_observer(ty)));
+        }
+        if !matches!(ty.erased(), JType::Array(_)) {
+            candidates.push((is_cut, k, ty.clone()));
+        }
     }
     candidates.sort_by_key(|(is_cut, k, _)| (!is_cut, std::cmp::Reverse(*k)));
     let mut v = t.clone();
     unboxed.reverse();
     for (of, m) in unboxed {
+        v.push(inspector_call(&of, &m), None);
+        calls.push((of, m));
+    }
+    texts.reverse();
+    for (of, m) in texts {
         v.push(inspector_call(&of, &m), None);
         calls.push((of, m));
     }

@@ -28,7 +28,7 @@ pub use observe::{
 pub use outcome::{StatementOutcome, ValueSummary};
 pub use scratch::{is_scratch_path, ScratchEntry, SCRATCH_FILE, SCRATCH_PATH, SCRATCH_STRING};
 pub use snapshot::{HeapSnapshot, SnapshotClass, SnapshotField, SnapshotObject, SnapshotSpec};
-pub use suite::{Assertion, GeneratedTest, GoalId};
+pub use suite::{observer_call, Assertion, GeneratedTest, GoalId};
 pub use typed::{remap, TypedTest};
 pub use types::{
     parse_class_supertype, parse_class_type_params, parse_field_signature, parse_method_signature,

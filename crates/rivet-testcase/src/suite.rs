@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::{MemberRef, StatementId, TypedTest, ValueSummary};
+use crate::{MemberRef, Statement, StatementId, TypedTest, ValueSummary};
 
 /// A coverage goal's id, dense within one class's goals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,6 +36,25 @@ pub enum Assertion {
         class: String,
         message: Option<String>,
     },
+}
+
+/// The call an inspector assertion makes on statement `of`'s value: `of.method()` for an
+/// instance method without parameters, `Owner.method(of)` for a static observer taking the
+/// value (`java.util.Arrays.toString(int[])`).
+pub fn observer_call(of: StatementId, method: &MemberRef) -> Statement {
+    if method.descriptor.starts_with("()") {
+        Statement::Call {
+            method: method.clone(),
+            receiver: Some(of),
+            args: Vec::new(),
+        }
+    } else {
+        Statement::Call {
+            method: method.clone(),
+            receiver: None,
+            args: vec![of],
+        }
+    }
 }
 
 /// A finished test: statements, the goals it covers, its assertions.

@@ -231,7 +231,9 @@ impl MutationRunner<'_> {
             std::thread::scope(|s| {
                 let handles: Vec<_> = parts
                     .iter()
-                    .map(|part| s.spawn(move || self.run_lane(suite, target, mutants, part, budget)))
+                    .map(|part| {
+                        s.spawn(move || self.run_lane(suite, target, mutants, part, budget))
+                    })
                     .collect();
                 handles
                     .into_iter()
@@ -333,10 +335,7 @@ impl MutationRunner<'_> {
     }
 
     fn next_dir(&self) -> Result<PathBuf, VerifyError> {
-        let n = self
-            .runs
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            + 1;
+        let n = self.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let dir = self.work.join(format!("run-{n}"));
         for d in ["tmp", "home", "cwd"] {
             std::fs::create_dir_all(dir.join(d)).map_err(|source| VerifyError::Io {
