@@ -49,6 +49,21 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
     if let Some(m) = &r.mutation {
         let _ = writeln!(s, "  mutation    {}", m.summary());
     }
+    if let Some(o) = &r.oracle {
+        let _ = writeln!(
+            s,
+            "  assertions  {} kept of {} (median per test {} before, {} after){}",
+            o.assertions_after,
+            o.assertions_before,
+            o.median_before,
+            o.median_after,
+            if o.tests_dropped > 0 {
+                format!("; {} tests that killed nothing dropped", o.tests_dropped)
+            } else {
+                String::new()
+            }
+        );
+    }
     // Class by class, as JaCoCo counts them, when there are nested classes.
     if r.classes.len() > 1 {
         for c in &r.classes {

@@ -16,6 +16,10 @@ use rivet_testcase::{Executor, GoalId, ObservationSpec};
 use crate::artifacts::Artifacts;
 use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
+use crate::finish::Checked;
+use crate::oracle::OracleReport;
+use rivet_mutate::MutationScore;
+use rivet_verify::Verifier;
 use rivet_worker::WorkerPool;
 
 use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
@@ -316,6 +320,14 @@ pub(crate) fn run_class(
         failures.extend(redriven.failures);
     };
 
+    let (checked, mutation, oracle) = mutation_stage(
+        (session, verifier.as_ref()),
+        config,
+        checked,
+        (&class, started),
+        (keep_artifacts.as_ref().map(|d| d.join("mutation")), observe),
+    );
+
     // Write the tests and the report.
     // A class without tests is not written: JUnit 4 (and so `mvn test`) fails on it.
     let test_file = if checked.class.tests.is_empty() {
@@ -359,25 +371,6 @@ pub(crate) fn run_class(
     events.timed_out += fresh.events().timed_out;
     drop(fresh);
     let branches = Report::rows(&plan.places, &covering);
-    // The mutation stage: its own share of the budget, and what the finish left of it.
-    let mutation = match (&verifier, config.mutation, test_file.is_some()) {
-        (Some(v), true, true) => {
-            observe(Event::Mutating);
-            let share = config.mutation_budget();
-            let deadline = (started + config.budget())
-                .max(Instant::now() + share)
-                .min(started + config.time_bound().saturating_sub(FINAL_RESERVE));
-            crate::mutation::stage(
-                session,
-                v,
-                &checked.emitted,
-                &class,
-                deadline,
-                keep_artifacts.as_ref().map(|d| d.join("mutation")),
-            )
-        }
-        _ => None,
-    };
     let junit = match config.junit {
         JUnitVersion::Five => "5",
         JUnitVersion::Four => "4",
@@ -424,6 +417,7 @@ pub(crate) fn run_class(
         concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
         pc_selection: symbolic.as_ref().map(|s| s.selection_report()),
         mutation,
+        oracle,
         strategy_failures: failures
             .iter()
             .map(|f| StrategyFailureRow {
@@ -439,6 +433,63 @@ pub(crate) fn run_class(
         test_file,
         report_file: report_file.to_path_buf(),
     })
+}
+
+/// The mutation stage (unless turned off, or nothing was verified): the tests against the
+/// class's mutants within the stage's share of the budget and what the finish left of it; the
+/// class with the assertions selection kept, verified again; the score and what selection did.
+fn mutation_stage(
+    (session, verifier): (&Session, Option<&Verifier>),
+    config: &GenerateConfig,
+    checked: Checked,
+    (class, started): (&ClassName, Instant),
+    (keep, observe): (Option<PathBuf>, &mut dyn FnMut(Event)),
+) -> (Checked, Option<MutationScore>, Option<OracleReport>) {
+    let Some(v) = verifier else {
+        return (checked, None, None);
+    };
+    if !config.mutation || checked.class.tests.is_empty() || checked.verified.is_none() {
+        return (checked, None, None);
+    }
+    observe(Event::Mutating);
+    let deadline = (started + config.budget())
+        .max(Instant::now() + config.mutation_budget())
+        .min(started + config.time_bound().saturating_sub(FINAL_RESERVE));
+    let Some(outcome) = crate::mutation_stage::stage(
+        session,
+        v,
+        (&checked.class, &checked.emitted),
+        class,
+        deadline,
+        keep,
+    ) else {
+        return (checked, None, None);
+    };
+    let Some((pruned, report)) = outcome.selected else {
+        return (checked, Some(outcome.score), None);
+    };
+    if report.assertions_after == report.assertions_before && report.tests_dropped == 0 {
+        return (checked, Some(outcome.score), Some(report));
+    }
+    match check(pruned, Some(v), &class.binary()) {
+        Ok(again) if !again.class.tests.is_empty() => {
+            let mut merged = again;
+            if let (Some(first), Some(second)) = (checked.verified, merged.verified.as_mut()) {
+                second.dropped_tests += first.dropped_tests;
+                second.dropped_assertions += first.dropped_assertions;
+                let mut reasons = first.reasons;
+                reasons.append(&mut second.reasons);
+                second.reasons = reasons;
+            }
+            (merged, Some(outcome.score), Some(report))
+        }
+        other => {
+            if let Err(e) = other {
+                tracing::warn!(class = %class.binary(), error = %e, "the selected assertions were not verified; all are kept");
+            }
+            (checked, Some(outcome.score), None)
+        }
+    }
 }
 
 pub(crate) fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {

@@ -31,6 +31,8 @@ mod lanes;
 mod learn;
 mod learned;
 mod mutation;
+mod mutation_stage;
+mod oracle;
 mod plan;
 mod policy;
 mod project;
@@ -49,6 +51,7 @@ pub use generate::{generate, Event, Outcome};
 pub use lanes::{default_lanes, lane_count, lane_workers};
 pub use learned::{LearnedInvariantRow, LearnedInvariantsReport};
 pub use mutation::{mutate, MutateConfig};
+pub use oracle::OracleReport;
 pub use plan::{goal_classes, ClassPlan};
 pub use policy::{PcPolicy, PIPELINE_SLOTS};
 pub use project::{

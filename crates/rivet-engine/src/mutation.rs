@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rivet_junit::JUnitVersion;
 use rivet_mutate::{MutableClass, MutantId, MutantRow, MutantStatus, MutationScore};
-use rivet_verify::{CompiledSuite, MutantJob, MutantResult, Verifier};
+use rivet_verify::{CompiledSuite, MutantJob, MutantResult, MutationRunner, Verifier};
 
 use crate::error::EngineError;
 use crate::session::Session;
@@ -30,11 +30,11 @@ pub struct MutateConfig {
 /// A test's time limit on a mutant: its time on the original code, times this, plus
 /// [`LIMIT_CONSTANT`] (PIT uses 1.25 and 4 s).
 const LIMIT_FACTOR: f64 = 2.0;
-const LIMIT_CONSTANT: Duration = Duration::from_millis(1500);
+const LIMIT_CONSTANT: Duration = Duration::from_millis(1000);
 /// The reach run's time limit.
 const REACH_LIMIT: Duration = Duration::from_secs(300);
 
-fn verify_error(class: &str) -> impl Fn(rivet_verify::VerifyError) -> EngineError + '_ {
+pub(crate) fn verify_error(class: &str) -> impl Fn(rivet_verify::VerifyError) -> EngineError + '_ {
     move |source| EngineError::Verify {
         class: class.to_string(),
         source: Box::new(source),
@@ -120,7 +120,7 @@ pub fn mutate(config: &MutateConfig) -> Result<MutationScore, EngineError> {
     let _cleanup = TempGuard(config.keep_artifacts.is_none().then(|| work.clone()));
     let classes = work.join("test-classes");
     let errors = verifier
-        .compile_sources(&sources, &classes, &work)
+        .compile_sources(&sources, &classes, &work, &[])
         .map_err(verify_error(class))?;
     if let Some((file, e)) = errors.first() {
         let at = match e.line {
@@ -138,7 +138,10 @@ pub fn mutate(config: &MutateConfig) -> Result<MutationScore, EngineError> {
         classes,
         test_classes: sources.iter().filter_map(|s| source_class(s)).collect(),
     };
-    score(&verifier, &bytes, &suite, &work, None)
+    let runner = verifier
+        .mutation_runner(&work)
+        .map_err(verify_error(class))?;
+    Ok(score(&runner, &bytes, &suite, None, false)?.0)
 }
 
 /// Mutation JVMs side by side: one per core, at most four.
@@ -147,7 +150,7 @@ fn lanes() -> usize {
 }
 
 /// A fresh temporary directory.
-fn tempfile_dir() -> Result<PathBuf, EngineError> {
+pub(crate) fn tempfile_dir() -> Result<PathBuf, EngineError> {
     let base = std::env::temp_dir().join(format!(
         "rivet-mutate-{}-{}",
         std::process::id(),
@@ -163,7 +166,7 @@ fn tempfile_dir() -> Result<PathBuf, EngineError> {
 }
 
 /// Removes a temporary directory when dropped.
-struct TempGuard(Option<PathBuf>);
+pub(crate) struct TempGuard(pub(crate) Option<PathBuf>);
 
 impl Drop for TempGuard {
     fn drop(&mut self) {
@@ -173,83 +176,19 @@ impl Drop for TempGuard {
     }
 }
 
-/// The mutation stage of `rivet generate`: the emitted (verified) test class compiled again
-/// and scored against the class's mutants until `deadline`; None (with a warning) when it
-/// cannot be.
-pub(crate) fn stage(
-    session: &Session,
-    verifier: &Verifier,
-    emitted: &rivet_junit::Emitted,
-    class: &rivet_classfile::ClassName,
-    deadline: Instant,
-    keep: Option<PathBuf>,
-) -> Option<MutationScore> {
-    let run = || -> Result<MutationScore, EngineError> {
-        let bytes = session
-            .classpath
-            .class_bytes(class.internal())
-            .ok()
-            .flatten()
-            .ok_or_else(|| {
-                EngineError::BadInput(format!("class {} is not on the classpath", class.binary()))
-            })?;
-        let work = match &keep {
-            Some(d) => d.clone(),
-            None => tempfile_dir()?,
-        };
-        let _cleanup = TempGuard(keep.is_none().then(|| work.clone()));
-        let source = work.join("src").join(emitted.relative_path());
-        if let Some(parent) = source.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| EngineError::Write {
-                path: parent.to_path_buf(),
-                source: e,
-            })?;
-        }
-        std::fs::write(&source, &emitted.source).map_err(|e| EngineError::Write {
-            path: source.clone(),
-            source: e,
-        })?;
-        let classes = work.join("test-classes");
-        let errors = verifier
-            .compile_sources(&[source], &classes, &work)
-            .map_err(verify_error(&class.binary()))?;
-        if let Some((_, e)) = errors.first() {
-            return Err(EngineError::Internal {
-                class: class.binary(),
-                reason: format!("the verified tests no longer compile: {}", e.message),
-            });
-        }
-        let suite = CompiledSuite {
-            classes,
-            test_classes: vec![emitted.qualified_name()],
-        };
-        let left = deadline.saturating_duration_since(Instant::now());
-        score(verifier, &bytes, &suite, &work, Some(left))
-    };
-    match run() {
-        Ok(s) => Some(s),
-        Err(e) => {
-            tracing::warn!(class = %class.binary(), error = %e, "no mutation score");
-            None
-        }
-    }
-}
-
-/// Scores a compiled suite against the mutants of the class in `bytes`, working in `work`;
-/// mutants not run within `budget` are `NOT_RUN` (not counted).
+/// Scores a compiled suite against the mutants of the class in `bytes`; mutants not run
+/// within `budget` are `NOT_RUN` (not counted). In `matrix` mode every test reaching a mutant
+/// runs against it (not only until one fails). The score and each mutant's raw result.
 pub(crate) fn score(
-    verifier: &Verifier,
+    runner: &MutationRunner<'_>,
     bytes: &[u8],
     suite: &CompiledSuite,
-    work: &Path,
     budget: Option<Duration>,
-) -> Result<MutationScore, EngineError> {
+    matrix: bool,
+) -> Result<(MutationScore, BTreeMap<u32, MutantResult>), EngineError> {
     let started = Instant::now();
     let mutable = MutableClass::parse(bytes).map_err(|e| EngineError::BadInput(e.to_string()))?;
     let class = mutable.name.binary();
-    let runner = verifier
-        .mutation_runner(work)
-        .map_err(verify_error(&class))?;
     let reach_bytes = mutable.reach_bytes().map_err(|e| EngineError::Internal {
         class: class.clone(),
         reason: e.to_string(),
@@ -299,6 +238,7 @@ pub(crate) fn score(
                     class_file,
                     tests: tests.iter().map(|t| t.1.to_string()).collect(),
                     limit,
+                    matrix,
                 });
             }
             Err(e) => {
@@ -321,12 +261,19 @@ pub(crate) fn score(
             Some(MutantResult::TimedOut { test }) => (MutantStatus::TimedOut, Some(test.clone())),
             Some(MutantResult::RunError) => (MutantStatus::RunError, None),
             Some(MutantResult::NonViable { .. }) => (MutantStatus::NonViable, None),
+            Some(MutantResult::Matrix(rows)) => {
+                match rows.iter().find(|r| r.failed || !r.soft.is_empty()) {
+                    Some(r) => (MutantStatus::Killed, Some(r.test.clone())),
+                    None => (MutantStatus::Survived, None),
+                }
+            }
             None => (MutantStatus::NotRun, None),
         };
         rows.insert(job.id, MutantRow::new(m, status, by, job.tests.len()));
     }
-    Ok(MutationScore::of(
+    let score = MutationScore::of(
         rows.into_values().collect(),
         started.elapsed().as_secs_f64(),
-    ))
+    );
+    Ok((score, results))
 }

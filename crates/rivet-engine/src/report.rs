@@ -95,6 +95,9 @@ pub struct Report {
     /// tests, or unverified).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutation: Option<rivet_mutate::MutationScore>,
+    /// What mutation-based assertion selection kept (absent when it did not run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oracle: Option<crate::oracle::OracleReport>,
     pub branches: Vec<BranchRow>,
 }
 
@@ -554,6 +557,7 @@ mod tests {
                 }),
             }),
             mutation: None,
+            oracle: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };
         assert_eq!(

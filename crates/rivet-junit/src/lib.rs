@@ -10,8 +10,10 @@ mod emit;
 mod imports;
 mod java;
 mod scratch;
+mod soft;
 mod throws;
 
 pub use emit::{emit, test_class_name, Emitted, JUnitVersion, TestClass, TestLines, TestSource};
 pub use java::{char_literal, primitive_literal, source_name, string_literal};
+pub use soft::{soft_copy, soft_key, SOFT_CLASS};
 pub use throws::ExpectedExceptions;

@@ -138,7 +138,6 @@ fn mutable_method(cf: &ClassFile, index: usize) -> Option<(&str, &str, &Code)> {
 
 /// Every mutant of a class, numbered from 0.
 pub fn find_mutants(cf: &ClassFile) -> Result<Vec<Mutant>, MutateError> {
-    let cf = cf;
     let class = ClassName::from_internal(cf.name().map_err(|source| MutateError::Parse {
         class: None,
         source,
@@ -227,7 +226,7 @@ impl MethodSites<'_> {
                 _ => "double",
             };
             let kind = if op.0 >= 120 {
-                if op.0 % 2 == 0 {
+                if op.0.is_multiple_of(2) {
                     "integer"
                 } else {
                     "long"

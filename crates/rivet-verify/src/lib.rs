@@ -16,7 +16,7 @@ mod triage;
 mod verify;
 
 pub use junit::{locate_junit, JUnitSetup, DEBIAN_JAVA};
-pub use mutation::{CompiledSuite, MutantJob, MutantResult, MutationRunner, TestReach};
+pub use mutation::{CompiledSuite, MatrixRow, MutantJob, MutantResult, MutationRunner, TestReach};
 pub use process::{CompileError, RunReport, TestOutcome};
 pub use triage::{triage, Verdict};
 pub use verify::{Verified, Verifier, VerifyError};

@@ -12,7 +12,11 @@ use std::time::Duration;
 use crate::process::{parse_javac, run_command, CompileError};
 use crate::verify::{Verifier, VerifyError};
 
-const RUNNER_SOURCES: [(&str, &str); 2] = [
+const RUNNER_SOURCES: [(&str, &str); 3] = [
+    (
+        "rivet/mutation/Soft.java",
+        include_str!("../java/rivet/mutation/Soft.java"),
+    ),
     (
         "rivet/mutation/Reach.java",
         include_str!("../java/rivet/mutation/Reach.java"),
@@ -49,6 +53,19 @@ pub struct MutantJob {
     pub tests: Vec<String>,
     /// Limit per test.
     pub limit: Duration,
+    /// Run every test (and report each one's failed soft assertions), not only until the
+    /// first failure.
+    pub matrix: bool,
+}
+
+/// One test against one mutant, in matrix mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatrixRow {
+    pub test: String,
+    /// The test failed (an exception, or an assertion that is not soft).
+    pub failed: bool,
+    /// The keys of the soft assertions that failed.
+    pub soft: Vec<String>,
 }
 
 /// What the tests did to one mutant.
@@ -67,6 +84,8 @@ pub enum MutantResult {
     NonViable {
         message: String,
     },
+    /// Matrix mode: every test's outcome.
+    Matrix(Vec<MatrixRow>),
 }
 
 /// Runs suites against mutants, with the runner compiled into its work directory.
@@ -86,6 +105,7 @@ impl Verifier {
         sources: &[PathBuf],
         out: &Path,
         dir: &Path,
+        extra: &[&Path],
     ) -> Result<Vec<(String, CompileError)>, VerifyError> {
         std::fs::create_dir_all(out).map_err(|source| VerifyError::Io {
             what: "creating the classes directory".into(),
@@ -96,7 +116,7 @@ impl Verifier {
             .arg("-d")
             .arg(out)
             .arg("-cp")
-            .arg(self.classpath_string(&[]))
+            .arg(self.classpath_string(extra))
             .args(["-encoding", "UTF-8", "-nowarn", "-proc:none", "-g"])
             .args(sources);
         let confinement = rivet_sandbox::Confinement::for_jvm(&self.javac, vec![out.to_path_buf()]);
@@ -178,6 +198,12 @@ impl Verifier {
 }
 
 impl MutationRunner<'_> {
+    /// The runner's own classes (`rivet.mutation.Soft` among them), for compiling soft
+    /// copies.
+    pub fn classes(&self) -> &Path {
+        &self.runner_classes
+    }
+
     /// Runs the whole suite once against the class with reach probes.
     pub fn reach(
         &self,
@@ -277,7 +303,8 @@ impl MutationRunner<'_> {
                 let file = dir.join(format!("m{}.class", j.id));
                 write(&file, &j.class_file)?;
                 plan.push_str(&format!(
-                    "mutant\t{}\t{}\t{}\t{}\n",
+                    "{}\t{}\t{}\t{}\t{}\n",
+                    if j.matrix { "matrix" } else { "mutant" },
                     j.id,
                     file.display(),
                     j.limit.as_millis().max(1),
@@ -291,6 +318,7 @@ impl MutationRunner<'_> {
                 Err(e) => return Err(e),
             };
             let mut started_id = None;
+            let mut rows: Vec<MatrixRow> = Vec::new();
             for line in out.lines() {
                 let f: Vec<&str> = line.split('\t').collect();
                 let id = f.get(1).and_then(|n| n.parse::<u32>().ok());
@@ -298,8 +326,26 @@ impl MutationRunner<'_> {
                 let result = match (f[0], id) {
                     ("start", Some(id)) => {
                         started_id = Some(id);
+                        rows.clear();
                         continue;
                     }
+                    ("row", Some(_)) => {
+                        rows.push(MatrixRow {
+                            test: test(),
+                            failed: f.get(3) == Some(&"fail"),
+                            soft: f
+                                .get(4)
+                                .map(|s| {
+                                    s.split(',')
+                                        .filter(|k| !k.is_empty())
+                                        .map(str::to_string)
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                        });
+                        continue;
+                    }
+                    ("done", Some(id)) => (id, MutantResult::Matrix(std::mem::take(&mut rows))),
                     ("killed", Some(id)) => (id, MutantResult::Killed { test: test() }),
                     ("survived", Some(id)) => (id, MutantResult::Survived),
                     ("timeout", Some(id)) => (id, MutantResult::TimedOut { test: test() }),
@@ -317,6 +363,9 @@ impl MutationRunner<'_> {
             }
             let before = left.len();
             left.retain(|j| !results.contains_key(&j.id));
+            if started.elapsed() >= budget {
+                break;
+            }
             if left.len() == before {
                 // Nothing came back: the runner itself is broken.
                 return Err(VerifyError::Io {

@@ -36,11 +36,14 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * testclass NAME       a test class (reach mode)
  * reach FILE           reach mode: run every test class once with this class file
  * mutant ID FILE MS TEST...   run these tests against this class file, MS ms per test
+ * matrix ID FILE MS TEST...   the same, every test (no stop at the first failure)
  * </pre>
  *
  * Output: {@code test NAME MICROS pass|fail REACHED} per test in reach mode; {@code start ID},
  * then {@code killed ID TEST}, {@code survived ID}, {@code nonviable ID MESSAGE} or
- * {@code timeout ID TEST} per mutant. After a timeout the JVM halts; the caller starts a new
+ * {@code timeout ID TEST} per mutant; in matrix mode {@code row ID TEST pass|fail FAILED}
+ * per test (FAILED: the keys of the {@link Soft} assertions that failed), then
+ * {@code done ID}. After a timeout the JVM halts; the caller starts a new
  * one for the mutants left. A test is named {@code Class#method(parameter types)}.
  */
 public final class MutationRunner {
@@ -69,12 +72,14 @@ public final class MutationRunner {
                 case "mutants": count = Integer.parseInt(f[1]); break;
                 case "testclass": testClasses.add(f[1]); break;
                 case "reach": reach = f[1]; break;
-                case "mutant": mutants.add(f); break;
+                case "mutant":
+                case "matrix": mutants.add(f); break;
                 default: break;
             }
         }
         Reach.init(count);
         startWatchdog();
+        // The reach run is watched by the watchdog thread; mutants by the main thread.
         Launcher launcher = LauncherFactory.create();
         URL[] path = urls.toArray(new URL[0]);
         if (reach != null) {
@@ -89,17 +94,70 @@ public final class MutationRunner {
                 tests.add(m[i]);
             }
             out.println("start\t" + m[1]);
-            out.println(mutant(launcher, new MutantLoader(path, target, bytes), m[1], limit, tests));
+            boolean matrix = m[0].equals("matrix");
+            Launcher current = launcher;
+            String mutated = target;
+            String[] result = new String[1];
+            Thread runner = new Thread(() -> {
+                result[0] = mutant(current, new MutantLoader(path, mutated, bytes), m[1], limit, tests, matrix);
+            }, "rivet-mutant-" + m[1]);
+            runner.setDaemon(true);
+            runner.start();
+            if (watch(runner)) {
+                out.println(result[0]);
+            } else {
+                // A test ran out of time: the mutant timed out; the test's thread is stopped
+                // and the mutants go on with a fresh launcher.
+                launcher = LauncherFactory.create();
+            }
         }
         out.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * Waits for a mutant's thread; when a test runs past its deadline, reports the timeout
+     * and stops the thread (false), or halts the JVM when it cannot be stopped (the caller
+     * starts a new one for the mutants left).
+     */
+    @SuppressWarnings({"deprecation", "removal"})
+    private static boolean watch(Thread t) throws InterruptedException {
+        boolean timedOut = false;
+        long giveUp = Long.MAX_VALUE;
+        while (t.isAlive()) {
+            t.join(10);
+            long d = deadline;
+            long now = System.nanoTime();
+            if (t.isAlive() && (timedOut || (d != 0 && now > d))) {
+                if (!timedOut) {
+                    out.println("timeout\t" + running);
+                    out.flush();
+                    timedOut = true;
+                    giveUp = now + 2_000_000_000L;
+                }
+                deadline = 0;
+                try {
+                    // Ends the test that ran out of time, and the mutant's run with it (the
+                    // thread is stopped until it ends: a timeout kills the mutant, its other
+                    // tests do not matter).
+                    t.stop();
+                } catch (Throwable e) {
+                    // Thread.stop is gone (Java 20 and later).
+                    Runtime.getRuntime().halt(0);
+                }
+            }
+            if (t.isAlive() && now > giveUp) {
+                Runtime.getRuntime().halt(0);
+            }
+        }
+        return !timedOut;
     }
 
     private static void startWatchdog() {
         Thread t = new Thread(() -> {
             while (true) {
                 long d = deadline;
-                if (d != 0 && System.nanoTime() > d) {
+                if (d != 0 && System.nanoTime() > d + 3_000_000_000L) {
                     out.println("timeout\t" + running);
                     out.flush();
                     Runtime.getRuntime().halt(0);
@@ -153,8 +211,15 @@ public final class MutationRunner {
         launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectors).build(), listener);
     }
 
-    /** The result line of one mutant. */
-    private static String mutant(Launcher launcher, ClassLoader loader, String id, long limit, List<String> tests) {
+    /**
+     * The result line of one mutant; in matrix mode every test runs and a line per test is
+     * printed first.
+     */
+    private static String mutant(
+            Launcher launcher, ClassLoader loader, String id, long limit, List<String> tests, boolean matrix) {
+        if (matrix) {
+            return matrix(launcher, loader, id, limit, tests);
+        }
         for (String test : tests) {
             int hash = test.indexOf('#');
             int paren = test.indexOf('(', hash);
@@ -186,6 +251,10 @@ public final class MutationRunner {
             } finally {
                 deadline = 0;
             }
+            if (matrix) {
+                out.println("row\t" + id + "\t" + test + "\t" + (failed[0] ? "fail" : "pass") + "\t" + Soft.drain());
+                continue;
+            }
             if (failed[0]) {
                 for (Throwable t = failure[0]; t != null; t = t.getCause()) {
                     if (t instanceof VerifyError || t instanceof ClassFormatError) {
@@ -195,7 +264,59 @@ public final class MutationRunner {
                 return "killed\t" + id + "\t" + test;
             }
         }
-        return "survived\t" + id;
+        return (matrix ? "done\t" : "survived\t") + id;
+    }
+
+    private static DiscoverySelector selector(ClassLoader loader, String test) throws ClassNotFoundException {
+        int hash = test.indexOf('#');
+        int paren = test.indexOf('(', hash);
+        Class<?> c = loader.loadClass(test.substring(0, hash));
+        String method = paren < 0 ? test.substring(hash + 1) : test.substring(hash + 1, paren);
+        String params = paren < 0 ? "" : test.substring(paren + 1, test.length() - 1);
+        return params.isEmpty()
+                ? DiscoverySelectors.selectMethod(c, method)
+                : DiscoverySelectors.selectMethod(c, method, params);
+    }
+
+    /**
+     * Matrix mode: every test against the mutant in one launcher run, a row per test with the
+     * soft assertions it failed; each test has its own time limit.
+     */
+    private static String matrix(Launcher launcher, ClassLoader loader, String id, long limit, List<String> tests) {
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        for (String test : tests) {
+            try {
+                selectors.add(selector(loader, test));
+            } catch (Throwable t) {
+                out.println("row\t" + id + "\t" + test + "\tfail\t");
+            }
+        }
+        TestExecutionListener listener = new TestExecutionListener() {
+            @Override
+            public void executionStarted(TestIdentifier tid) {
+                if (tid.isTest()) {
+                    Soft.drain();
+                    running = id + "\t" + testName(tid);
+                    deadline = System.nanoTime() + limit * 1_000_000L;
+                }
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier tid, TestExecutionResult r) {
+                if (!tid.isTest()) {
+                    return;
+                }
+                deadline = 0;
+                boolean failed = r.getStatus() == TestExecutionResult.Status.FAILED;
+                out.println("row\t" + id + "\t" + testName(tid) + "\t" + (failed ? "fail" : "pass") + "\t" + Soft.drain());
+            }
+        };
+        try {
+            launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectors).build(), listener);
+        } finally {
+            deadline = 0;
+        }
+        return "done\t" + id;
     }
 
     private static String oneLine(String s) {

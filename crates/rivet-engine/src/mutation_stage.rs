@@ -1,0 +1,224 @@
+//! The mutation stage of `rivet generate`: the verified tests' soft copy (value assertions
+//! record their failures and the test goes on) runs against every mutant it reaches; the kill
+//! matrix gives the score and the assertions worth keeping ([`crate::oracle`]), and the
+//! pruned class is verified again before it is written.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rivet_classfile::ClassName;
+use rivet_junit::{soft_copy, soft_key, Emitted, TestClass};
+use rivet_mutate::MutationScore;
+use rivet_testcase::Assertion;
+use rivet_verify::{CompiledSuite, MutantResult, Verifier};
+
+use crate::error::EngineError;
+use crate::mutation::{score, tempfile_dir, verify_error, TempGuard};
+use crate::oracle::{select, OracleReport, TestKill, TestOracles};
+use crate::session::Session;
+
+/// What the stage found.
+pub(crate) struct StageOutcome {
+    pub score: MutationScore,
+    /// The tests with the assertions selection kept, and what it did; None when the matrix
+    /// is incomplete (time ran out) and every assertion stays.
+    pub selected: Option<(TestClass, OracleReport)>,
+}
+
+/// Runs the stage until `deadline`; None (with a warning) when it cannot run.
+pub(crate) fn stage(
+    session: &Session,
+    verifier: &Verifier,
+    (class, emitted): (&TestClass, &Emitted),
+    cut: &ClassName,
+    deadline: Instant,
+    keep: Option<PathBuf>,
+) -> Option<StageOutcome> {
+    match run(session, verifier, (class, emitted), cut, deadline, keep) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!(class = %cut.binary(), error = %e, "no mutation analysis");
+            None
+        }
+    }
+}
+
+fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {
+    let io = |source| EngineError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(io)?;
+    }
+    std::fs::write(path, text).map_err(io)
+}
+
+fn run(
+    session: &Session,
+    verifier: &Verifier,
+    (class, emitted): (&TestClass, &Emitted),
+    cut: &ClassName,
+    deadline: Instant,
+    keep: Option<PathBuf>,
+) -> Result<StageOutcome, EngineError> {
+    let bytes = session
+        .classpath
+        .class_bytes(cut.internal())
+        .ok()
+        .flatten()
+        .ok_or_else(|| {
+            EngineError::BadInput(format!("class {} is not on the classpath", cut.binary()))
+        })?;
+    let work = match &keep {
+        Some(d) => d.clone(),
+        None => tempfile_dir()?,
+    };
+    let _cleanup = TempGuard(keep.is_none().then(|| work.clone()));
+    let runner = verifier
+        .mutation_runner(&work)
+        .map_err(verify_error(&cut.binary()))?;
+    let source = work.join("soft").join(emitted.relative_path());
+    write(&source, &soft_copy(emitted, class))?;
+    let classes = work.join("test-classes");
+    let errors = verifier
+        .compile_sources(&[source], &classes, &work, &[runner.classes()])
+        .map_err(verify_error(&cut.binary()))?;
+    if let Some((_, e)) = errors.first() {
+        return Err(EngineError::Internal {
+            class: cut.binary(),
+            reason: format!("the soft copy of the tests does not compile: {}", e.message),
+        });
+    }
+    let suite = CompiledSuite {
+        classes,
+        test_classes: vec![emitted.qualified_name()],
+    };
+    let left = deadline.saturating_duration_since(Instant::now());
+    let (score, results) = score(&runner, &bytes, &suite, Some(left), true)?;
+    let complete = score.not_run == 0;
+    let selected = complete.then(|| {
+        let tests = oracles(class);
+        let kills = kill_matrix(emitted, &results);
+        let s = select(&tests, &kills);
+        let report = s.report(&tests);
+        let mut pruned = class.clone();
+        pruned.tests = class
+            .tests
+            .iter()
+            .zip(&s.tests)
+            .filter_map(|(t, keep)| {
+                let keep = keep.as_ref()?;
+                let mut t = t.clone();
+                t.generated.assertions = t
+                    .generated
+                    .assertions
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep.contains(i))
+                    .map(|(_, a)| a.clone())
+                    .collect();
+                Some(t)
+            })
+            .collect();
+        (pruned, report)
+    });
+    Ok(StageOutcome { score, selected })
+}
+
+/// Per test: its assertions, those always kept (the expected exception, the last call's
+/// result) and its goals.
+fn oracles(class: &TestClass) -> Vec<TestOracles> {
+    class
+        .tests
+        .iter()
+        .map(|t| {
+            let g = &t.generated;
+            let last = g.test.len().saturating_sub(1) as u32;
+            let mut kept: BTreeSet<usize> = g
+                .assertions
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| matches!(a, Assertion::Throws { .. }))
+                .map(|(i, _)| i)
+                .collect();
+            let result = g
+                .assertions
+                .iter()
+                .position(|a| matches!(a, Assertion::Equals { of, .. } if of.0 == last))
+                .or_else(|| {
+                    g.assertions
+                        .iter()
+                        .position(|a| matches!(a, Assertion::Inspector { of, .. } if of.0 == last))
+                });
+            kept.extend(result);
+            TestOracles {
+                assertions: g.assertions.len(),
+                kept,
+                goals: g.goals.iter().map(|id| id.0).collect(),
+            }
+        })
+        .collect()
+}
+
+/// What each test did to each mutant, from the matrix results (timeouts and run errors kill
+/// without an assertion).
+fn kill_matrix(
+    emitted: &Emitted,
+    results: &BTreeMap<u32, MutantResult>,
+) -> Vec<BTreeMap<usize, TestKill>> {
+    let index: BTreeMap<String, usize> = emitted
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (
+                format!(
+                    "{}#{}({})",
+                    emitted.qualified_name(),
+                    t.name,
+                    t.parameter_types
+                ),
+                i,
+            )
+        })
+        .collect();
+    let keys: BTreeMap<String, (usize, usize)> = emitted
+        .tests
+        .iter()
+        .enumerate()
+        .flat_map(|(ti, t)| {
+            t.assertions
+                .iter()
+                .map(move |&(ai, _)| (soft_key(ti, ai), (ti, ai)))
+        })
+        .collect();
+    results
+        .values()
+        .filter_map(|r| match r {
+            MutantResult::Matrix(rows) => Some(
+                rows.iter()
+                    .filter_map(|row| {
+                        let t = *index.get(&row.test)?;
+                        let assertions: BTreeSet<usize> = row
+                            .soft
+                            .iter()
+                            .filter_map(|k| keys.get(k))
+                            .filter(|(ti, _)| *ti == t)
+                            .map(|(_, ai)| *ai)
+                            .collect();
+                        (row.failed || !assertions.is_empty()).then_some((
+                            t,
+                            TestKill {
+                                failed: row.failed,
+                                assertions,
+                            },
+                        ))
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
