@@ -58,10 +58,15 @@ pub fn summary(class: &str, s: &MutationScore, report: &str) -> String {
         .collect();
     for r in survivors.iter().take(SHOWN) {
         let line = r.line.map_or("?".into(), |l| l.to_string());
+        // A nested class's mutants name their class.
+        let method = match r.class.strip_prefix(class).filter(|n| n.starts_with('$')) {
+            Some(nested) => format!("{}.{}", &nested[1..], r.method),
+            None => r.method.clone(),
+        };
         let _ = writeln!(
             out,
-            "    survived  {}:{line} {} ({})",
-            r.method, r.description, r.operator
+            "    survived  {method}:{line} {} ({})",
+            r.description, r.operator
         );
     }
     if survivors.len() > SHOWN {

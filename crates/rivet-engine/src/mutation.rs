@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use rivet_classfile::ClassName;
 use rivet_junit::JUnitVersion;
 use rivet_mutate::{MutableClass, MutantId, MutantRow, MutantStatus, MutationScore};
 use rivet_verify::{CompiledSuite, MutantJob, MutantResult, MutationRunner, Verifier};
@@ -90,12 +91,7 @@ pub fn mutate(config: &MutateConfig) -> Result<MutationScore, EngineError> {
     let bad = EngineError::BadInput;
     let session = Session::open(&config.classpath)?;
     let class = &config.class;
-    let internal = class.replace('.', "/");
-    let bytes = session
-        .classpath
-        .class_bytes(&internal)
-        .map_err(|e| bad(format!("class {class}: {e}")))?
-        .ok_or_else(|| bad(format!("class {class} is not on the classpath")))?;
+    let bytes = class_files(&session, &ClassName::from_binary(class))?;
     let mut sources = Vec::new();
     let tests_dir = std::path::absolute(&config.tests).unwrap_or_else(|_| config.tests.clone());
     java_sources(&tests_dir, &mut sources);
@@ -144,6 +140,25 @@ pub fn mutate(config: &MutateConfig) -> Result<MutationScore, EngineError> {
     Ok(score(&runner, &bytes, &suite, None, false)?.0)
 }
 
+/// The class files of `class` and the classes nested in it (whose mutants count as the
+/// class's, as JaCoCo counts their branches).
+pub(crate) fn class_files(
+    session: &Session,
+    class: &ClassName,
+) -> Result<Vec<Vec<u8>>, EngineError> {
+    let bad = EngineError::BadInput;
+    let mut out = Vec::new();
+    for c in crate::plan::goal_classes(&session.classpath, class, None)? {
+        let bytes = session
+            .classpath
+            .class_bytes(c.internal())
+            .map_err(|e| bad(format!("class {}: {e}", c.binary())))?
+            .ok_or_else(|| bad(format!("class {} is not on the classpath", c.binary())))?;
+        out.push(bytes);
+    }
+    Ok(out)
+}
+
 /// Mutation JVMs side by side: one per core, at most four.
 fn lanes() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
@@ -181,22 +196,33 @@ impl Drop for TempGuard {
 /// runs against it (not only until one fails). The score and each mutant's raw result.
 pub(crate) fn score(
     runner: &MutationRunner<'_>,
-    bytes: &[u8],
+    classes: &[Vec<u8>],
     suite: &CompiledSuite,
     budget: Option<Duration>,
     matrix: bool,
 ) -> Result<(MutationScore, BTreeMap<u32, MutantResult>), EngineError> {
     let started = Instant::now();
-    let mutable = MutableClass::parse(bytes).map_err(|e| EngineError::BadInput(e.to_string()))?;
-    let class = mutable.name.binary();
-    let reach_bytes = mutable.reach_bytes().map_err(|e| EngineError::Internal {
-        class: class.clone(),
-        reason: e.to_string(),
-    })?;
-    let n = mutable.mutants.len();
+    let mutable: Vec<MutableClass> = classes
+        .iter()
+        .map(|b| MutableClass::parse(b).map_err(|e| EngineError::BadInput(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let class = mutable.first().map(|m| m.name.binary()).unwrap_or_default();
+    // One numbering over the classes: each class's mutants from its offset.
+    let mut offsets = Vec::with_capacity(mutable.len());
+    let mut reach_classes = Vec::with_capacity(mutable.len());
+    let mut n = 0u32;
+    for m in &mutable {
+        offsets.push(n);
+        let bytes = m.reach_bytes(n).map_err(|e| EngineError::Internal {
+            class: m.name.binary(),
+            reason: e.to_string(),
+        })?;
+        reach_classes.push((m.name.binary(), bytes));
+        n += m.mutants.len() as u32;
+    }
     let reach_limit = budget.map_or(REACH_LIMIT, |b| b.min(REACH_LIMIT));
     let reach = runner
-        .reach(suite, &class, n, &reach_bytes, reach_limit)
+        .reach(suite, n as usize, &reach_classes, reach_limit)
         .map_err(verify_error(&class))?;
     if reach.is_empty() {
         return Err(EngineError::BadInput(format!(
@@ -222,28 +248,35 @@ pub(crate) fn score(
     }
     let mut jobs = Vec::new();
     let mut rows: BTreeMap<u32, MutantRow> = BTreeMap::new();
-    for m in &mutable.mutants {
-        let mut tests = reaching.remove(&m.id.0).unwrap_or_default();
-        if tests.is_empty() {
-            rows.insert(m.id.0, MutantRow::new(m, MutantStatus::NoCoverage, None, 0));
-            continue;
-        }
-        tests.sort();
-        match mutable.mutant_bytes(MutantId(m.id.0)) {
-            Ok(class_file) => {
-                let slowest = tests.iter().map(|t| t.0).max().unwrap_or(0);
-                let limit = Duration::from_micros(slowest).mul_f64(LIMIT_FACTOR) + LIMIT_CONSTANT;
-                jobs.push(MutantJob {
-                    id: m.id.0,
-                    class_file,
-                    tests: tests.iter().map(|t| t.1.to_string()).collect(),
-                    limit,
-                    matrix,
-                });
+    let mut mutants = BTreeMap::new();
+    for (mc, &offset) in mutable.iter().zip(&offsets) {
+        for m in &mc.mutants {
+            let id = offset + m.id.0;
+            mutants.insert(id, m);
+            let mut tests = reaching.remove(&id).unwrap_or_default();
+            if tests.is_empty() {
+                rows.insert(id, MutantRow::new(m, MutantStatus::NoCoverage, None, 0));
+                continue;
             }
-            Err(e) => {
-                tracing::debug!(mutant = m.id.0, error = %e, "mutant not written");
-                rows.insert(m.id.0, MutantRow::new(m, MutantStatus::NonViable, None, 0));
+            tests.sort();
+            match mc.mutant_bytes(MutantId(m.id.0)) {
+                Ok(class_file) => {
+                    let slowest = tests.iter().map(|t| t.0).max().unwrap_or(0);
+                    let limit =
+                        Duration::from_micros(slowest).mul_f64(LIMIT_FACTOR) + LIMIT_CONSTANT;
+                    jobs.push(MutantJob {
+                        id,
+                        class: mc.name.binary(),
+                        class_file,
+                        tests: tests.iter().map(|t| t.1.to_string()).collect(),
+                        limit,
+                        matrix,
+                    });
+                }
+                Err(e) => {
+                    tracing::debug!(mutant = id, error = %e, "mutant not written");
+                    rows.insert(id, MutantRow::new(m, MutantStatus::NonViable, None, 0));
+                }
             }
         }
     }
@@ -251,10 +284,12 @@ pub(crate) fn score(
         b.saturating_sub(started.elapsed())
     });
     let results = runner
-        .run(suite, &class, n, &jobs, (left, lanes()))
+        .run(suite, &class, n as usize, &jobs, (left, lanes()))
         .map_err(verify_error(&class))?;
     for job in &jobs {
-        let m = &mutable.mutants[job.id as usize];
+        let Some(m) = mutants.get(&job.id) else {
+            continue;
+        };
         let (status, by) = match results.get(&job.id) {
             Some(MutantResult::Killed { test }) => (MutantStatus::Killed, Some(test.clone())),
             Some(MutantResult::Survived) => (MutantStatus::Survived, None),
@@ -270,6 +305,9 @@ pub(crate) fn score(
             None => (MutantStatus::NotRun, None),
         };
         rows.insert(job.id, MutantRow::new(m, status, by, job.tests.len()));
+    }
+    for (id, row) in rows.iter_mut() {
+        row.id = *id;
     }
     let score = MutationScore::of(
         rows.into_values().collect(),

@@ -18,6 +18,9 @@ use crate::mutation::{score, tempfile_dir, verify_error, TempGuard};
 use crate::oracle::{select, OracleReport, TestKill, TestOracles};
 use crate::session::Session;
 
+/// Less time than this left, and the stage does not start.
+const MIN_STAGE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// What the stage found.
 pub(crate) struct StageOutcome {
     pub score: MutationScore,
@@ -35,8 +38,19 @@ pub(crate) fn stage(
     deadline: Instant,
     keep: Option<PathBuf>,
 ) -> Option<StageOutcome> {
+    if deadline.saturating_duration_since(Instant::now()) < MIN_STAGE {
+        tracing::debug!(class = %cut.binary(), "no time left for the mutation stage");
+        return None;
+    }
     match run(session, verifier, (class, emitted), cut, deadline, keep) {
         Ok(s) => Some(s),
+        // Out of time is the budget's doing, not a problem to report.
+        Err(EngineError::Verify { source, .. })
+            if matches!(*source, rivet_verify::VerifyError::TimedOut { .. }) =>
+        {
+            tracing::debug!(class = %cut.binary(), error = %source, "mutation stage out of time");
+            None
+        }
         Err(e) => {
             tracing::warn!(class = %cut.binary(), error = %e, "no mutation analysis");
             None
@@ -63,14 +77,7 @@ fn run(
     deadline: Instant,
     keep: Option<PathBuf>,
 ) -> Result<StageOutcome, EngineError> {
-    let bytes = session
-        .classpath
-        .class_bytes(cut.internal())
-        .ok()
-        .flatten()
-        .ok_or_else(|| {
-            EngineError::BadInput(format!("class {} is not on the classpath", cut.binary()))
-        })?;
+    let bytes = crate::mutation::class_files(session, cut)?;
     let work = match &keep {
         Some(d) => d.clone(),
         None => tempfile_dir()?,

@@ -263,8 +263,13 @@ fn zero(t: &FieldType) -> Option<Opcode> {
     })
 }
 
-/// The class file with a call of `Reach.hit(id)` before every instruction a mutant changes.
-pub fn reach_probes(class: &ClassFile, mutants: &[Mutant]) -> Result<Vec<u8>, MutateError> {
+/// The class file with a call of `Reach.hit(first + id)` before every instruction a mutant
+/// changes.
+pub fn reach_probes(
+    class: &ClassFile,
+    mutants: &[Mutant],
+    first: u32,
+) -> Result<Vec<u8>, MutateError> {
     let mut cf = class.clone();
     let mut by_method: BTreeMap<usize, Vec<&Mutant>> = BTreeMap::new();
     for m in mutants {
@@ -275,7 +280,7 @@ pub fn reach_probes(class: &ClassFile, mutants: &[Mutant]) -> Result<Vec<u8>, Mu
             let hit = cp.intern_method_ref(REACH_CLASS, "hit", "(I)V", false);
             for m in &ms {
                 let items = vec![
-                    push_int(cp, m.id.0),
+                    push_int(cp, first + m.id.0),
                     insn(Opcode::INVOKESTATIC, Operand::Constant(hit)),
                 ];
                 ed.insert_before(m.offset, items);

@@ -63,8 +63,9 @@ impl MutableClass {
         apply::apply(&self.class, m)
     }
 
-    /// The class file with a reach probe before each mutated instruction.
-    pub fn reach_bytes(&self) -> Result<Vec<u8>, MutateError> {
-        apply::reach_probes(&self.class, &self.mutants)
+    /// The class file with a reach probe before each mutated instruction, reporting mutant
+    /// `id` as `first + id` (several classes share one numbering).
+    pub fn reach_bytes(&self, first: u32) -> Result<Vec<u8>, MutateError> {
+        apply::reach_probes(&self.class, &self.mutants, first)
     }
 }

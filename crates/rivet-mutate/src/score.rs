@@ -40,6 +40,9 @@ impl MutantStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MutantRow {
     pub id: u32,
+    /// The class it mutates (binary name): the class under test or one nested in it.
+    #[serde(default)]
+    pub class: String,
     pub method: String,
     pub line: Option<u32>,
     pub operator: Operator,
@@ -61,6 +64,7 @@ impl MutantRow {
     ) -> Self {
         MutantRow {
             id: m.id.0,
+            class: m.class.binary(),
             method: m.method.clone(),
             line: m.line,
             operator: m.operator,
@@ -148,6 +152,7 @@ mod tests {
     fn row(status: MutantStatus) -> MutantRow {
         MutantRow {
             id: 0,
+            class: "C".into(),
             method: "m".into(),
             line: Some(1),
             operator: Operator::Math,

@@ -76,7 +76,7 @@ fn every_mutant_reads_back_with_its_change_and_nothing_else() {
         }
     }
     // Reach probes: one call of Reach.hit per mutant.
-    let probed = ClassFile::parse(&class.reach_bytes().expect("reach")).expect("parse");
+    let probed = ClassFile::parse(&class.reach_bytes(0).expect("reach")).expect("parse");
     let calls = probed
         .methods
         .iter()

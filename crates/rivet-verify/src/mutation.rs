@@ -49,6 +49,8 @@ pub struct TestReach {
 #[derive(Debug, Clone)]
 pub struct MutantJob {
     pub id: u32,
+    /// The binary name of the class it mutates.
+    pub class: String,
     pub class_file: Vec<u8>,
     pub tests: Vec<String>,
     /// Limit per test.
@@ -204,23 +206,25 @@ impl MutationRunner<'_> {
         &self.runner_classes
     }
 
-    /// Runs the whole suite once against the class with reach probes.
+    /// Runs the whole suite once against the classes with reach probes (binary name and
+    /// class file each).
     pub fn reach(
         &self,
         suite: &CompiledSuite,
-        target: &str,
         mutants: usize,
-        reach_class: &[u8],
+        reach_classes: &[(String, Vec<u8>)],
         limit: Duration,
     ) -> Result<Vec<TestReach>, VerifyError> {
         let dir = self.next_dir()?;
-        let file = dir.join("reach.class");
-        write(&file, reach_class)?;
-        let mut plan = self.plan_head(suite, target, mutants);
+        let mut plan = self.plan_head(suite, mutants);
         for c in &suite.test_classes {
             plan.push_str(&format!("testclass\t{c}\n"));
         }
-        plan.push_str(&format!("reach\t{}\n", file.display()));
+        for (i, (name, bytes)) in reach_classes.iter().enumerate() {
+            let file = dir.join(format!("reach-{i}.class"));
+            write(&file, bytes)?;
+            plan.push_str(&format!("reach\t{name}\t{}\n", file.display()));
+        }
         let out = self.run_plan(&dir, &plan, limit)?;
         Ok(out
             .lines()
@@ -298,14 +302,15 @@ impl MutationRunner<'_> {
                 break;
             }
             let dir = self.next_dir()?;
-            let mut plan = self.plan_head(suite, target, mutants);
+            let mut plan = self.plan_head(suite, mutants);
             for j in &left {
                 let file = dir.join(format!("m{}.class", j.id));
                 write(&file, &j.class_file)?;
                 plan.push_str(&format!(
-                    "{}\t{}\t{}\t{}\t{}\n",
+                    "{}\t{}\t{}\t{}\t{}\t{}\n",
                     if j.matrix { "matrix" } else { "mutant" },
                     j.id,
+                    j.class,
                     file.display(),
                     j.limit.as_millis().max(1),
                     j.tests.join("\t")
@@ -395,8 +400,8 @@ impl MutationRunner<'_> {
         Ok(dir)
     }
 
-    fn plan_head(&self, suite: &CompiledSuite, target: &str, mutants: usize) -> String {
-        let mut plan = format!("target\t{target}\nmutants\t{mutants}\n");
+    fn plan_head(&self, suite: &CompiledSuite, mutants: usize) -> String {
+        let mut plan = format!("mutants\t{mutants}\n");
         let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         plan.push_str(&format!("cp\t{}\n", abs(&suite.classes).display()));
         for e in &self.verifier.classpath {

@@ -31,12 +31,12 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *
  * <pre>
  * cp PATH              an entry loaded anew per mutant (test classes, the classpath)
- * target NAME          the binary name of the mutated class
  * mutants N            how many mutants the class has
  * testclass NAME       a test class (reach mode)
- * reach FILE           reach mode: run every test class once with this class file
- * mutant ID FILE MS TEST...   run these tests against this class file, MS ms per test
- * matrix ID FILE MS TEST...   the same, every test (no stop at the first failure)
+ * reach NAME FILE      reach mode: run every test class once with these class files
+ * mutant ID NAME FILE MS TEST...   run these tests against class NAME from this file, MS
+ *                                  ms per test
+ * matrix ID NAME FILE MS TEST...   the same, every test (no stop at the first failure)
  * </pre>
  *
  * Output: {@code test NAME MICROS pass|fail REACHED} per test in reach mode; {@code start ID},
@@ -61,17 +61,15 @@ public final class MutationRunner {
         List<URL> urls = new ArrayList<>();
         List<String> testClasses = new ArrayList<>();
         List<String[]> mutants = new ArrayList<>();
-        String target = null;
-        String reach = null;
+        java.util.Map<String, byte[]> reach = new java.util.HashMap<>();
         int count = 0;
         for (String line : Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8)) {
             String[] f = line.split("\t");
             switch (f[0]) {
                 case "cp": urls.add(new File(f[1]).toURI().toURL()); break;
-                case "target": target = f[1]; break;
                 case "mutants": count = Integer.parseInt(f[1]); break;
                 case "testclass": testClasses.add(f[1]); break;
-                case "reach": reach = f[1]; break;
+                case "reach": reach.put(f[1], Files.readAllBytes(Paths.get(f[2]))); break;
                 case "mutant":
                 case "matrix": mutants.add(f); break;
                 default: break;
@@ -82,24 +80,23 @@ public final class MutationRunner {
         // The reach run is watched by the watchdog thread; mutants by the main thread.
         Launcher launcher = LauncherFactory.create();
         URL[] path = urls.toArray(new URL[0]);
-        if (reach != null) {
-            byte[] bytes = Files.readAllBytes(Paths.get(reach));
-            reach(launcher, new MutantLoader(path, target, bytes), testClasses);
+        if (!reach.isEmpty()) {
+            reach(launcher, new MutantLoader(path, reach), testClasses);
         }
         for (String[] m : mutants) {
-            byte[] bytes = Files.readAllBytes(Paths.get(m[2]));
-            long limit = Long.parseLong(m[3]);
+            java.util.Map<String, byte[]> mutated = java.util.Collections.singletonMap(
+                    m[2], Files.readAllBytes(Paths.get(m[3])));
+            long limit = Long.parseLong(m[4]);
             List<String> tests = new ArrayList<>();
-            for (int i = 4; i < m.length; i++) {
+            for (int i = 5; i < m.length; i++) {
                 tests.add(m[i]);
             }
             out.println("start\t" + m[1]);
             boolean matrix = m[0].equals("matrix");
             Launcher current = launcher;
-            String mutated = target;
             String[] result = new String[1];
             Thread runner = new Thread(() -> {
-                result[0] = mutant(current, new MutantLoader(path, mutated, bytes), m[1], limit, tests, matrix);
+                result[0] = mutant(current, new MutantLoader(path, mutated), m[1], limit, tests, matrix);
             }, "rivet-mutant-" + m[1]);
             runner.setDaemon(true);
             runner.start();
@@ -324,17 +321,15 @@ public final class MutationRunner {
     }
 
     /**
-     * Loads the mutated class from its bytes and every other class of the given entries anew
+     * Loads the replaced classes from their bytes and every other class of the given entries anew
      * (child first), sharing only the JDK's, JUnit's and this runner's classes.
      */
     static final class MutantLoader extends URLClassLoader {
-        private final String target;
-        private final byte[] bytes;
+        private final java.util.Map<String, byte[]> replaced;
 
-        MutantLoader(URL[] urls, String target, byte[] bytes) {
+        MutantLoader(URL[] urls, java.util.Map<String, byte[]> replaced) {
             super(urls, MutationRunner.class.getClassLoader());
-            this.target = target;
-            this.bytes = bytes;
+            this.replaced = replaced;
         }
 
         private static boolean shared(String n) {
@@ -352,7 +347,8 @@ public final class MutationRunner {
                 if (c == null) {
                     if (shared(name)) {
                         c = getParent().loadClass(name);
-                    } else if (name.equals(target)) {
+                    } else if (replaced.containsKey(name)) {
+                        byte[] bytes = replaced.get(name);
                         c = defineClass(name, bytes, 0, bytes.length);
                     } else {
                         try {
