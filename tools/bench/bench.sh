@@ -4,8 +4,9 @@
 # emitted tests independently: javac, the JUnit console launcher run twice (both runs must
 # pass), the second under the JaCoCo agent, and JaCoCo's Analyzer over the original classes.
 # Prints one table: subject, then per strategy: covered, HARD branches covered, tests, pass
-# twice, mutation (`rivet mutate` on the written tests, over every mutant of the class: score
-# and killed/mutants), elapsed; then the branches of the class with its nested classes, and "own class": the
+# twice, mutation (`rivet mutate` on the written tests, over every mutant of the class: the
+# named class's own score and killed/mutants, then the score with its nested classes), elapsed;
+# then the branches of the class with its nested classes, and "own class": the
 # covered/total branches of the named class alone (of the last strategy).
 #
 #   tools/bench/bench.sh [--budget S] [--seed N | --seeds LIST] [--strategies LIST]
@@ -258,7 +259,13 @@ for seed in "${seed_list[@]}"; do
         if [ -n "$mutation" ]; then
           if "$RIVET_BIN" mutate --classpath "$cp" --class "$class" --tests "$dir/tests" \
               --report "$dir/mutation.json" >"$dir/mutate.out" 2>"$dir/mutate.err"; then
-            mut=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("%.2f %d/%d" % (m["score"], m["killed"], m["mutants"]))' "$dir/mutation.json")
+            # The named class's own mutants, then with its nested classes' (as branches count).
+            mut=$(python3 -c 'import json,sys
+m = json.load(open(sys.argv[1]))
+det = ("KILLED", "TIMED_OUT", "RUN_ERROR")
+own = [r for r in m["rows"] if r.get("class", sys.argv[2]) == sys.argv[2] and r["status"] not in ("NON_VIABLE", "NOT_RUN")]
+k = sum(r["status"] in det for r in own)
+print("%.2f %d/%d,all %.2f" % (k / max(len(own), 1), k, len(own), m["score"]))' "$dir/mutation.json" "$class")
           else
             mut="exit $?"
           fi
@@ -270,7 +277,7 @@ for seed in "${seed_list[@]}"; do
       err=$(grep -m1 'rivet: error' "$dir/generate.err" || true)
       twice="$status${err:+: ${err#rivet: error: }}"
     fi
-    row+=$(printf ' | %8s %7s %6s %-10s %13s %8s' "$covered" "$hardcov" "$tests" "$twice" "$mut" "$elapsed")
+    row+=$(printf ' | %8s %7s %6s %-10s %22s %8s' "$covered" "$hardcov" "$tests" "$twice" "$mut" "$elapsed")
     # Path conditions tried within the window, and those satisfied (pretty JSON: tried_s
     # comes before outcome in each attempt).
     if [ "$status" = ok ] && grep -q '"pc_selection"' "$dir/tests/rivet-report.json"; then
@@ -303,7 +310,7 @@ echo
 echo "rivet bench: budget ${budget} s, seed ${seeds:-$seed}, strategies ${strategies}${policies:+, pc policies $policies}${until_budget:+ (until budget)}${generate_flags[*]+, flags ${generate_flags[*]}}, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
 header=$(printf '%-42s' subject)
 for group in "${groups[@]}"; do
-  header+=$(printf ' | %8s %7s %6s %-10s %13s %8s' "covered" "HARD" "tests" "pass 2x" "mutation" "$group")
+  header+=$(printf ' | %8s %7s %6s %-10s %22s %8s' "covered" "HARD" "tests" "pass 2x" "mutation own,all" "$group")
 done
 printf '%s %8s %9s\n' "$header" branches "own class"
 for r in "${rows[@]}"; do echo "$r"; done

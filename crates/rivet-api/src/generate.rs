@@ -68,8 +68,8 @@ const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
 /// Chance that a fresh string is one the code under test was seen comparing or parsing.
 const P_DYNAMIC: f64 = 0.2;
 
-/// How often a primitive argument that repeats an earlier argument of the same call is
-/// replaced by a fresh, different value.
+/// How often a primitive argument that repeats an earlier argument of the same call (or an
+/// array element an earlier element) is replaced by a fresh, different value.
 const DISTINCT_ARGUMENTS: f64 = 0.8;
 
 impl<'m> Generator<'m> {
@@ -219,29 +219,6 @@ impl<'m> Generator<'m> {
         Some(id)
     }
 
-    /// A fresh primitive of type `p` whose value differs from statement `than`'s (when a few
-    /// draws find one).
-    fn distinct_primitive(
-        &self,
-        rng: &mut Rng,
-        t: &mut TypedTest,
-        p: Prim,
-        than: StatementId,
-    ) -> StatementId {
-        let old = match t.statements().get(than.0 as usize) {
-            Some(Statement::Primitive(v)) => Some(*v),
-            _ => None,
-        };
-        let mut v = self.primitive(rng, p);
-        for _ in 0..4 {
-            if Some(v) != old {
-                break;
-            }
-            v = self.primitive(rng, p);
-        }
-        t.push(Statement::Primitive(v), Some(JType::Prim(p)))
-    }
-
     /// Appends statements producing a value of `ty` (or finds an earlier one); its id.
     pub fn value(
         &self,
@@ -324,7 +301,14 @@ impl<'m> Generator<'m> {
                 let n = rng.below(self.config.max_elements + 1);
                 let mut elements = Vec::with_capacity(n);
                 for _ in 0..n {
-                    elements.push(self.value(rng, t, component, depth + 1)?);
+                    let mut e = self.value(rng, t, component, depth + 1)?;
+                    // Distinct elements, mostly: `[3, 3]` hides an index mix-up.
+                    if let (JType::Prim(p), true) = (&**component, elements.contains(&e)) {
+                        if rng.chance(DISTINCT_ARGUMENTS) {
+                            e = self.distinct_primitive(rng, t, *p, e);
+                        }
+                    }
+                    elements.push(e);
                 }
                 let component_erased = component.erased();
                 Some(t.push(

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use rivet_testcase::{
-    ClassName, JType, LambdaBody, MemberRef, ScratchEntry, Statement, StatementId, TypedTest,
+    ClassName, JType, LambdaBody, MemberRef, Prim, ScratchEntry, Statement, StatementId, TypedTest,
 };
 
 use crate::functional::{is_enum_bound, Sam};
@@ -18,6 +18,29 @@ pub(crate) const CLASS: &str = "java/lang/Class";
 
 impl Generator<'_> {
     /// Appends a class literal for a `Class` parameter whose type arguments are `args`.
+    /// A fresh primitive of type `p` whose value differs from statement `than`'s (when a few
+    /// draws find one).
+    pub(crate) fn distinct_primitive(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        p: Prim,
+        than: StatementId,
+    ) -> StatementId {
+        let old = match t.statements().get(than.0 as usize) {
+            Some(Statement::Primitive(v)) => Some(*v),
+            _ => None,
+        };
+        let mut v = self.primitive(rng, p);
+        for _ in 0..4 {
+            if Some(v) != old {
+                break;
+            }
+            v = self.primitive(rng, p);
+        }
+        t.push(Statement::Primitive(v), Some(JType::Prim(p)))
+    }
+
     pub(crate) fn class_literal(
         &self,
         rng: &mut Rng,

@@ -66,6 +66,14 @@ fn avl_tree_gets_every_branch_with_verified_tests() {
     assert!(source.contains("// Covers AvlTree."));
     assert!(!source.contains("reflect"), "no reflection in tests");
     assert!(stdout.contains("42/42 covered"), "{stdout}");
+    // The mutation stage: a score over the class's mutants, the assertions selection kept,
+    // and the class page's mutation section.
+    let m = &r["mutation"];
+    assert!(m["mutants"].as_u64().unwrap() > 20, "{m}");
+    assert!(m["score"].as_f64().unwrap() > 0.5, "{m}");
+    assert!(stdout.contains("  mutation    "), "{stdout}");
+    let page = std::fs::read_to_string(out.join("rivet-html/structures.AvlTree.html")).unwrap();
+    assert!(page.contains("<h2>Mutation</h2>"), "no mutation section");
 }
 
 #[test]

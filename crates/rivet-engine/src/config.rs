@@ -90,13 +90,16 @@ impl GenerateConfig {
             .max(Duration::from_millis(500))
     }
 
-    /// The mutation stage's own share of the budget (an eighth, at least 2 s; none without
-    /// it): it may also use what the finish stage leaves of the budget.
+    /// The mutation stage's own share of the budget (an eighth, at least a second but at most
+    /// a quarter; none without it): it may also use what the finish stage leaves of the
+    /// budget.
     pub fn mutation_budget(&self) -> Duration {
         if !self.mutation {
             return Duration::ZERO;
         }
-        (self.budget() / 8).max(Duration::from_secs(2))
+        (self.budget() / 8)
+            .max(Duration::from_secs(1))
+            .min(self.budget() / 4)
     }
 
     /// Checks what can be checked before any work: a clear message for each mistake.
@@ -160,13 +163,24 @@ mod tests {
     }
 
     #[test]
-    fn the_strategies_get_the_budget_less_a_reserve_of_a_quarter_up_to_15_s() {
+    fn the_strategies_get_the_budget_less_a_reserve_of_a_quarter_up_to_15_s_and_the_mutation_share()
+    {
         let mut c = config();
+        c.mutation = false;
         assert_eq!(c.strategy_budget(), Duration::from_secs(45));
         c.budget_s = 120;
         assert_eq!(c.strategy_budget(), Duration::from_secs(105));
         c.budget_s = 1;
         assert_eq!(c.strategy_budget(), Duration::from_millis(750));
+        // The mutation stage's share (an eighth, at least a second, at most a quarter) comes
+        // out of the strategies' time.
+        c.mutation = true;
+        c.budget_s = 60;
+        assert_eq!(c.strategy_budget(), Duration::from_millis(37_500));
+        c.budget_s = 4;
+        assert_eq!(c.strategy_budget(), Duration::from_secs(2));
+        c.budget_s = 1;
+        assert_eq!(c.strategy_budget(), Duration::from_millis(500));
     }
 
     #[test]

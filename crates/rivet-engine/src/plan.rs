@@ -15,7 +15,7 @@ use rivet_classpath::Classpath;
 use rivet_instrument::ProbeMap;
 use rivet_search::{
     BranchObjective, CalleeGuidance, CalleeOutcomes, Goal, Goals, MethodObjective, Objective,
-    UNREACHED,
+    OutputCategory, OutputObjective, UNREACHED,
 };
 use rivet_testcase::{Execution, GoalId, MemberRef, ProbeId, TestCase};
 
@@ -201,6 +201,24 @@ impl ClassPlan {
                     line: None,
                     what: "call".into(),
                 });
+                // Output goals: each category of what it returns.
+                let returns = t
+                    .returns
+                    .as_ref()
+                    .filter(|_| t.kind == CallableKind::Method);
+                for category in returns.map(OutputCategory::of).unwrap_or_default() {
+                    goals.push(Goal {
+                        id: GoalId(goals.len() as u32),
+                        objective: Arc::new(OutputObjective {
+                            member: t.member.clone(),
+                            category,
+                        }),
+                        controlling: Vec::new(),
+                        method: format!("{simple}.{}", t.member.name),
+                        line: None,
+                        what: category.text().into(),
+                    });
+                }
             }
         }
         Ok(ClassPlan {

@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use minijinja::{context, Environment};
-use rivet_engine::{BranchRow, ClassStatus, ProjectReport, Report};
+use rivet_engine::{BranchRow, ClassStatus, MutantStatus, ProjectReport, Report};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -100,6 +101,30 @@ struct SourceLine {
     number: usize,
     text: String,
     class: &'static str,
+    /// The mutants on the line that no test killed (their descriptions).
+    survivors: Vec<String>,
+}
+
+/// A surviving mutant, as the page lists it.
+#[derive(Debug, Serialize)]
+struct Survivor {
+    line: String,
+    method: String,
+    operator: String,
+    description: String,
+}
+
+/// The mutants of the page's class (not those of nested classes) no test killed, by line.
+fn survivors_by_line(report: &Report) -> BTreeMap<u32, Vec<String>> {
+    let mut out: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for r in report.mutation.iter().flat_map(|m| &m.rows) {
+        if r.status == MutantStatus::Survived && (r.class.is_empty() || r.class == report.class) {
+            if let Some(l) = r.line {
+                out.entry(l).or_default().push(r.description.clone());
+            }
+        }
+    }
+    out
 }
 
 #[derive(Debug, Serialize)]
@@ -132,7 +157,12 @@ fn read_report(path: &Path) -> Result<Report, HtmlError> {
 
 /// The source file of `class` under one of `sourcepath`, with each line marked by the
 /// coverage of the branches on it.
-fn source_view(class: &str, rows: &[BranchRow], sourcepath: &[PathBuf]) -> Option<SourceView> {
+fn source_view(
+    class: &str,
+    rows: &[BranchRow],
+    survivors: &BTreeMap<u32, Vec<String>>,
+    sourcepath: &[PathBuf],
+) -> Option<SourceView> {
     let outer = class.split('$').next().unwrap_or(class);
     let relative = format!("{}.java", outer.replace('.', "/"));
     let (file, text) = sourcepath.iter().find_map(|dir| {
@@ -159,6 +189,7 @@ fn source_view(class: &str, rows: &[BranchRow], sourcepath: &[PathBuf]) -> Optio
                 number,
                 text: line.to_string(),
                 class,
+                survivors: survivors.get(&(number as u32)).cloned().unwrap_or_default(),
             }
         })
         .collect();
@@ -231,7 +262,23 @@ fn class_page(
         methods[i].covered += usize::from(b.covered);
         methods[i].branches.push(b);
     }
-    let source = source_view(&report.class, &report.branches, sourcepath);
+    let by_line = survivors_by_line(report);
+    let source = source_view(&report.class, &report.branches, &by_line, sourcepath);
+    let survivors: Vec<Survivor> = report
+        .mutation
+        .iter()
+        .flat_map(|m| &m.rows)
+        .filter(|r| r.status == MutantStatus::Survived)
+        .map(|r| Survivor {
+            line: r.line.map(|l| l.to_string()).unwrap_or_default(),
+            method: match r.class.strip_prefix(report.class.as_str()) {
+                Some(nested) if nested.starts_with('$') => format!("{}.{}", &nested[1..], r.method),
+                _ => r.method.clone(),
+            },
+            operator: r.operator.name().to_string(),
+            description: r.description.clone(),
+        })
+        .collect();
     let page = format!("{}.html", report.class);
     env.get_template("class.html")
         .and_then(|t| {
@@ -240,6 +287,8 @@ fn class_page(
                 pct => pct(report.branches_covered, report.branches_total),
                 methods => methods,
                 source => source,
+                mutation => report.mutation.as_ref().map(|m| m.summary()),
+                survivors => survivors,
             })
         })
         .map_err(|source| HtmlError::Template { page, source })

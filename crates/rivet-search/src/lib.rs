@@ -20,6 +20,7 @@ mod callee;
 mod goal;
 mod minimize;
 pub mod operators;
+mod output_goal;
 mod pc_goal;
 mod rank;
 mod search;
@@ -31,6 +32,7 @@ pub use goal::{
     normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNCONFIRMED, UNREACHED,
 };
 pub use minimize::{distinct_tests, minimize, MinimizedTest};
+pub use output_goal::{OutputCategory, OutputObjective};
 pub use pc_goal::{observed_path, observed_symbol, PathConditionObjective};
 pub use rank::{dominates, rank, Scored};
 pub use search::{Arena, Progress, Search, SearchConfig, SearchResult};
