@@ -724,6 +724,9 @@ fn class_literal(names: &Names, descriptor: &str) -> String {
 }
 
 /// An equality assertion of `actual` (an expression of type `ty`) against an observed value.
+/// Floating-point values are asserted exactly (a delta of 0, NaN equal to NaN, as both JUnits
+/// compare): Java's floating point has been strict since Java 17 and the value was the same on
+/// two runs, so a tolerance would only let a wrong result pass.
 fn equals(_ty: &JType, value: &ValueSummary, actual: &str) -> String {
     match value {
         ValueSummary::Boolean(true) => format!("assertTrue({actual});"),
@@ -736,11 +739,11 @@ fn equals(_ty: &JType, value: &ValueSummary, actual: &str) -> String {
         ValueSummary::Byte(x) => format!("assertEquals((byte) {x}, {actual});"),
         ValueSummary::Char(x) => format!("assertEquals({}, {actual});", char_literal(*x)),
         ValueSummary::Float(x) => format!(
-            "assertEquals({}, {actual}, 0.01F);",
+            "assertEquals({}, {actual}, 0.0F);",
             primitive_literal(rivet_testcase::PrimitiveValue::Float(*x))
         ),
         ValueSummary::Double(x) => format!(
-            "assertEquals({}, {actual}, 0.01);",
+            "assertEquals({}, {actual}, 0.0);",
             primitive_literal(rivet_testcase::PrimitiveValue::Double(*x))
         ),
         ValueSummary::Void | ValueSummary::Object { .. } => format!("assertNotNull({actual});"),

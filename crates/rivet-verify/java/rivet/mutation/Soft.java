@@ -18,11 +18,18 @@ public final class Soft {
 
     private Soft() {}
 
-    /** Runs assertion {@code key}; a failure is recorded and the test goes on. */
+    /**
+     * Runs assertion {@code key}; a failure is recorded and the test goes on. So is an
+     * exception out of the assertion's own calls (an inspector, a {@code toString}): the
+     * assertion is what meets it, and a test without the assertion would not.
+     */
+    @SuppressWarnings({"deprecation", "removal"})
     public static void check(String key, Check c) throws Throwable {
         try {
             c.run();
-        } catch (AssertionError e) {
+        } catch (ThreadDeath e) {
+            throw e;
+        } catch (Throwable e) {
             synchronized (FAILED) {
                 FAILED.add(key);
             }
