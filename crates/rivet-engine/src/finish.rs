@@ -1,4 +1,5 @@
-//! The finish stage: minimize the archived tests, add regression assertions, name and describe
+//! The finish stage: minimize the archived tests, give values passed twice distinct ones
+//! where the goals allow, add regression assertions, name and describe
 //! each test for the emitter, then verify the emitted class with javac and JUnit (twice), or
 //! emit it unverified when no JUnit is at hand.
 
@@ -6,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rivet_api::ApiModel;
 use rivet_junit::{emit, Emitted, ExpectedExceptions, JUnitVersion, TestClass, TestSource};
-use rivet_search::{add_assertions, distinct_tests, minimize, Archive, Goal, Goals};
+use rivet_search::{add_assertions, discriminate, distinct_tests, minimize, Archive, Goal, Goals};
 use rivet_testcase::{
     Assertion, ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement, TestCase,
 };
@@ -23,8 +24,9 @@ pub fn suite(
     executor: &mut dyn Executor,
 ) -> (Vec<GeneratedTest>, u64) {
     let (minimized, n) = minimize(executor, &plan.goals, distinct_tests(archive));
-    let (generated, m) = add_assertions(executor, &plan.model, &plan.goals, minimized);
-    (generated, n + m)
+    let (distinct, d) = discriminate(executor, &plan.goals, minimized);
+    let (generated, m) = add_assertions(executor, &plan.model, &plan.goals, distinct);
+    (generated, n + d + m)
 }
 
 /// The test class to emit for the class under test, for `junit` with its expected

@@ -17,6 +17,7 @@
 mod archive;
 mod assertions;
 mod callee;
+mod discriminate;
 mod goal;
 mod minimize;
 pub mod operators;
@@ -28,6 +29,7 @@ mod search;
 pub use archive::{Archive, MAX_PENDING_SNAPSHOTS};
 pub use assertions::add_assertions;
 pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutcomes};
+pub use discriminate::discriminate;
 pub use goal::{
     normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNCONFIRMED, UNREACHED,
 };
