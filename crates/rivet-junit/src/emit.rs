@@ -698,7 +698,15 @@ impl<'a> Body<'a> {
             };
         }
         let null = text == "null";
-        if overloaded && (differs || null) {
+        // A boxed value written inline is a primitive literal to javac (`6`, not an
+        // `Integer`): among overloads taking `int` and `Integer` it needs its cast.
+        let boxed_literal = self.inline.get(i).copied().unwrap_or(false)
+            && matches!(
+                self.g.test.statements().get(i),
+                Some(Statement::Primitive(_))
+            )
+            && own.as_ref().is_some_and(JType::is_reference);
+        if overloaded && (differs || null || boxed_literal) {
             // `(Object) -9` would parse as a subtraction from a variable named Object.
             if text.starts_with('-') {
                 format!("({}) ({text})", self.names.ty(&param))

@@ -486,3 +486,48 @@ fn class_literals_and_lambdas() {
     };
     insta::assert_snapshot!(emit(&class).source);
 }
+
+/// `BooleanUtils.toBoolean(Integer, Integer, Integer)` beside `toBoolean(int, int, int)`: a
+/// boxed value used once is written inline, and as a bare literal javac would find both
+/// overloads applicable; it gets its cast.
+#[test]
+fn boxed_literals_keep_their_type_among_int_and_integer_overloads() {
+    let owner = "org/apache/commons/lang3/BooleanUtils";
+    let method = MemberRef::new(
+        owner,
+        "toBoolean",
+        "(Ljava/lang/Integer;Ljava/lang/Integer;Ljava/lang/Integer;)Z",
+    );
+    let mut t = TypedTest::new();
+    let boxed = Some(JType::class("java/lang/Integer"));
+    let shared = t.push(Statement::Primitive(PrimitiveValue::Int(5)), boxed.clone());
+    let once = t.push(Statement::Primitive(PrimitiveValue::Int(6)), boxed);
+    t.push(
+        Statement::Call {
+            method: method.clone(),
+            receiver: None,
+            args: vec![shared, once, shared],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    let source = TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![GoalId(1)],
+            assertions: Vec::new(),
+        },
+        covers: Vec::new(),
+        subject: "toBoolean".into(),
+    };
+    let mut c = class(JUnitVersion::Five);
+    c.class_under_test = owner.into();
+    c.tests = vec![source];
+    c.overloaded = BTreeSet::from([method]);
+    let e = emit(&c);
+    assert!(
+        e.source
+            .contains("BooleanUtils.toBoolean(integer0, (Integer) 6, integer0);"),
+        "{}",
+        e.source
+    );
+}
