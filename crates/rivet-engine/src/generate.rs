@@ -59,6 +59,9 @@ pub struct Outcome {
 /// How many times goals whose tests verification dropped go back to the search.
 const MAX_RETURNS: usize = 2;
 
+/// The least time the mutation stage gets (when the time bound leaves it).
+const STAGE_FLOOR: Duration = Duration::from_secs(5);
+
 /// Kept from the time bound for the final run of the tests and writing them.
 const FINAL_RESERVE: Duration = Duration::from_secs(4);
 
@@ -452,8 +455,9 @@ fn mutation_stage(
         return (checked, None, None);
     }
     observe(Event::Mutating);
+    // At least a few seconds (two JVM starts and a javac), within the time bound.
     let deadline = (started + config.budget())
-        .max(Instant::now() + config.mutation_budget())
+        .max(Instant::now() + config.mutation_budget().max(STAGE_FLOOR))
         .min(started + config.time_bound().saturating_sub(FINAL_RESERVE));
     let Some(outcome) = crate::mutation_stage::stage(
         session,

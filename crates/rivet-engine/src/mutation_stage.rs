@@ -83,14 +83,11 @@ fn run(
         None => tempfile_dir()?,
     };
     let _cleanup = TempGuard(keep.is_none().then(|| work.clone()));
-    let runner = verifier
-        .mutation_runner(&work)
-        .map_err(verify_error(&cut.binary()))?;
     let source = work.join("soft").join(emitted.relative_path());
     write(&source, &soft_copy(emitted, class))?;
-    let classes = work.join("test-classes");
-    let errors = verifier
-        .compile_sources(&[source], &classes, &work, &[runner.classes()])
+    // One javac for the runner and the soft copy.
+    let (runner, errors) = verifier
+        .mutation_runner_with(&work, &[source])
         .map_err(verify_error(&cut.binary()))?;
     if let Some((_, e)) = errors.first() {
         return Err(EngineError::Internal {
@@ -98,6 +95,7 @@ fn run(
             reason: format!("the soft copy of the tests does not compile: {}", e.message),
         });
     }
+    let classes = runner.classes().to_path_buf();
     let suite = CompiledSuite {
         classes,
         test_classes: vec![emitted.qualified_name()],

@@ -154,6 +154,24 @@ impl Verifier {
 
     /// A runner working in `work`, its Java classes compiled there.
     pub fn mutation_runner(&self, work: &Path) -> Result<MutationRunner<'_>, VerifyError> {
+        let (runner, errors) = self.mutation_runner_with(work, &[])?;
+        match errors.first() {
+            None => Ok(runner),
+            Some((_, e)) => Err(VerifyError::DoesNotCompile {
+                class: "rivet.mutation.MutationRunner".into(),
+                message: e.message.clone(),
+            }),
+        }
+    }
+
+    /// A runner working in `work`, its Java classes compiled there in one javac run with the
+    /// test sources `tests` (into the same directory, [`MutationRunner::classes`]); javac's
+    /// errors in the tests, with their file, when they do not compile.
+    pub fn mutation_runner_with(
+        &self,
+        work: &Path,
+        tests: &[PathBuf],
+    ) -> Result<(MutationRunner<'_>, Vec<(String, CompileError)>), VerifyError> {
         let io = |what: &str| {
             let what = what.to_string();
             move |source| VerifyError::Io { what, source }
@@ -172,36 +190,53 @@ impl Verifier {
         std::fs::create_dir_all(&classes).map_err(io("creating the runner's classes"))?;
         let mut cmd = Command::new(&self.javac);
         cmd.args(["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn"])
+            .args(["-encoding", "UTF-8", "-proc:none", "-g"])
             .arg("-d")
             .arg(&classes)
             .arg("-cp")
-            .arg(&self.junit.launcher)
-            .args(&files);
+            .arg(self.classpath_string(&[&self.junit.launcher]))
+            .args(&files)
+            .args(tests);
         let confinement = rivet_sandbox::Confinement::for_jvm(&self.javac, vec![classes.clone()]);
-        let (ok, _o, err) = run_command(
-            (&mut cmd, &confinement),
-            work,
-            self.time_limit,
-            "javac-runner",
-        )?;
+        let limit = self.time_limit.max(Duration::from_secs(120));
+        let (ok, _o, err) = run_command((&mut cmd, &confinement), work, limit, "javac-runner")?;
+        let mut errors = Vec::new();
         if !ok {
-            return Err(VerifyError::DoesNotCompile {
-                class: "rivet.mutation.MutationRunner".into(),
-                message: err.lines().take(3).collect::<Vec<_>>().join(" "),
-            });
+            for t in tests {
+                let name = t
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                errors.extend(
+                    parse_javac(&err, &name)
+                        .into_iter()
+                        .map(|e| (name.clone(), e)),
+                );
+            }
+            if errors.is_empty() {
+                let message = err.lines().take(3).collect::<Vec<_>>().join(" ");
+                errors.push((
+                    String::new(),
+                    CompileError {
+                        line: None,
+                        message,
+                    },
+                ));
+            }
         }
-        Ok(MutationRunner {
+        let runner = MutationRunner {
             verifier: self,
             runner_classes: classes,
             work: work.to_path_buf(),
             runs: std::sync::atomic::AtomicUsize::new(0),
-        })
+        };
+        Ok((runner, errors))
     }
 }
 
 impl MutationRunner<'_> {
-    /// The runner's own classes (`rivet.mutation.Soft` among them), for compiling soft
-    /// copies.
+    /// The runner's own classes (`rivet.mutation.Soft` among them), and the tests compiled
+    /// with them.
     pub fn classes(&self) -> &Path {
         &self.runner_classes
     }
