@@ -9,7 +9,6 @@
 mod emit;
 mod imports;
 mod java;
-mod naming;
 mod scratch;
 mod soft;
 mod throws;
