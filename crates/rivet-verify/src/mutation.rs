@@ -127,29 +127,7 @@ impl Verifier {
         if ok {
             return Ok(Vec::new());
         }
-        let mut errors = Vec::new();
-        for s in sources {
-            let name = s
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            errors.extend(
-                parse_javac(&err, &name)
-                    .into_iter()
-                    .map(|e| (name.clone(), e)),
-            );
-        }
-        if errors.is_empty() {
-            let message = err.lines().next().unwrap_or("javac failed").to_string();
-            errors.push((
-                String::new(),
-                CompileError {
-                    line: None,
-                    message,
-                },
-            ));
-        }
-        Ok(errors)
+        Ok(javac_errors(&err, sources))
     }
 
     /// A runner working in `work`, its Java classes compiled there.
@@ -200,30 +178,11 @@ impl Verifier {
         let confinement = rivet_sandbox::Confinement::for_jvm(&self.javac, vec![classes.clone()]);
         let limit = self.time_limit.max(Duration::from_secs(120));
         let (ok, _o, err) = run_command((&mut cmd, &confinement), work, limit, "javac-runner")?;
-        let mut errors = Vec::new();
-        if !ok {
-            for t in tests {
-                let name = t
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                errors.extend(
-                    parse_javac(&err, &name)
-                        .into_iter()
-                        .map(|e| (name.clone(), e)),
-                );
-            }
-            if errors.is_empty() {
-                let message = err.lines().take(3).collect::<Vec<_>>().join(" ");
-                errors.push((
-                    String::new(),
-                    CompileError {
-                        line: None,
-                        message,
-                    },
-                ));
-            }
-        }
+        let errors = if ok {
+            Vec::new()
+        } else {
+            javac_errors(&err, tests)
+        };
         let runner = MutationRunner {
             verifier: self,
             runner_classes: classes,
@@ -471,6 +430,39 @@ impl MutationRunner<'_> {
         run_command((&mut cmd, &confinement), dir, limit, "mutants")?;
         Ok(read(&dir.join("mutants.out")))
     }
+}
+
+/// javac's errors in `files`, each with its file name; javac's first lines when none of them
+/// names one of the files.
+fn javac_errors(err: &str, files: &[PathBuf]) -> Vec<(String, CompileError)> {
+    let mut errors = Vec::new();
+    for f in files {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        errors.extend(
+            parse_javac(err, &name)
+                .into_iter()
+                .map(|e| (name.clone(), e)),
+        );
+    }
+    if errors.is_empty() {
+        let message = err.lines().take(3).collect::<Vec<_>>().join(" ");
+        let message = if message.is_empty() {
+            "javac failed".to_string()
+        } else {
+            message
+        };
+        errors.push((
+            String::new(),
+            CompileError {
+                line: None,
+                message,
+            },
+        ));
+    }
+    errors
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), VerifyError> {
