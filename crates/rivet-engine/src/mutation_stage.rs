@@ -14,6 +14,7 @@ use rivet_testcase::Assertion;
 use rivet_verify::{CompiledSuite, MutantResult, Verifier};
 
 use crate::error::EngineError;
+use crate::generate::write;
 use crate::mutation::{score, tempfile_dir, verify_error, TempGuard};
 use crate::oracle::{select, OracleReport, TestKill, TestOracles};
 use crate::session::Session;
@@ -56,17 +57,6 @@ pub(crate) fn stage(
             None
         }
     }
-}
-
-fn write(path: &std::path::Path, text: &str) -> Result<(), EngineError> {
-    let io = |source| EngineError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(io)?;
-    }
-    std::fs::write(path, text).map_err(io)
 }
 
 fn run(
