@@ -5,6 +5,7 @@
 
 mod branches;
 mod cli;
+mod crash;
 mod explore;
 mod generate;
 mod generate_project;
@@ -107,6 +108,7 @@ fn wait_for(
 }
 
 fn main() -> ExitCode {
+    crash::report_crashes();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),

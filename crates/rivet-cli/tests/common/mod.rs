@@ -17,10 +17,28 @@ pub fn rivet_ok(args: &[&str]) -> String {
     let out = rivet(args);
     assert!(
         out.status.success(),
-        "rivet {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+        "rivet {args:?} failed ({}): {}\nits output ended with:\n{}",
+        status_text(&out.status),
+        String::from_utf8_lossy(&out.stderr),
+        tail(&String::from_utf8_lossy(&out.stdout), 20)
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// The exit code, or the signal that ended the process (a crash prints nothing of its own).
+fn status_text(status: &std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        _ => status.to_string(),
+    }
+}
+
+/// The last `n` lines of `text`.
+fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// The classpath to compile and run emitted JUnit 5 tests of the classes in `classes`.
