@@ -111,7 +111,7 @@ fn tests_failing_only_under_junit_are_reported_and_their_goals_searched_again() 
         "{stderr}"
     );
     assert!(
-        stdout.contains("dropped testSeen") && stdout.contains("fails: not in a worker"),
+        stdout.contains("dropped seen") && stdout.contains("fails: not in a worker"),
         "{stdout}"
     );
     let report: serde_json::Value =

@@ -17,8 +17,7 @@ use crate::scratch;
 use crate::throws::{expect_throws, ExpectedExceptions};
 
 use crate::java::{
-    char_literal, method_part, package_of, primitive_literal, string_literal, top_level,
-    variable_base, Names,
+    char_literal, package_of, primitive_literal, string_literal, top_level, variable_base, Names,
 };
 
 /// JUnit 5 (Jupiter) or JUnit 4.
@@ -189,23 +188,19 @@ pub fn emit(class: &TestClass) -> Emitted {
     let mut used_names: BTreeMap<String, usize> = BTreeMap::new();
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for t in &class.tests {
-        let base = format!("test{}", method_part(&t.subject));
-        let sep = if base.ends_with(|c: char| c.is_ascii_digit()) {
-            "_"
-        } else {
-            ""
-        };
+        // What the test shows; the second test showing the same gets `_2`, and so on.
+        let base = crate::naming::descriptive_name(t, &class.class_under_test);
         let n = used_names.entry(base.clone()).or_insert(0);
-        let mut name = if *n == 0 {
+        *n += 1;
+        let mut name = if *n == 1 {
             base.clone()
         } else {
-            format!("{base}{sep}{n}")
+            format!("{base}_{n}")
         };
         while taken.contains(&name) {
             *n += 1;
-            name = format!("{base}{sep}{n}");
+            name = format!("{base}_{n}");
         }
-        *n += 1;
         taken.insert(name.clone());
         lines.push(String::new());
         let start = lines.len() as u32 + 1;

@@ -9,6 +9,7 @@
 mod emit;
 mod imports;
 mod java;
+mod naming;
 mod scratch;
 mod soft;
 mod throws;

@@ -236,16 +236,96 @@ fn emission_is_deterministic() {
     );
 }
 
-#[test]
-fn test_names_stay_unique_when_methods_end_in_digits() {
-    let mut tests = avl_tests();
-    for (t, subject) in tests.iter_mut().zip(["figure1", "figure1", "figure12"]) {
-        t.subject = subject.into();
+/// A test of `new AvlTree().name(arg)` whose result is asserted as `value` (none: not
+/// asserted).
+fn one_call(
+    name: &str,
+    descriptor: &str,
+    arg: PrimitiveValue,
+    value: Option<ValueSummary>,
+) -> TestSource {
+    let avl = "structures/AvlTree";
+    let mut t = TypedTest::new();
+    let tree = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new(avl, "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class(avl)),
+    );
+    let k = t.push(Statement::Primitive(arg), Some(JType::Prim(Prim::Int)));
+    let call = t.push(
+        Statement::Call {
+            method: MemberRef::new(avl, name, descriptor),
+            receiver: Some(tree),
+            args: vec![k],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    let assertions = value
+        .map(|value| Assertion::Equals { of: call, value })
+        .into_iter()
+        .collect();
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![GoalId(1)],
+            assertions,
+        },
+        covers: Vec::new(),
+        subject: name.into(),
     }
+}
+
+#[test]
+fn test_names_say_the_call_its_outcome_and_the_condition_and_stay_unique() {
+    let mut tests = vec![
+        one_call(
+            "insert",
+            "(I)Z",
+            PrimitiveValue::Int(-3),
+            Some(ValueSummary::Boolean(true)),
+        ),
+        one_call(
+            "insert",
+            "(I)Z",
+            PrimitiveValue::Int(-4),
+            Some(ValueSummary::Boolean(true)),
+        ),
+        one_call(
+            "contains",
+            "(I)Z",
+            PrimitiveValue::Int(0),
+            Some(ValueSummary::Boolean(false)),
+        ),
+        one_call(
+            "rank",
+            "(I)I",
+            PrimitiveValue::Int(5),
+            Some(ValueSummary::Int(-1)),
+        ),
+        one_call("remove", "(I)Z", PrimitiveValue::Int(5), None),
+        // A name that would clash with Object's or JUnit's methods keeps its prefix.
+        one_call("equals", "(I)Z", PrimitiveValue::Int(5), None),
+        one_call("assertBalanced", "(I)Z", PrimitiveValue::Int(5), None),
+    ];
+    tests.extend(avl_tests().into_iter().skip(1).take(1));
     let mut c = class(JUnitVersion::Five);
     c.tests = tests;
     let names: Vec<String> = emit(&c).tests.iter().map(|t| t.name.clone()).collect();
-    assert_eq!(names, ["testFigure1", "testFigure1_1", "testFigure12"]);
+    assert_eq!(
+        names,
+        [
+            "insert_returnsTrue_forNegative",
+            "insert_returnsTrue_forNegative_2",
+            "contains_returnsFalse_forZero",
+            "rank_returnsMinusOne",
+            "remove",
+            "testEquals",
+            "testAssertBalanced",
+            "min_throwsIllegalStateException",
+        ]
+    );
 }
 
 #[test]
