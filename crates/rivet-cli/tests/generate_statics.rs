@@ -32,10 +32,7 @@ fn registry_is_covered_by_tests_that_pass_in_any_order_and_alone() {
     let cp = common::junit5_classpath(&subjects);
     let source = std::fs::read_to_string(out.join("statics/RegistryRivetTest.java")).unwrap();
     // The same tests without their fixed order, so that JUnit may shuffle them.
-    let any_order = source.replace(
-        "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)",
-        "",
-    );
+    let any_order = source.replace(rivet_junit::FIXED_ORDER_5, "");
     let src = root.path().join("src/statics/RegistryRivetTest.java");
     std::fs::create_dir_all(src.parent().unwrap()).unwrap();
     std::fs::write(&src, any_order).unwrap();

@@ -49,8 +49,8 @@ pub fn test_class(
     }
 }
 
-/// Shorter tests first (stable): their names come first, so JUnit runs them first, before the
-/// longer tests that tend to leave more static state behind.
+/// Shorter tests first (stable): JUnit 5 runs them first, as written, before the longer tests
+/// that tend to leave more static state behind.
 fn by_length(generated: &[GeneratedTest]) -> Vec<&GeneratedTest> {
     let mut v: Vec<&GeneratedTest> = generated.iter().collect();
     v.sort_by_key(|g| g.test.len());
@@ -203,15 +203,18 @@ pub fn final_coverage(
     emitted: &Emitted,
     executor: &mut dyn Executor,
 ) -> (BTreeMap<GoalId, String>, u64) {
-    // In the order JUnit runs them: by name (the emitted class fixes it).
+    // In the order JUnit runs them, which the emitted class fixes: as written (JUnit 5), by
+    // name (JUnit 4).
     let mut order: Vec<usize> = (0..class.tests.len().min(emitted.tests.len())).collect();
-    order.sort_by(|&a, &b| emitted.tests[a].name.cmp(&emitted.tests[b].name));
+    if class.junit == JUnitVersion::Four {
+        order.sort_by(|&a, &b| emitted.tests[a].name.cmp(&emitted.tests[b].name));
+    }
     let cases: Vec<TestCase> = order
         .iter()
         .map(|&i| as_emitted(&class.tests[i].generated))
         .collect();
     let runs = executor.execute(&cases);
-    // As JaCoCo counts: a branch is covered by the first test (in name order) that hit one
+    // As JaCoCo counts: a branch is covered by the first test (in JUnit's order) that hit one
     // of its confirming points.
     let mut out = BTreeMap::new();
     for (id, _) in &plan.places {

@@ -20,6 +20,11 @@ use crate::java::{
     char_literal, package_of, primitive_literal, string_literal, top_level, variable_base, Names,
 };
 
+/// The class annotation that makes JUnit 5 run the tests in the order they are written (each
+/// test carries its `@Order`).
+pub const FIXED_ORDER_5: &str =
+    "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)";
+
 /// JUnit 5 (Jupiter) or JUnit 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JUnitVersion {
@@ -171,14 +176,15 @@ pub fn emit(class: &TestClass) -> Emitted {
         names.class(&class.class_under_test)
     ));
     lines.push("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})".into());
-    // Tests run by name, so that the coverage measured on the class is the coverage Rivet
-    // reports (each test also passes alone and in any other order).
+    // Tests run in a fixed order (JUnit 5: the order written, JUnit 4: by name), so that the
+    // coverage measured on the class is the coverage Rivet reports (each test also passes
+    // alone and in any other order).
     lines.push(
         match class.junit {
-            JUnitVersion::Five => {
-                "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)"
+            JUnitVersion::Five => FIXED_ORDER_5,
+            JUnitVersion::Four => {
+                "@org.junit.FixMethodOrder(org.junit.runners.MethodSorters.NAME_ASCENDING)"
             }
-            JUnitVersion::Four => "@org.junit.FixMethodOrder(org.junit.runners.MethodSorters.NAME_ASCENDING)",
         }
         .into(),
     );
@@ -205,6 +211,12 @@ pub fn emit(class: &TestClass) -> Emitted {
         lines.push(String::new());
         let start = lines.len() as u32 + 1;
         lines.push("    @Test".into());
+        if class.junit == JUnitVersion::Five {
+            lines.push(format!(
+                "    @org.junit.jupiter.api.Order({})",
+                test_lines.len() + 1
+            ));
+        }
         lines.push(format!(
             "    public void {name}({}) throws Throwable {{",
             scratch::parameters(&names, class.junit, &t.generated)

@@ -14,7 +14,9 @@ mod scratch;
 mod soft;
 mod throws;
 
-pub use emit::{emit, test_class_name, Emitted, JUnitVersion, TestClass, TestLines, TestSource};
+pub use emit::{
+    emit, test_class_name, Emitted, JUnitVersion, TestClass, TestLines, TestSource, FIXED_ORDER_5,
+};
 pub use java::{char_literal, primitive_literal, source_name, string_literal};
 pub use soft::{soft_copy, soft_key, SOFT_CLASS};
 pub use throws::ExpectedExceptions;

@@ -16,13 +16,12 @@ use crate::process::{
 use crate::verify::{Verifier, VerifyError};
 
 /// The fixed method order the emitter gives a JUnit 5 class.
-pub(crate) const FIXED_ORDER_5: &str =
-    "@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)";
+pub(crate) use rivet_junit::FIXED_ORDER_5;
 
 /// In which order a run executes the test methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Order {
-    /// By name, as the emitted class says.
+    /// As the emitted class says.
     Fixed,
     /// Random, from this seed (JUnit 5 only: the copy without the fixed order).
     Any(u64),
