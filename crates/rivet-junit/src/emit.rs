@@ -498,7 +498,9 @@ impl<'a> Body<'a> {
                         method.name
                     )
                 };
-                out.push((equals(&ret, value, &call), Some(ai)));
+                let line = crate::array_assert::array_equals(method, value, receiver)
+                    .unwrap_or_else(|| equals(&ret, value, &call));
+                out.push((line, Some(ai)));
             }
         }
         out

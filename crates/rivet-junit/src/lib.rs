@@ -6,6 +6,7 @@
 //! input always yields the same text. [`emit`] also returns where each test and assertion
 //! sits, so that the verifier can map javac and JUnit messages back to them.
 
+mod array_assert;
 mod emit;
 mod imports;
 mod java;
