@@ -101,21 +101,30 @@ impl<'m> Generator<'m> {
     }
 
     /// Appends a call of a method on a value the test already holds (a public method of a
-    /// user class, or a method filling a JDK collection). Falls back to a target call.
+    /// user class, a method filling a JDK collection, any query or update of a JDK value the
+    /// class under test handed out). Falls back to a target call.
     pub fn call_on_existing(&self, rng: &mut Rng, t: &mut TypedTest) -> bool {
+        // A JDK-typed value the class handed out gets the JDK type's queries too (`views`).
+        let methods_on = |i: usize, ty: &JType| {
+            if self.model.handed_out(t, i) {
+                self.model.methods_on_handed_out(ty)
+            } else {
+                self.model.methods_on(ty)
+            }
+        };
         let candidates: Vec<(usize, JType)> = t
             .values_before(t.len())
             .filter(|(i, ty)| {
                 ty.is_reference()
                     && !matches!(t.statements()[*i], Statement::Null { .. })
-                    && !self.model.methods_on(ty).is_empty()
+                    && !methods_on(*i, ty).is_empty()
             })
             .map(|(i, ty)| (i, ty.clone()))
             .collect();
         let Some((receiver, ty)) = rng.pick(&candidates).cloned() else {
             return self.call_target(rng, t);
         };
-        let methods = self.model.methods_on(&ty);
+        let methods = methods_on(receiver, &ty);
         let Some(m) = rng.pick(&methods).cloned() else {
             return false;
         };

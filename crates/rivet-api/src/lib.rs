@@ -21,6 +21,7 @@ mod generate_special;
 mod model;
 mod rng;
 mod supply;
+mod views;
 
 pub use access::{Access, AccessMode};
 pub use class_api::{Callable, CallableKind, ClassApi};

@@ -146,6 +146,8 @@ pub struct ApiModel {
     classes: RefCell<HashMap<String, Option<Arc<ClassApi>>>>,
     producers: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
     methods_on: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
+    /// JDK methods on values the class handed out, by type (see `views`).
+    pub(crate) views_on: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
     assignable: RefCell<HashMap<(String, String), bool>>,
     pub(crate) functional: RefCell<HashMap<String, Option<Arc<Sam>>>>,
     /// Methods of the other classes of the package (nested ones included) returning objects,
@@ -236,6 +238,7 @@ impl ApiModel {
             classes: RefCell::new(HashMap::from([(name.clone(), Some(cut.clone()))])),
             producers: RefCell::new(HashMap::new()),
             methods_on: RefCell::new(HashMap::new()),
+            views_on: RefCell::new(HashMap::new()),
             assignable: RefCell::new(HashMap::new()),
             functional: RefCell::new(HashMap::new()),
             package_methods: std::cell::OnceCell::new(),

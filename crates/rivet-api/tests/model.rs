@@ -255,3 +255,84 @@ fn avl_model() -> ApiModel {
     )
     .unwrap()
 }
+
+#[test]
+fn a_list_the_class_hands_out_gets_the_list_queries_and_a_list_argument_only_its_fillers() {
+    use rivet_testcase::{MemberRef, Statement, TypedTest};
+    let guava = rivet_testkit::debian_jar("guava");
+    let model = ApiModel::build(
+        classpath(&[guava]),
+        "com.google.common.primitives.Ints",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    let list = JType::class("java/util/List");
+    let names = |calls: &[rivet_api::Callable]| -> Vec<String> {
+        calls.iter().map(|c| c.member.name.clone()).collect()
+    };
+    let handed_out = names(&model.methods_on_handed_out(&list));
+    for wanted in [
+        "get",
+        "set",
+        "indexOf",
+        "lastIndexOf",
+        "contains",
+        "subList",
+        "iterator",
+    ] {
+        assert!(
+            handed_out.contains(&wanted.to_string()),
+            "{wanted}: {handed_out:?}"
+        );
+    }
+    for unwanted in ["stream", "hashCode", "forEach", "toArray"] {
+        assert!(
+            !handed_out.contains(&unwanted.to_string()),
+            "{unwanted}: {handed_out:?}"
+        );
+    }
+    let fillers = names(&model.methods_on(&list));
+    assert!(!fillers.contains(&"get".to_string()), "{fillers:?}");
+
+    // ints = new int[0]; list = Ints.asList(ints); it = list.iterator(); other = new ArrayList()
+    let mut t = TypedTest::new();
+    let ints = t.push(
+        Statement::Array {
+            component: "I".into(),
+            elements: vec![],
+        },
+        JType::from_descriptor("[I"),
+    );
+    let as_list = t.push(
+        Statement::Call {
+            method: MemberRef::new(
+                "com/google/common/primitives/Ints",
+                "asList",
+                "([I)Ljava/util/List;",
+            ),
+            receiver: None,
+            args: vec![ints],
+        },
+        Some(list.clone()),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new("java/util/List", "iterator", "()Ljava/util/Iterator;"),
+            receiver: Some(as_list),
+            args: vec![],
+        },
+        Some(JType::class("java/util/Iterator")),
+    );
+    t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class("java/util/ArrayList")),
+    );
+    assert!(!model.handed_out(&t, ints.0 as usize));
+    assert!(model.handed_out(&t, as_list.0 as usize));
+    assert!(model.handed_out(&t, 2), "the iterator of a handed-out list");
+    assert!(!model.handed_out(&t, 3));
+}
