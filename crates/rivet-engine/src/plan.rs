@@ -10,12 +10,12 @@ use rivet_analysis::{
     analyze_class, BranchId, BranchPlace, CalleeOutcomes as AnalysisCallee, ClassAnalysis,
 };
 use rivet_api::{ApiModel, CallableKind};
-use rivet_classfile::{ClassFile, ClassName};
+use rivet_classfile::{ClassFile, ClassName, Opcode};
 use rivet_classpath::Classpath;
 use rivet_instrument::ProbeMap;
 use rivet_search::{
-    BranchObjective, CalleeGuidance, CalleeOutcomes, Goal, Goals, MethodObjective, Objective,
-    OutputCategory, OutputObjective, UNREACHED,
+    equality_probe, BoundaryObjective, BranchObjective, CalleeGuidance, CalleeOutcomes, Goal,
+    Goals, MethodObjective, Objective, OutputCategory, OutputObjective, UNREACHED,
 };
 use rivet_testcase::{Execution, GoalId, MemberRef, ProbeId, TestCase};
 
@@ -102,6 +102,7 @@ impl ClassPlan {
         let mut places = Vec::new();
         let mut confirmers = BTreeMap::new();
         let mut callee_branches = BTreeMap::new();
+        let mut boundaries: Vec<(GoalId, ProbeId)> = Vec::new();
         for c in goal_classes(classpath, &class, method)? {
             let cf =
                 classpath
@@ -146,11 +147,16 @@ impl ClassPlan {
             if c == class {
                 callee_branches = callees_of(&analysis, &cf, &local);
             }
-            let branches = analysis.branches().map(|(_, b)| b);
-            for (place, b) in all_places.into_iter().zip(branches) {
+            let branches = analysis.branches();
+            for (place, (m, b)) in all_places.into_iter().zip(branches) {
                 let Some(&id) = local.get(&b.id.0) else {
                     continue;
                 };
+                if let (Some(p), true) =
+                    (probes.probe_of(&place), is_relational_jump(&cf, m.index, b))
+                {
+                    boundaries.push((id, equality_probe(probes.probe_count(), p)));
+                }
                 let confirming = probes.confirmers_of(&place);
                 if let Some(c) = &confirming {
                     confirmers.insert(id, c.clone());
@@ -187,6 +193,22 @@ impl ClassPlan {
                 });
                 places.push((id, place));
             }
+        }
+        // Weak-mutation goals of the boundary mutants, after every branch goal (whose ids are
+        // dense per class): operands equal at each relational jump, controlled as its branch.
+        for (branch, equality) in boundaries {
+            let Some(g) = goals.get(branch.0 as usize) else {
+                continue;
+            };
+            let goal = Goal {
+                id: GoalId(goals.len() as u32),
+                objective: Arc::new(BoundaryObjective { equality }),
+                controlling: g.controlling.clone(),
+                method: g.method.clone(),
+                line: g.line,
+                what: "operands equal".into(),
+            };
+            goals.push(goal);
         }
         let simple = class.simple().to_string();
         for t in &model.targets {
@@ -244,6 +266,23 @@ impl ClassPlan {
             .get(&goal)
             .is_some_and(|c| c.iter().any(|p| covered.binary_search(p).is_ok()))
     }
+}
+
+/// Whether branch `b` of method `method` (index into the class's methods) is the taken side of
+/// a relational jump (`<`, `>=`, `>`, `<=` against zero or another int, or after a long, float
+/// or double compare): where PIT's conditionals-boundary mutator applies.
+fn is_relational_jump(cf: &ClassFile, method: usize, b: &rivet_analysis::Branch) -> bool {
+    if b.kind != rivet_analysis::BranchKind::True {
+        return false;
+    }
+    let Some(code) = cf.methods.get(method).and_then(|m| m.code()) else {
+        return false;
+    };
+    code.instructions.get(b.insn).is_some_and(|i| {
+        let op = i.opcode;
+        (Opcode::IFLT.0..=Opcode::IFLE.0).contains(&op.0)
+            || (Opcode::IF_ICMPLT.0..=Opcode::IF_ICMPLE.0).contains(&op.0)
+    })
 }
 
 /// Per method (name, descriptor), the goals of the branches of the methods it calls within

@@ -78,6 +78,11 @@ impl Session {
             })?;
         let mut worker_config = WorkerConfig::with_classpath([instrumented.dir.clone()]);
         worker_config.java = self.jdk_home.join("bin/java");
+        // Equality probes (the boundary goals) follow every class's probes.
+        worker_config.extra_jvm_args.push(format!(
+            "-Drivet.equalityBase={}",
+            instrumented.probes.probe_count()
+        ));
         if let Some(n) = workers {
             worker_config.workers = n;
         }

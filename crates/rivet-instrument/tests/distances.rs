@@ -25,7 +25,12 @@ struct Fixture {
 }
 
 fn run(calls: &[&str]) -> Fixture {
-    let dir = scratch(&format!("distances-{}", calls.len()));
+    run_with(&[], calls)
+}
+
+/// `run` with system properties for the JVM (`-Dname=value`).
+fn run_with(properties: &[&str], calls: &[&str]) -> Fixture {
+    let dir = scratch(&format!("distances-{}-{}", properties.len(), calls.len()));
     let classes = dir.join("classes");
     javac("", &[java_source("fixture/Dist.java")], &classes);
     let inst = dir.join("instrumented");
@@ -38,7 +43,9 @@ fn run(calls: &[&str]) -> Fixture {
     let main = dir.join("main");
     javac(&cp(&[&inst]), &[java_source("DistMain.java")], &main);
     let classpath = cp(&[&inst, &main]);
-    let mut args = vec!["-Xverify:all", "-cp", &classpath, "DistMain"];
+    let mut args = vec!["-Xverify:all"];
+    args.extend_from_slice(properties);
+    args.extend(["-cp", &classpath, "DistMain"]);
     args.extend_from_slice(calls);
     let stdout = run_java_ok(&args);
     assert!(stdout.ends_with("done\n"), "{stdout}");
@@ -264,4 +271,29 @@ fn exit_calls_become_exit_requested() {
         &["exception rivet.runtime.ExitRequested", "exit 5"],
     );
     expect("swallowedExit:6", &["exit 6"]);
+}
+
+#[test]
+fn equality_probes_record_how_far_apart_the_operands_of_a_relational_jump_are() {
+    let calls = [
+        "lt:10",
+        "lt:13",
+        "ltLong:4:4",
+        "gtFloat:2.5:1.0",
+        "eqInt:5:5",
+    ];
+    let f = run_with(&["-Drivet.equalityBase=100000"], &calls);
+    let equality = |call: &str, method: &str| {
+        let (taken, _) = f.branches(method)[0].clone();
+        f.calls[call].0.get(&(100_000 + taken)).copied()
+    };
+    assert_eq!(equality("lt:10", "lt"), Some((true, 0.0)), "x == 10");
+    assert_eq!(equality("lt:13", "lt"), Some((false, 3.0)), "|13 - 10|");
+    assert_eq!(equality("ltLong:4:4", "ltLong"), Some((true, 0.0)));
+    assert_eq!(equality("gtFloat:2.5:1.0", "gtFloat"), Some((false, 1.5)));
+    assert_eq!(equality("eqInt:5:5", "eqInt"), None, "== has no boundary");
+    // Without the property nothing beyond the classes' probes is recorded.
+    let plain = run(&["lt:10"]);
+    let end = plain.map.probe_count();
+    assert!(plain.calls["lt:10"].0.keys().all(|p| *p < end));
 }

@@ -25,6 +25,7 @@ mod output_goal;
 mod pc_goal;
 mod rank;
 mod search;
+mod weak_goal;
 
 pub use archive::{Archive, MAX_PENDING_SNAPSHOTS};
 pub use assertions::add_assertions;
@@ -38,3 +39,4 @@ pub use output_goal::{OutputCategory, OutputObjective};
 pub use pc_goal::{observed_path, observed_symbol, PathConditionObjective};
 pub use rank::{dominates, rank, Scored};
 pub use search::{Arena, Progress, Search, SearchConfig, SearchResult};
+pub use weak_goal::{equality_probe, BoundaryObjective};

@@ -27,6 +27,13 @@ public final class Probes {
     private static int touchedCount = 0;
     private static boolean[] isTouched = new boolean[1024];
 
+    /**
+     * Where the equality probes start: at a relational jump (lt, ge, gt, le) with taken-branch
+     * probe p, probe EQUALITY_BASE + p records |a - b|, so it is hit when the operands are equal,
+     * the state in which a boundary mutant (< for <=) changes the outcome. Negative: not recorded.
+     */
+    private static final int EQUALITY_BASE = Integer.getInteger("rivet.equalityBase", -1);
+
     /** Operands remembered by the last lcmp/fcmp/dcmp replacement, for the jump that follows. */
     private static double lastA, lastB;
 
@@ -124,6 +131,14 @@ public final class Probes {
         }
         record(probe, distance(a, b, cmp));
         record(probe + 1, distance(a, b, negate(cmp)));
+        equality(a, b, cmp, probe);
+    }
+
+    /** The equality probe of a relational jump (see EQUALITY_BASE). */
+    private static void equality(double a, double b, int cmp, int probe) {
+        if (EQUALITY_BASE >= 0 && cmp >= 2 && !Double.isNaN(a) && !Double.isNaN(b)) {
+            record(EQUALITY_BASE + probe, Math.abs(a - b));
+        }
     }
 
     /** Before ifeq..ifle (b = 0) and if_icmpeq..if_icmple: `opcode` is the jump's opcode. */
@@ -152,6 +167,7 @@ public final class Probes {
                 record(probe, positive(distance(lastA, lastB, cmp)));
                 record(probe + 1, 0);
             }
+            equality(lastA, lastB, cmp, probe);
         }
     }
 
