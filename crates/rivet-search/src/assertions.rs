@@ -157,6 +157,9 @@ pub fn add_assertions(
                 }
             }
         }
+        if a.is_completed() && b.is_completed() {
+            not_null_results(&t, a, &mut assertions);
+        }
         truncate_assertions(&mut assertions);
         out.push(GeneratedTest {
             test: t,
@@ -165,6 +168,37 @@ pub fn add_assertions(
         });
     }
     (out, executions)
+}
+
+/// An object a call returned that no other assertion looks into is at least not null (what
+/// kills a mutant returning null instead): `assertNotNull(result)`. Put last, so that they are
+/// the first to go when a test has too many assertions.
+fn not_null_results(t: &TypedTest, e: &Execution, assertions: &mut Vec<Assertion>) {
+    let looked_into: BTreeSet<StatementId> = assertions
+        .iter()
+        .filter_map(|a| match a {
+            Assertion::Inspector { of, .. } | Assertion::Equals { of, .. } => Some(*of),
+            Assertion::Throws { .. } => None,
+        })
+        .collect();
+    for (k, s) in t.statements().iter().enumerate() {
+        let id = StatementId(k as u32);
+        if matches!(s, Statement::Call { .. })
+            && !looked_into.contains(&id)
+            && matches!(
+                e.outcomes.get(k),
+                Some(StatementOutcome::Normal(ValueSummary::Object { .. }))
+            )
+        {
+            let Some(StatementOutcome::Normal(value)) = e.outcomes.get(k) else {
+                continue;
+            };
+            assertions.push(Assertion::Equals {
+                of: id,
+                value: value.clone(),
+            });
+        }
+    }
 }
 
 /// Keeps at most [`MAX_ASSERTIONS`], always keeping an expected exception.
