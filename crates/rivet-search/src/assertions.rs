@@ -440,4 +440,51 @@ mod tests {
             &ValueSummary::Double(f64::NAN)
         ));
     }
+
+    #[test]
+    fn objects_no_assertion_looks_into_are_asserted_not_null() {
+        use rivet_testcase::{ExecutionStatus, JType};
+        let mut t = TypedTest::new();
+        let call = |name: &str| Statement::Call {
+            method: MemberRef::new("a/B", name, "()Ljava/lang/Object;"),
+            receiver: None,
+            args: vec![],
+        };
+        for name in ["x", "y", "z", "w"] {
+            t.push(call(name), Some(JType::object()));
+        }
+        let object = |identity| {
+            StatementOutcome::Normal(ValueSummary::Object {
+                identity,
+                class: "a.C".into(),
+            })
+        };
+        let mut e = Execution::without_result(
+            ExecutionStatus::Completed,
+            4,
+            std::time::Duration::ZERO,
+            None,
+        );
+        e.outcomes = vec![
+            object(1),
+            object(2),
+            StatementOutcome::Normal(ValueSummary::Null),
+            object(3),
+        ];
+        let mut assertions = vec![Assertion::Inspector {
+            of: StatementId(1),
+            method: MemberRef::new("a/C", "size", "()I"),
+            value: ValueSummary::Int(0),
+        }];
+        not_null_results(&t, &e, &mut assertions);
+        let not_null: Vec<u32> = assertions[1..]
+            .iter()
+            .filter_map(|a| match a {
+                Assertion::Equals { of, .. } => Some(of.0),
+                _ => None,
+            })
+            .collect();
+        // y is looked into, z returned null (asserted elsewhere as null), x and w are objects.
+        assert_eq!(not_null, vec![0, 3]);
+    }
 }
