@@ -133,7 +133,7 @@ pub fn run(args: &GenerateArgs, guard: &crate::guard::TimeGuard) -> Result<ExitC
             anyhow::Error::new(e)
         }
     })?;
-    let index = rivet_engine::ProjectReport::of_class(&outcome.report, &config.out);
+    let index = rivet_report::ProjectReport::of_class(&outcome.report, &config.out);
     let html = crate::generate_project::html(&config.out, &index, args.sourcepath.as_deref())?;
     print!("{}", summary(&outcome.report, &outcome.report_file));
     println!("  html        {}", html.display());

@@ -283,9 +283,9 @@ impl Progress {
             ProjectEvent::Done { index, entry: e } => {
                 self.running.remove(&index);
                 let status = match e.status {
-                    rivet_engine::ClassStatus::Generated => "done",
-                    rivet_engine::ClassStatus::Skipped => "skipped",
-                    rivet_engine::ClassStatus::Failed => "failed",
+                    rivet_report::ClassStatus::Generated => "done",
+                    rivet_report::ClassStatus::Skipped => "skipped",
+                    rivet_report::ClassStatus::Failed => "failed",
                 };
                 if self.terminal {
                     eprint!("\r\x1b[2K");
@@ -313,7 +313,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             args.out.display()
         )));
     }
-    let report = rivet_engine::merge_reports(&args.dirs, &args.out).map_err(|e| {
+    let report = rivet_report::merge_reports(&args.dirs, &args.out).map_err(|e| {
         if e.is_bad_input() {
             bad_input(e.to_string())
         } else {
@@ -332,7 +332,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
 /// Writes the HTML report of `index` under `out`.
 pub fn html(
     out: &std::path::Path,
-    index: &rivet_engine::ProjectReport,
+    index: &rivet_report::ProjectReport,
     sourcepath: Option<&str>,
 ) -> Result<std::path::PathBuf> {
     let dirs: Vec<std::path::PathBuf> = sourcepath

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use rivet_engine::{mutate, MutantStatus, MutateConfig, MutationScore};
+use rivet_engine::{mutate, MutateConfig};
+use rivet_report::{MutantStatus, MutationScore};
 
 use crate::bad_input;
 use crate::cli::MutateArgs;

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use rivet_engine::{BranchRow, Report};
+use rivet_report::{BranchRow, Report};
 
 /// The summary printed on stdout.
 pub fn summary(r: &Report, report_path: &Path) -> String {
@@ -144,7 +144,7 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
 }
 
 /// The summary of a run over many classes: totals, then one line per class.
-pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> String {
+pub fn project_summary(r: &rivet_report::ProjectReport, report_path: &Path) -> String {
     let mut s = String::new();
     let pct = |c: usize, t: usize| {
         if t == 0 {
@@ -203,7 +203,7 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
             continue;
         }
         match c.status {
-            rivet_engine::ClassStatus::Generated => {
+            rivet_report::ClassStatus::Generated => {
                 let _ = writeln!(
                     s,
                     "    {:<70} {:>5}/{:<5} {:>5.1} % {:>4} tests {:>6.1} s{}",
@@ -219,7 +219,7 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
                     let _ = writeln!(s, "      {reason}");
                 }
             }
-            rivet_engine::ClassStatus::Skipped | rivet_engine::ClassStatus::Failed => {
+            rivet_report::ClassStatus::Skipped | rivet_report::ClassStatus::Failed => {
                 let reason: String = c
                     .reason
                     .as_deref()
@@ -227,7 +227,7 @@ pub fn project_summary(r: &rivet_engine::ProjectReport, report_path: &Path) -> S
                     .chars()
                     .take(120)
                     .collect();
-                let what = if c.status == rivet_engine::ClassStatus::Failed {
+                let what = if c.status == rivet_report::ClassStatus::Failed {
                     "failed"
                 } else {
                     "skipped"

@@ -11,7 +11,7 @@
 mod common;
 
 /// Runs `--strategy concolic` on `class` of `classes` for 5 s; the report and the summary.
-fn concolic(classes: &std::path::Path, class: &str) -> (rivet_engine::Report, String) {
+fn concolic(classes: &std::path::Path, class: &str) -> (rivet_report::Report, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tests");
     let stdout = common::rivet_ok(&[
@@ -29,7 +29,7 @@ fn concolic(classes: &std::path::Path, class: &str) -> (rivet_engine::Report, St
         "--strategy",
         "concolic",
     ]);
-    let report: rivet_engine::Report =
+    let report: rivet_report::Report =
         serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
             .unwrap();
     assert_eq!(report.strategy, "concolic");

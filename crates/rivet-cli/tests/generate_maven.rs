@@ -85,7 +85,7 @@ fn a_maven_project_gets_tests_in_src_test_java_that_mvn_runs_green() {
             .unwrap_or_else(|e| panic!("{class}RivetTest.java: {e}"));
         assert!(source.contains("import org.junit.Test;"), "{source}");
     }
-    let index: rivet_engine::ProjectReport = serde_json::from_str(
+    let index: rivet_report::ProjectReport = serde_json::from_str(
         &std::fs::read_to_string(shop.join("target/rivet/rivet-report.json")).unwrap(),
     )
     .unwrap();
@@ -129,7 +129,7 @@ fn a_maven_project_gets_tests_in_src_test_java_that_mvn_runs_green() {
         stderr.contains("JUnit 4 (4.12: expected exceptions as try/fail/catch"),
         "{stderr}"
     );
-    let index: rivet_engine::ProjectReport =
+    let index: rivet_report::ProjectReport =
         serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
             .unwrap();
     assert_eq!(index.generated, 2, "{index:?}");

@@ -12,7 +12,7 @@ mod common;
 
 use std::path::Path;
 
-use rivet_engine::{ClassStatus, ProjectReport};
+use rivet_report::{ClassStatus, ProjectReport};
 
 fn index(dir: &Path) -> ProjectReport {
     serde_json::from_str(&std::fs::read_to_string(dir.join("rivet-report.json")).unwrap()).unwrap()
@@ -241,7 +241,7 @@ fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
             "{text}"
         );
         // The class page: its figures, a method, and a covering test's name.
-        let report: rivet_engine::Report = serde_json::from_str(
+        let report: rivet_report::Report = serde_json::from_str(
             &std::fs::read_to_string(out.join(c.report_file.as_deref().unwrap())).unwrap(),
         )
         .unwrap();

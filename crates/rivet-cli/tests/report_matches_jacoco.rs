@@ -91,7 +91,7 @@ fn the_report_counts_what_jacoco_measures_class_by_class() {
             "--seed",
             "0",
         ]);
-        let report: rivet_engine::Report =
+        let report: rivet_report::Report =
             serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
                 .unwrap();
         let test_cp = common::junit5_classpath(cp);

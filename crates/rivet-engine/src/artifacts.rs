@@ -14,8 +14,8 @@ use rivet_testcase::GoalId;
 use serde::Serialize;
 use tracing::warn;
 
-use crate::report::{PcOutcome, PcSelectionReport};
 use crate::select::SelectionMethod;
+use rivet_report::{PcOutcome, PcSelectionReport};
 
 /// One explored path as `paths-*.jsonl` holds it.
 #[derive(Debug, Clone, Serialize)]
@@ -221,7 +221,7 @@ impl Artifacts {
 
     /// The learned invariants: `invariants.txt` (the file `rivet explore --invariants`
     /// reads) and `invariants.json` (learned, used, retracted).
-    pub fn invariants(&mut self, text: &str, report: &crate::learned::LearnedInvariantsReport) {
+    pub fn invariants(&mut self, text: &str, report: &rivet_report::LearnedInvariantsReport) {
         self.write("invariants.txt", text);
         if let Ok(json) = serde_json::to_string_pretty(report) {
             self.write("invariants.json", &json);

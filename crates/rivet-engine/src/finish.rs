@@ -15,7 +15,7 @@ use rivet_verify::Verifier;
 
 use crate::error::EngineError;
 use crate::plan::ClassPlan;
-use crate::report::DroppedTestRow;
+use rivet_report::DroppedTestRow;
 
 /// Minimized tests with stable assertions, and the executions that took.
 pub fn suite(

@@ -17,8 +17,8 @@ use crate::artifacts::Artifacts;
 use crate::config::{GenerateConfig, StrategyChoice};
 use crate::error::EngineError;
 use crate::finish::Checked;
-use crate::oracle::OracleReport;
 use rivet_mutate::MutationScore;
+use rivet_report::OracleReport;
 use rivet_verify::Verifier;
 use rivet_worker::WorkerPool;
 
@@ -26,12 +26,12 @@ use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
 use crate::feasibility::Feasibility;
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
-use crate::report::{
-    seconds, ConcolicReport, Report, RunEvents, StrategyFailureRow, SymbolicReport,
-};
 use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
 use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
+use rivet_report::{
+    seconds, ConcolicReport, Report, RunEvents, StrategyFailureRow, SymbolicReport,
+};
 
 /// What a run tells its caller while it works.
 #[derive(Debug, Clone, PartialEq)]

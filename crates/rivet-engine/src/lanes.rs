@@ -15,9 +15,10 @@ use rivet_classfile::ClassName;
 use crate::config::GenerateConfig;
 use crate::error::EngineError;
 use crate::generate::{api_model, run_class, Event};
-use crate::project::{entry, no_tests_reason, relative, ClassEntry, ClassStatus, ProjectEvent};
-use crate::report::seconds;
+use crate::project::{entry, no_tests_reason, relative, ProjectEvent};
 use crate::session::{Session, Workers};
+use rivet_report::seconds;
+use rivet_report::{ClassEntry, ClassStatus};
 
 /// Classes at a time when the run does not say: one per four cores (a class keeps its workers,
 /// javac and the JUnit runs of verification busy, a few cores' worth), at least one.

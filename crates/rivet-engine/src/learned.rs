@@ -5,6 +5,7 @@
 //! again with snapshots at every call). The report lists them; the artifacts keep them as an
 //! invariants file that `rivet explore --invariants` reads.
 
+use rivet_report::{LearnedInvariantRow, LearnedInvariantsReport};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -12,7 +13,6 @@ use rivet_api::CallableKind;
 use rivet_search::{Arena, Goals};
 use rivet_symbolic::{Invariant, Invariants};
 use rivet_testcase::{GoalId, HeapSnapshot, ObservationSpec, SnapshotSpec, TestCase};
-use serde::{Deserialize, Serialize};
 use tracing::{debug, info};
 
 use crate::learn::{LearnConfig, Learner};
@@ -24,37 +24,6 @@ const MAX_SNAPSHOTS: u64 = 20_000;
 /// Most calls snapshotted per test while learning, and when checking a goal's test.
 const PER_TEST: u32 = 2;
 const PER_CHECKED_TEST: u32 = 32;
-
-/// One invariant as the report lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LearnedInvariantRow {
-    /// As the invariants file spells it.
-    pub invariant: String,
-    /// Observations that supported it when last learned.
-    pub support: u64,
-    /// Seconds into the strategy's run when first learned.
-    pub learned_at_s: f64,
-    /// Explorations that assumed it, and the times it removed a choice or added a clause.
-    pub explorations: u32,
-    pub uses: u64,
-    /// Why it was retracted, if it was.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retracted: Option<String>,
-}
-
-/// The learned invariants of a run (`SymbolicReport::invariants`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LearnedInvariantsReport {
-    /// Snapshots the learner saw.
-    pub snapshots: u64,
-    /// Tests of reached path-condition goals checked against the invariants.
-    pub goal_checks: u64,
-    pub learned: usize,
-    /// Learned invariants some exploration used.
-    pub used: usize,
-    pub retracted: usize,
-    pub invariants: Vec<LearnedInvariantRow>,
-}
 
 #[derive(Debug, Clone)]
 struct Entry {

@@ -9,8 +9,8 @@
 //!   set cover, TARDIS, or both), path-condition goals for the search) and LCT's concolic loop ([`ConcolicStrategy`]: traced runs, an execution tree,
 //!   negated outcomes solved into tests or goals, divergences); [`drive`] gives strategies turns on the shared goals and one archive within a
 //!   budget;
-//! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the
-//!   [`Report`] is the typed `rivet-report.json`;
+//! * the finish stage ([`finish`]) minimizes, adds assertions, emits and verifies; the run's
+//!   `rivet-report.json` is `rivet_report::Report`, filled here;
 //! * [`generate`] does all of it for one class from a [`GenerateConfig`];
 //!   [`generate_project`] for many classes (a list, a package, a jar; sharded) on one
 //!   instrumentation, several classes at a time when cores allow (a worker pool per lane),
@@ -36,8 +36,6 @@ mod oracle;
 mod plan;
 mod policy;
 mod project;
-mod report;
-mod report_merge;
 mod select;
 mod session;
 mod strategy;
@@ -49,21 +47,12 @@ pub use error::EngineError;
 pub use feasibility::Feasibility;
 pub use generate::{generate, Event, Outcome};
 pub use lanes::{default_lanes, lane_count, lane_workers};
-pub use learned::{LearnedInvariantRow, LearnedInvariantsReport};
 pub use mutation::{mutate, MutateConfig};
-pub use oracle::OracleReport;
 pub use plan::{goal_classes, ClassPlan};
 pub use policy::{PcPolicy, PIPELINE_SLOTS};
 pub use project::{
-    generate_project, ClassEntry, ClassSelection, ClassStatus, ProjectConfig, ProjectEvent,
-    ProjectOutcome, ProjectReport, Shard,
+    generate_project, ClassSelection, ProjectConfig, ProjectEvent, ProjectOutcome, Shard,
 };
-pub use report::{
-    seconds, BranchRow, ClassCoverage, ClassifierReport, ConcolicReport, DroppedTestRow, PcAttempt,
-    PcOutcome, PcSelectionReport, Report, RunEvents,
-};
-pub use report_merge::merge_reports;
-pub use rivet_mutate::{MutantRow, MutantStatus, MutationScore, Operator};
 pub use select::{select, Candidate, Selection, SelectionMethod};
 pub use session::{check_static_initializer, Session, Workers};
 pub use strategy::{

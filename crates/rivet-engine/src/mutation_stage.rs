@@ -16,8 +16,9 @@ use rivet_verify::{CompiledSuite, MutantResult, Verifier};
 use crate::error::EngineError;
 use crate::generate::write;
 use crate::mutation::{score, tempfile_dir, verify_error, TempGuard};
-use crate::oracle::{select, OracleReport, TestKill, TestOracles};
+use crate::oracle::{select, TestKill, TestOracles};
 use crate::session::Session;
+use rivet_report::OracleReport;
 
 /// Less time than this left, and the stage does not start.
 const MIN_STAGE: std::time::Duration = std::time::Duration::from_secs(1);

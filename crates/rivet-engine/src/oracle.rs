@@ -4,9 +4,8 @@
 //! exception and the result of its last call; then drop tests that kill nothing and cover no
 //! goal alone.
 
+use rivet_report::OracleReport;
 use std::collections::{BTreeMap, BTreeSet};
-
-use serde::{Deserialize, Serialize};
 
 /// What one test did against one mutant.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -33,18 +32,6 @@ pub struct TestOracles {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selected {
     pub tests: Vec<Option<BTreeSet<usize>>>,
-}
-
-/// What selection did, for the report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OracleReport {
-    pub assertions_before: usize,
-    pub assertions_after: usize,
-    /// Median assertions per test, before and after.
-    pub median_before: f64,
-    pub median_after: f64,
-    /// Tests dropped because they killed nothing and covered no goal alone.
-    pub tests_dropped: usize,
 }
 
 fn median(mut v: Vec<usize>) -> f64 {

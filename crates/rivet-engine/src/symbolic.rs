@@ -22,10 +22,11 @@ use tracing::debug;
 use crate::alternatives::{Alternatives, ReplayTarget};
 use crate::artifacts::{Artifacts, GoalLog};
 use crate::feasibility::Feasibility;
-use crate::learned::{snapshot_spec, LearnedInvariants, LearnedInvariantsReport};
+use crate::learned::{snapshot_spec, LearnedInvariants};
 use crate::plan::ClassPlan;
 use crate::policy::PcPolicy;
-use crate::report::{
+use rivet_report::LearnedInvariantsReport;
+use rivet_report::{
     seconds, AlternativesReport, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport,
 };
 

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use minijinja::{context, Environment};
-use rivet_engine::{BranchRow, ClassStatus, MutantStatus, ProjectReport, Report};
+use rivet_report::{BranchRow, ClassStatus, MutantStatus, ProjectReport, Report};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use thiserror::Error;

@@ -15,8 +15,8 @@ use super::clock::{GiveUp, GoalClock};
 use super::{ActiveGoal, Phase, SymbolicStrategy, ALTERNATIVES_PER_BRANCH, MAX_ALTERNATIVES};
 use crate::artifacts::{GoalLog, RoundLog};
 use crate::policy::{cover_round, cover_tardis_round, PcPolicy, RoundLimits, PIPELINE_SLOTS};
-use crate::report::{seconds, PcAttempt, PcOutcome};
 use crate::select::Candidate;
+use rivet_report::{seconds, PcAttempt, PcOutcome};
 
 impl SymbolicStrategy {
     /// Selects paths for the uncovered branches and adds their goals.

@@ -97,7 +97,7 @@ pub struct Report {
     pub mutation: Option<rivet_mutate::MutationScore>,
     /// What mutation-based assertion selection kept (absent when it did not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub oracle: Option<crate::oracle::OracleReport>,
+    pub oracle: Option<OracleReport>,
     pub branches: Vec<BranchRow>,
 }
 
@@ -212,7 +212,7 @@ pub struct SymbolicReport {
     pub goals_cut_short: usize,
     /// Heap invariants learned from real objects (absent when learning was off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invariants: Option<crate::learned::LearnedInvariantsReport>,
+    pub invariants: Option<LearnedInvariantsReport>,
 }
 
 /// The symbolic strategy's path conditions under its selection policy (`--pc-policy`).
@@ -403,6 +403,49 @@ impl Report {
 /// Seconds rounded to milliseconds.
 pub fn seconds(d: std::time::Duration) -> f64 {
     (d.as_secs_f64() * 1000.0).round() / 1000.0
+}
+
+/// What selection did, for the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OracleReport {
+    pub assertions_before: usize,
+    pub assertions_after: usize,
+    /// Median assertions per test, before and after.
+    pub median_before: f64,
+    pub median_after: f64,
+    /// Tests dropped because they killed nothing and covered no goal alone.
+    pub tests_dropped: usize,
+}
+
+/// One invariant as the report lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LearnedInvariantRow {
+    /// As the invariants file spells it.
+    pub invariant: String,
+    /// Observations that supported it when last learned.
+    pub support: u64,
+    /// Seconds into the strategy's run when first learned.
+    pub learned_at_s: f64,
+    /// Explorations that assumed it, and the times it removed a choice or added a clause.
+    pub explorations: u32,
+    pub uses: u64,
+    /// Why it was retracted, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retracted: Option<String>,
+}
+
+/// The learned invariants of a run (`SymbolicReport::invariants`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LearnedInvariantsReport {
+    /// Snapshots the learner saw.
+    pub snapshots: u64,
+    /// Tests of reached path-condition goals checked against the invariants.
+    pub goal_checks: u64,
+    pub learned: usize,
+    /// Learned invariants some exploration used.
+    pub used: usize,
+    pub retracted: usize,
+    pub invariants: Vec<LearnedInvariantRow>,
 }
 
 #[cfg(test)]
