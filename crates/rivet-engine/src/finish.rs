@@ -8,9 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rivet_api::ApiModel;
 use rivet_junit::{emit, Emitted, ExpectedExceptions, JUnitVersion, TestClass, TestSource};
 use rivet_search::{add_assertions, discriminate, distinct_tests, minimize, Archive, Goal, Goals};
-use rivet_testcase::{
-    Assertion, ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement, TestCase,
-};
+use rivet_testcase::{ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement, TestCase};
 use rivet_verify::Verifier;
 
 use crate::error::EngineError;
@@ -233,8 +231,8 @@ pub fn final_coverage(
 fn as_emitted(g: &GeneratedTest) -> TestCase {
     let mut t = g.test.clone();
     for a in &g.assertions {
-        if let Assertion::Inspector { of, method, .. } = a {
-            t.push(rivet_testcase::observer_call(*of, method), None);
+        for call in a.observer_calls() {
+            t.push(call, None);
         }
     }
     t.test

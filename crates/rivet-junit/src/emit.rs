@@ -319,13 +319,10 @@ impl<'a> Body<'a> {
         }
         let mut asserted = vec![0usize; n];
         for a in &g.assertions {
-            match a {
-                Assertion::Equals { of, .. } | Assertion::Inspector { of, .. } => {
-                    if let Some(c) = asserted.get_mut(of.0 as usize) {
-                        *c += 1;
-                    }
+            for of in a.subjects() {
+                if let Some(c) = asserted.get_mut(of.0 as usize) {
+                    *c += 1;
                 }
-                Assertion::Throws { .. } => {}
             }
         }
         let throws_at = g.assertions.iter().find_map(|a| match a {
@@ -409,12 +406,8 @@ impl<'a> Body<'a> {
             .g
             .assertions
             .iter()
-            .filter_map(|a| match a {
-                Assertion::Equals { of, .. } | Assertion::Inspector { of, .. } => {
-                    Some(of.0 as usize)
-                }
-                _ => None,
-            })
+            .flat_map(|a| a.subjects())
+            .map(|of| of.0 as usize)
             .collect();
         for (i, s) in t.statements().iter().enumerate() {
             if self.inline[i] {
@@ -500,6 +493,11 @@ impl<'a> Body<'a> {
                 };
                 let line = crate::array_assert::array_equals(method, value, receiver)
                     .unwrap_or_else(|| equals(&ret, value, &call));
+                out.push((line, Some(ai)));
+            }
+        }
+        for (ai, a) in self.g.assertions.iter().enumerate() {
+            if let Some(line) = crate::contracts::contract_line(a, &self.refs) {
                 out.push((line, Some(ai)));
             }
         }

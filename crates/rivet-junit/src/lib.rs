@@ -7,6 +7,7 @@
 //! sits, so that the verifier can map javac and JUnit messages back to them.
 
 mod array_assert;
+mod contracts;
 mod emit;
 mod imports;
 mod java;

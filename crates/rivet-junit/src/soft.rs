@@ -26,7 +26,12 @@ pub fn soft_copy(emitted: &Emitted, class: &TestClass) -> String {
         for &(ai, line) in &t.assertions {
             let is_value = matches!(
                 source.generated.assertions.get(ai),
-                Some(Assertion::Equals { .. } | Assertion::Inspector { .. })
+                Some(
+                    Assertion::Equals { .. }
+                        | Assertion::Inspector { .. }
+                        | Assertion::Relation { .. }
+                        | Assertion::SameHash { .. }
+                )
             );
             let Some(text) = lines.get_mut((line as usize).saturating_sub(1)) else {
                 continue;

@@ -16,6 +16,7 @@ use tracing::info_span;
 
 use crate::goal::Goals;
 use crate::minimize::MinimizedTest;
+use crate::relations::{relation_assertions, relations, Observed};
 
 /// Thrown when the heap is exhausted.
 const OUT_OF_MEMORY: &str = "java.lang.OutOfMemoryError";
@@ -57,7 +58,7 @@ pub fn add_assertions(
         (first, second) = twice(executor, &tests, &mut executions);
     }
     // Inspector variants: the test followed by getter calls on the objects it built.
-    let mut variants: Vec<(TypedTest, Vec<(StatementId, MemberRef)>)> = tests
+    let mut variants: Vec<(TypedTest, Vec<Observed>)> = tests
         .iter()
         .zip(&first)
         .map(|(t, e)| inspector_variant(model, t, e))
@@ -85,8 +86,8 @@ pub fn add_assertions(
                     let idx = k - base;
                     variants[i].1.remove(idx);
                     let mut v = tests[i].clone();
-                    for (of, m) in &variants[i].1 {
-                        v.push(inspector_call(of, m), None);
+                    for o in &variants[i].1 {
+                        v.push(o.statement(), None);
                     }
                     variants[i].0 = v;
                 }
@@ -140,12 +141,26 @@ pub fn add_assertions(
             }
             if let Some((ea, eb)) = &observed[i] {
                 let base = t.len();
-                for (j, (of, method)) in variants[i].1.iter().enumerate() {
-                    if let (
-                        Some(StatementOutcome::Normal(va)),
-                        Some(StatementOutcome::Normal(vb)),
-                    ) = (ea.outcomes.get(base + j), eb.outcomes.get(base + j))
-                    {
+                let normal = |e: &Execution, j: usize| match e.outcomes.get(base + j) {
+                    Some(StatementOutcome::Normal(v)) => Some(v.clone()),
+                    _ => None,
+                };
+                let first: Vec<Option<ValueSummary>> =
+                    (0..variants[i].1.len()).map(|j| normal(ea, j)).collect();
+                let second: Vec<Option<ValueSummary>> =
+                    (0..variants[i].1.len()).map(|j| normal(eb, j)).collect();
+                // Relations first: a test has room for a dozen assertions, and the class's
+                // inspectors alone can fill it.
+                assertions.extend(relation_assertions(
+                    &variants[i].1,
+                    &first.iter().map(Option::as_ref).collect::<Vec<_>>(),
+                    &second.iter().map(Option::as_ref).collect::<Vec<_>>(),
+                ));
+                for (j, o) in variants[i].1.iter().enumerate() {
+                    let Observed::Inspector(of, method) = o else {
+                        continue;
+                    };
+                    if let (Some(va), Some(vb)) = (&first[j], &second[j]) {
                         if same(va, vb) && assertable(va) {
                             assertions.push(Assertion::Inspector {
                                 of: *of,
@@ -174,13 +189,8 @@ pub fn add_assertions(
 /// kills a mutant returning null instead): `assertNotNull(result)`. Put last, so that they are
 /// the first to go when a test has too many assertions.
 fn not_null_results(t: &TypedTest, e: &Execution, assertions: &mut Vec<Assertion>) {
-    let looked_into: BTreeSet<StatementId> = assertions
-        .iter()
-        .filter_map(|a| match a {
-            Assertion::Inspector { of, .. } | Assertion::Equals { of, .. } => Some(*of),
-            Assertion::Throws { .. } => None,
-        })
-        .collect();
+    let looked_into: BTreeSet<StatementId> =
+        assertions.iter().flat_map(Assertion::subjects).collect();
     for (k, s) in t.statements().iter().enumerate() {
         let id = StatementId(k as u32);
         if matches!(s, Statement::Call { .. })
@@ -227,10 +237,6 @@ fn twice(
     *executions += runs.len() as u64;
     let second = runs.split_off(tests.len().min(runs.len()));
     (runs, second)
-}
-
-fn inspector_call(of: &StatementId, m: &MemberRef) -> Statement {
-    rivet_testcase::observer_call(*of, m)
 }
 
 /// Most returned objects whose text (`toString`, `Arrays.toString`) a test asserts.
@@ -281,12 +287,9 @@ fn declares_to_string(model: &ApiModel, class: &str) -> bool {
 }
 
 /// The test followed by inspector calls on (up to [`MAX_OBSERVED`]) objects it built,
-/// preferring objects of the class under test and later statements.
-fn inspector_variant(
-    model: &ApiModel,
-    t: &TypedTest,
-    e: &Execution,
-) -> (TypedTest, Vec<(StatementId, MemberRef)>) {
+/// preferring objects of the class under test and later statements, and by the relations the
+/// class defines between its two latest objects (`relations`).
+fn inspector_variant(model: &ApiModel, t: &TypedTest, e: &Execution) -> (TypedTest, Vec<Observed>) {
     let mut calls = Vec::new();
     if !e.is_completed() || e.exception().is_some() {
         return (t.clone(), calls);
@@ -344,20 +347,28 @@ fn inspector_variant(
     let mut v = t.clone();
     unboxed.reverse();
     for (of, m) in unboxed {
-        v.push(inspector_call(&of, &m), None);
-        calls.push((of, m));
+        calls.push(Observed::Inspector(of, m));
     }
     texts.reverse();
     for (of, m) in texts {
-        v.push(inspector_call(&of, &m), None);
-        calls.push((of, m));
+        calls.push(Observed::Inspector(of, m));
     }
+    let own: Vec<StatementId> = candidates
+        .iter()
+        .filter(|(is_cut, _, _)| *is_cut)
+        .map(|(_, k, _)| StatementId(*k as u32))
+        .take(2)
+        .collect();
     for (_, k, ty) in candidates.into_iter().take(MAX_OBSERVED) {
         for m in model.inspectors(&ty) {
-            let of = StatementId(k as u32);
-            v.push(inspector_call(&of, &m.member), None);
-            calls.push((of, m.member.clone()));
+            calls.push(Observed::Inspector(StatementId(k as u32), m.member.clone()));
         }
+    }
+    if let [later, earlier] = own[..] {
+        calls.extend(relations(model, later, earlier));
+    }
+    for o in &calls {
+        v.push(o.statement(), None);
     }
     (v, calls)
 }

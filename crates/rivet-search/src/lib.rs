@@ -24,6 +24,7 @@ pub mod operators;
 mod output_goal;
 mod pc_goal;
 mod rank;
+mod relations;
 mod search;
 mod weak_goal;
 

@@ -36,6 +36,50 @@ pub enum Assertion {
         class: String,
         message: Option<String>,
     },
+    /// What `a.method(b)` returned at the end of the test, for two objects of the class under
+    /// test: `equals` (true or false) or `compareTo` (its sign: -1, 0 or 1).
+    Relation {
+        a: StatementId,
+        b: StatementId,
+        method: MemberRef,
+        value: ValueSummary,
+    },
+    /// `a.equals(b)` held, so their hash codes agree: the equals/hashCode contract.
+    SameHash { a: StatementId, b: StatementId },
+}
+
+/// `Object.hashCode()`.
+fn hash_code() -> MemberRef {
+    MemberRef::new("java/lang/Object", "hashCode", "()I")
+}
+
+impl Assertion {
+    /// The calls the assertion makes when it is checked, after the test's statements (an
+    /// inspector's observer, the relation's call, the two hash codes); none for the others.
+    pub fn observer_calls(&self) -> Vec<Statement> {
+        match self {
+            Assertion::Inspector { of, method, .. } => vec![observer_call(*of, method)],
+            Assertion::Relation { a, b, method, .. } => vec![Statement::Call {
+                method: method.clone(),
+                receiver: Some(*a),
+                args: vec![*b],
+            }],
+            Assertion::SameHash { a, b } => vec![
+                observer_call(*a, &hash_code()),
+                observer_call(*b, &hash_code()),
+            ],
+            Assertion::Equals { .. } | Assertion::Throws { .. } => Vec::new(),
+        }
+    }
+
+    /// The statements whose values the assertion looks at.
+    pub fn subjects(&self) -> Vec<StatementId> {
+        match self {
+            Assertion::Equals { of, .. } | Assertion::Inspector { of, .. } => vec![*of],
+            Assertion::Relation { a, b, .. } | Assertion::SameHash { a, b } => vec![*a, *b],
+            Assertion::Throws { .. } => Vec::new(),
+        }
+    }
 }
 
 /// The call an inspector assertion makes on statement `of`'s value: `of.method()` for an
