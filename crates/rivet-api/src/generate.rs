@@ -11,7 +11,7 @@ use rivet_testcase::{MemberRef, PrimitiveValue, Statement, StatementId};
 use crate::class_api::{Callable, CallableKind};
 use crate::generate_special::{bind, CLASS};
 use crate::model::{known_implementation, ApiModel};
-use crate::rng::Rng;
+use rivet_rng::Rng;
 use rivet_testcase::TypedTest;
 use rivet_testcase::{JType, Prim, OBJECT, STRING};
 

@@ -11,7 +11,7 @@ use rivet_testcase::{
 
 use crate::functional::{is_enum_bound, Sam};
 use crate::generate::Generator;
-use crate::rng::Rng;
+use rivet_rng::Rng;
 
 /// The class `java.lang.Class`.
 pub(crate) const CLASS: &str = "java/lang/Class";

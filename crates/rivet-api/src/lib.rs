@@ -19,7 +19,6 @@ mod functional;
 mod generate;
 mod generate_special;
 mod model;
-mod rng;
 mod supply;
 mod views;
 
@@ -30,4 +29,4 @@ pub use error::ApiError;
 pub use functional::Sam;
 pub use generate::{GenConfig, Generator};
 pub use model::{internal_name, known_implementation, ApiModel};
-pub use rng::Rng;
+pub use rivet_rng::Rng;

@@ -13,7 +13,7 @@ use crate::functional::{
     JDK_ENUMS,
 };
 use crate::model::{known_implementation, ApiModel};
-use crate::rng::Rng;
+use rivet_rng::Rng;
 
 /// Most package methods kept as producers (a huge package should not slow every lookup).
 const MAX_PACKAGE_METHODS: usize = 4_000;

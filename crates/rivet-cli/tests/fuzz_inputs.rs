@@ -11,22 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A small seeded generator (SplitMix64), so that the sample is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+/// The workspace's seeded generator, so that the sample is the same on every run.
+use rivet_rng::SplitMix as Rng;
 
 fn mutate(bytes: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
     let mut d = bytes.to_vec();
@@ -37,7 +23,7 @@ fn mutate(bytes: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
         1 => {
             for _ in 0..4 {
                 let p = at(rng);
-                d[p] = rng.next() as u8;
+                d[p] = rng.next_u64() as u8;
             }
         }
         2 => {
@@ -51,7 +37,7 @@ fn mutate(bytes: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
         }
         _ => {
             let p = at(rng);
-            d.insert(p, rng.next() as u8);
+            d.insert(p, rng.next_u64() as u8);
         }
     }
     d
@@ -141,7 +127,7 @@ fn broken_class_files_end_in_a_report_or_a_clear_error() {
         ("lct.Examples", "figure1(II)I"),
         ("sushi.Sample", "<init>()V"),
     ];
-    let mut rng = Rng(20261124);
+    let mut rng = Rng::new(20261124);
     let mut n = 0;
     for (class, method) in cases {
         let original =

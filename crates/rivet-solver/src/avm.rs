@@ -13,6 +13,7 @@
 //! It answers `Sat` only with a model the Rust evaluator confirms; otherwise the inner
 //! solver's `Unknown` goes on.
 
+pub use rivet_rng::SplitMix;
 use std::time::{Duration, Instant};
 
 use rivet_pc::{Model, SymbolId, SymbolSort, Term, TermKind};
@@ -44,29 +45,6 @@ impl Default for AvmConfig {
             restarts: 8,
             seed: 0,
         }
-    }
-}
-
-/// SplitMix64: the seeded generator of the restarts (no global randomness).
-#[derive(Debug, Clone)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

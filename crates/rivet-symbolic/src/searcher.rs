@@ -2,6 +2,7 @@
 //! the states a step added and removed; empty): depth-first, breadth-first, seeded random
 //! and new-coverage-first.
 
+pub use rivet_rng::SplitMix;
 use std::collections::VecDeque;
 
 use crate::config::SearcherKind;
@@ -74,29 +75,6 @@ impl Searcher for BreadthFirst {
 
     fn is_empty(&self) -> bool {
         self.queue.is_empty()
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that runs repeat.
-#[derive(Debug, Clone)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 }
 
