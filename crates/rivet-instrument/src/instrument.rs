@@ -91,7 +91,7 @@ pub fn instrument_class(
         insert_all_probes(cf, plan, range, &class, &mut outcome)?;
         outcome.seed_sites = crate::seeds::record_strings(cf);
     }
-    outcome.sandbox_sites = crate::sandbox::guard_calls(cf).sites;
+    outcome.sandbox_sites = crate::guards::guard_calls(cf).sites;
     outcome.touch_sites = crate::statics::mark_touches(cf);
     outcome.resettable = crate::statics::make_resettable(cf);
     Ok(outcome)

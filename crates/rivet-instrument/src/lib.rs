@@ -24,19 +24,20 @@
 mod cache;
 mod cache_lru;
 mod error;
+mod guards;
 mod instrument;
 mod job;
 mod par;
 mod plan;
 mod probes;
 mod runtime;
-mod sandbox;
 mod seeds;
 mod statics;
 
 pub use cache::{cache_key, instrument_cached, InstrumentedClasspath};
 pub use cache_lru::{evict, CacheLease, CacheLimit};
 pub use error::InstrumentError;
+pub use guards::{guard_calls, GuardOutcome};
 pub use instrument::{
     encode_switch_tables, instrument_class, is_instrumented, redirect_exits, switch_tables,
     ClassOutcome, SwitchTable,
@@ -52,5 +53,4 @@ pub use runtime::{
     runtime_classes, EXITS_CLASS, PROBES_CLASS, RUNTIME_PACKAGE, SANDBOX_CLASS, STATICS_CLASS,
     SWITCHES_RESOURCE,
 };
-pub use sandbox::{guard_calls, GuardOutcome};
 pub use statics::{make_resettable, mark_touches, RESET_METHOD};

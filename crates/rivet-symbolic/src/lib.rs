@@ -40,8 +40,8 @@ pub mod searcher;
 pub mod state;
 pub mod strings;
 pub mod strings_symbolic;
+pub mod test_replay;
 pub mod value;
-pub mod whole_test;
 
 pub use config::{ExploreConfig, SearcherKind};
 pub use confirm::{Confirmation, Replay};
@@ -52,4 +52,4 @@ pub use invariants::{AliasStep, Invariant, Invariants, Scope};
 pub use output::{PathLine, SummaryFile};
 pub use rivet_pc::{AccessPath, Clause, ClauseKind, PathCondition, SymbolTable};
 pub use searcher::{Searcher, StateId, StateMeta};
-pub use whole_test::{TestStep, WholeTest, WholeTestSolution};
+pub use test_replay::{TestStep, WholeTest, WholeTestSolution};

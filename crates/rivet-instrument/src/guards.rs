@@ -1,7 +1,8 @@
-//! Interception of the calls from the code under test into the JDK that reach outside the
-//! sandbox: changes to files outside `java.io.tmpdir`, sockets, URL connections, process
-//! starts and signals. Each such call site is sent through the runtime's `Sandbox`, which
-//! refuses with `SandboxRefused` (and remembers it for the worker) or lets the call go on.
+//! The bytecode guards (distinct from the OS sandbox, `rivet-sandbox`): interception of the
+//! calls from the code under test into the JDK that reach outside the sandbox: changes to
+//! files outside `java.io.tmpdir`, sockets, URL connections, process starts and signals. Each
+//! such call site is sent through the runtime's `Sandbox`, which refuses with `SandboxRefused`
+//! (and remembers it for the worker) or lets the call go on.
 //!
 //! Three kinds of rewriting, all leaving the stack as the original call expects it:
 //!
