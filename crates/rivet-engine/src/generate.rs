@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use rivet_api::{ApiModel, GenConfig, Generator};
 use rivet_classfile::ClassName;
-use rivet_junit::JUnitVersion;
 use rivet_search::{Archive, SearchConfig};
 use tracing::info_span;
 
@@ -22,16 +21,14 @@ use rivet_report::OracleReport;
 use rivet_verify::Verifier;
 use rivet_worker::WorkerPool;
 
-use crate::concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy};
+use crate::concolic::{ConcolicConfig, ConcolicStrategy};
 use crate::feasibility::Feasibility;
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
 use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
-use crate::symbolic::{SymbolicSchedule, SymbolicStats, SymbolicStrategy};
-use rivet_report::{
-    seconds, ConcolicReport, Report, RunEvents, StrategyFailureRow, SymbolicReport,
-};
+use crate::symbolic::{SymbolicSchedule, SymbolicStrategy};
+use rivet_report::{Report, RunEvents};
 
 /// What a run tells its caller while it works.
 #[derive(Debug, Clone, PartialEq)]
@@ -139,84 +136,29 @@ pub(crate) fn run_class(
     observe: &mut dyn FnMut(Event),
 ) -> Result<Outcome, EngineError> {
     let class = ClassName::from_binary(&config.class);
-    let method = config.method.as_deref();
     let keep_artifacts = keep_artifacts(config);
     // A project's classes share the pool: this class's events are those from here on.
-    let (events_before, replaced_before) = (workers.pool.events(), workers.pool.workers_replaced());
-    let plan = ClassPlan::build(&session.classpath, model, method, &workers.probes)?;
+    let before = PoolMark::of(&workers.pool);
+    let plan = ClassPlan::build(
+        &session.classpath,
+        model,
+        config.method.as_deref(),
+        &workers.probes,
+    )?;
     check_static_initializer(&mut workers.pool, &class)?;
 
     // The strategies, sharing the goals and the archive.
     let budget = config.strategy_budget();
     let generator = Generator::new(&plan.model, GenConfig::default());
-    let concolic_on = matches!(
-        config.strategy,
-        StrategyChoice::Concolic | StrategyChoice::All
-    );
-    let mut search = SearchStrategy::new(
-        &generator,
-        SearchConfig {
-            seed: config.seed,
-            budget,
-            max_executions: config.max_executions,
-            // Adaptive DSE: the search asks the concolic step to explore the offspring whose
-            // primitive mutation changed their fitness.
-            dse_requests: concolic_on,
-            ..SearchConfig::default()
-        },
-    );
     let mut goals = plan.goals.clone();
     let mut archive = Archive::default();
-    let symbolic_on = matches!(
-        config.strategy,
-        StrategyChoice::Symbolic | StrategyChoice::All
+    let mut set = StrategySet::new(
+        (session, &*workers),
+        config,
+        (&plan, &generator),
+        keep_artifacts.as_deref(),
     );
-    // The strategies learn which path conditions are feasible into one classifier.
-    let feasibility = Feasibility::new();
-    let mut symbolic = symbolic_on.then(|| {
-        let with_search = config.strategy == StrategyChoice::All;
-        let s = SymbolicStrategy::new(
-            &plan,
-            Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-            SymbolicSchedule {
-                until_budget: config.pc_until_budget,
-                ..SymbolicSchedule::for_budget(budget, with_search, config.seed)
-            },
-            (config.pc_policy, feasibility.clone()),
-            keep_artifacts
-                .as_ref()
-                .map(|d| Artifacts::new(d.join("symbolic"))),
-        );
-        let s = s.with_alternatives(workers.probes.class(class.internal()));
-        if config.learned_invariants {
-            s.with_learned_invariants(&plan)
-        } else {
-            s
-        }
-    });
-    let default_step = ConcolicConfig::for_budget(budget, false, config.seed);
-    let mut concolic = concolic_on.then(|| {
-        ConcolicStrategy::new(
-            &plan,
-            workers.probes.class(class.internal()),
-            &generator,
-            Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-            feasibility.clone(),
-            ConcolicConfig {
-                order: config.concolic_order,
-                node_time: config.concolic_step.unwrap_or(default_step.node_time),
-                ..ConcolicConfig::for_budget(
-                    budget,
-                    config.strategy == StrategyChoice::Concolic,
-                    config.seed,
-                )
-            },
-        )
-    });
-    if matches!(
-        config.strategy,
-        StrategyChoice::Symbolic | StrategyChoice::Concolic
-    ) {
+    if set.search_serves_path_conditions_alone(config) {
         // The search works for the path-condition goals alone; branches still count.
         let ids: Vec<GoalId> = goals.iter().map(|g| g.id).collect();
         for g in ids {
@@ -227,18 +169,11 @@ pub(crate) fn run_class(
         branches: plan.places.len(),
         budget,
     });
-    let mut strategies: Vec<&mut dyn Strategy> = vec![&mut search];
-    if let Some(s) = symbolic.as_mut() {
-        strategies.push(s);
-    }
-    if let Some(c) = concolic.as_mut() {
-        strategies.push(c);
-    }
     // Loops the strategies' tests fall into cost less with limits that follow the tests;
     // minimizing, verifying and the final run keep the configured limit.
     workers.pool.set_adaptive_time_limit(true);
     let driven = drive(
-        &mut strategies,
+        &mut set.all(),
         &mut goals,
         &mut archive,
         &mut workers.pool,
@@ -248,7 +183,6 @@ pub(crate) fn run_class(
         },
         &mut |p| observe(Event::Progress(p)),
     );
-    let mut failures = driven.failures.clone();
     // Path-condition goals were stepping stones: the suite is made of the branch and method
     // goals' tests.
     for g in goals.iter().skip(plan.goals.len()) {
@@ -257,7 +191,7 @@ pub(crate) fn run_class(
     workers.pool.set_observation(&ObservationSpec::default());
     workers.pool.set_adaptive_time_limit(false);
 
-    // Finish: minimize, assert, emit, verify.
+    // Finish: minimize, assert, emit, verify; then the mutation stage.
     observe(Event::Finishing);
     let mut verifier = session.verifier(
         config.junit,
@@ -268,61 +202,20 @@ pub(crate) fn run_class(
         // What is left of the time bound, less a moment for the final run and the writing.
         v.deadline = Some(started + config.time_bound().saturating_sub(FINAL_RESERVE));
     }
-    let mut n = 0;
-    let mut round = 0;
-    let checked = loop {
-        let (generated, spent) = suite(&plan, &archive, &mut workers.pool);
-        n += spent;
-        // Threads the code under test left spinning in the workers must not slow javac and
-        // JUnit down.
-        workers.pool.recycle_stray();
-        let checked = check(
-            test_class(
-                &plan,
-                &generated,
-                (config.junit, config.expected_exceptions),
-            ),
-            verifier.as_ref(),
-            &class.binary(),
-        )?;
-        // Goals whose tests verification dropped go back to a search while budget remains.
-        round += 1;
-        let lost = lost_goals(&plan, &archive, &checked.class);
-        let left = budget.saturating_sub(started.elapsed());
-        if lost.is_empty() || round > MAX_RETURNS || left < Duration::from_secs(1) {
-            break checked;
-        }
-        tracing::info!(
-            goals = lost.len(),
-            "verification dropped their tests: searching again"
-        );
-        for g in &lost {
-            archive.forget(*g);
-        }
-        let mut again = SearchStrategy::new(
-            &generator,
-            SearchConfig {
-                seed: config.seed.wrapping_add(round as u64),
-                budget: left,
-                max_executions: config.max_executions,
-                ..SearchConfig::default()
-            },
-        );
-        let redriven = drive(
-            &mut [&mut again],
-            &mut goals,
-            &mut archive,
-            &mut workers.pool,
-            Budget {
-                time: left,
-                max_executions: config.max_executions,
-            },
-            &mut |p| observe(Event::Progress(p)),
-        );
-        n += redriven.executions;
-        failures.extend(redriven.failures);
+    let mut finish = FinishRun {
+        plan: &plan,
+        generator: &generator,
+        config,
+        started,
+        executions: 0,
+        failures: driven.failures.clone(),
     };
-
+    let checked = finish.verified_suite(
+        (&mut goals, &mut archive),
+        &mut workers.pool,
+        verifier.as_ref(),
+        observe,
+    )?;
     let (checked, mutation, oracle) = mutation_stage(
         (session, verifier.as_ref()),
         config,
@@ -332,35 +225,270 @@ pub(crate) fn run_class(
     );
 
     // Write the tests and the report.
-    // A class without tests is not written: JUnit 4 (and so `mvn test`) fails on it.
-    let test_file = if checked.class.tests.is_empty() {
-        None
-    } else {
-        let file = config.out.join(checked.emitted.relative_path());
-        write(&file, &checked.emitted.source)?;
-        Some(file)
+    let test_file = write_tests(config, &checked)?;
+    let mut events = before.events_since(&workers.pool);
+    let (covering, reran) = report_coverage(&workers.pool, &class, &plan, &checked, &mut events)?;
+    let run = ClassRun {
+        config,
+        plan: &plan,
+        checked: &checked,
+        started,
+        driven: &driven,
+        executions: driven.executions + finish.executions + reran,
+        failures: &finish.failures,
+        test_file: test_file.as_deref(),
     };
-    let pool_events = workers.pool.events();
-    let mut events = RunEvents {
-        timed_out: pool_events
-            .timed_out
-            .saturating_sub(events_before.timed_out),
-        crashed: pool_events.crashed.saturating_sub(events_before.crashed),
-        rejected: pool_events.rejected.saturating_sub(events_before.rejected),
-        exit_requests: pool_events
-            .exit_requests
-            .saturating_sub(events_before.exit_requests),
-        sandbox_refusals: pool_events
-            .sandbox_refusals
-            .saturating_sub(events_before.sandbox_refusals),
-        workers_replaced: workers
-            .pool
-            .workers_replaced()
-            .saturating_sub(replaced_before),
-    };
-    // The report's coverage: the final tests run again in a fresh JVM, one after the other in
-    // the order JUnit runs them, as JaCoCo sees them.
-    let mut fresh_config = workers.pool.config().clone();
+    let report = crate::class_report::class_report(
+        &run,
+        (covering, events),
+        (set.symbolic.as_ref(), set.concolic.as_ref()),
+        (mutation, oracle),
+    );
+    write(report_file, &report.to_json())?;
+    Ok(Outcome {
+        report,
+        test_file,
+        report_file: report_file.to_path_buf(),
+    })
+}
+
+/// The strategies of a run, as the configuration chooses them: the search always, SUSHI and
+/// the concolic step when asked for.
+struct StrategySet<'g, 'm> {
+    search: SearchStrategy<'g, 'm>,
+    symbolic: Option<SymbolicStrategy>,
+    concolic: Option<ConcolicStrategy<'g, 'm>>,
+}
+
+impl<'g, 'm> StrategySet<'g, 'm> {
+    fn new(
+        (session, workers): (&Session, &Workers),
+        config: &GenerateConfig,
+        (plan, generator): (&'g ClassPlan, &'g Generator<'m>),
+        keep_artifacts: Option<&std::path::Path>,
+    ) -> StrategySet<'g, 'm> {
+        let class = ClassName::from_binary(&config.class);
+        let budget = config.strategy_budget();
+        let concolic_on = matches!(
+            config.strategy,
+            StrategyChoice::Concolic | StrategyChoice::All
+        );
+        let search = SearchStrategy::new(
+            generator,
+            SearchConfig {
+                seed: config.seed,
+                budget,
+                max_executions: config.max_executions,
+                // Adaptive DSE: the search asks the concolic step to explore the offspring
+                // whose primitive mutation changed their fitness.
+                dse_requests: concolic_on,
+                ..SearchConfig::default()
+            },
+        );
+        // The strategies learn which path conditions are feasible into one classifier.
+        let feasibility = Feasibility::new();
+        let symbolic = matches!(
+            config.strategy,
+            StrategyChoice::Symbolic | StrategyChoice::All
+        )
+        .then(|| {
+            let with_search = config.strategy == StrategyChoice::All;
+            let s = SymbolicStrategy::new(
+                plan,
+                Explorer::new(session.classpath.clone(), ExploreConfig::default()),
+                SymbolicSchedule {
+                    until_budget: config.pc_until_budget,
+                    ..SymbolicSchedule::for_budget(budget, with_search, config.seed)
+                },
+                (config.pc_policy, feasibility.clone()),
+                keep_artifacts.map(|d| Artifacts::new(d.join("symbolic"))),
+            );
+            let s = s.with_alternatives(workers.probes.class(class.internal()));
+            if config.learned_invariants {
+                s.with_learned_invariants(plan)
+            } else {
+                s
+            }
+        });
+        let default_step = ConcolicConfig::for_budget(budget, false, config.seed);
+        let concolic = concolic_on.then(|| {
+            ConcolicStrategy::new(
+                plan,
+                workers.probes.class(class.internal()),
+                generator,
+                Explorer::new(session.classpath.clone(), ExploreConfig::default()),
+                feasibility.clone(),
+                ConcolicConfig {
+                    order: config.concolic_order,
+                    node_time: config.concolic_step.unwrap_or(default_step.node_time),
+                    ..ConcolicConfig::for_budget(
+                        budget,
+                        config.strategy == StrategyChoice::Concolic,
+                        config.seed,
+                    )
+                },
+            )
+        });
+        StrategySet {
+            search,
+            symbolic,
+            concolic,
+        }
+    }
+
+    /// With SUSHI or the concolic step alone, the search only serves their path-condition
+    /// goals (the branch goals are retired for it; they still count).
+    fn search_serves_path_conditions_alone(&self, config: &GenerateConfig) -> bool {
+        matches!(
+            config.strategy,
+            StrategyChoice::Symbolic | StrategyChoice::Concolic
+        )
+    }
+
+    /// The strategies in the order the driver gives them turns.
+    fn all(&mut self) -> Vec<&mut dyn Strategy> {
+        let mut all: Vec<&mut dyn Strategy> = vec![&mut self.search];
+        if let Some(s) = self.symbolic.as_mut() {
+            all.push(s);
+        }
+        if let Some(c) = self.concolic.as_mut() {
+            all.push(c);
+        }
+        all
+    }
+}
+
+/// The finish stage of one class: the suite verified, and searched again for goals whose tests
+/// verification dropped while budget remains.
+struct FinishRun<'a, 'm> {
+    plan: &'a ClassPlan,
+    generator: &'a Generator<'m>,
+    config: &'a GenerateConfig,
+    started: Instant,
+    /// Executions the finish spent (minimizing, assertions, searching again).
+    executions: u64,
+    /// Strategies that failed, the drive's and the searches' again.
+    failures: Vec<crate::strategy::StrategyFailure>,
+}
+
+impl FinishRun<'_, '_> {
+    fn verified_suite(
+        &mut self,
+        (goals, archive): (&mut rivet_search::Goals, &mut Archive),
+        pool: &mut WorkerPool,
+        verifier: Option<&Verifier>,
+        observe: &mut dyn FnMut(Event),
+    ) -> Result<Checked, EngineError> {
+        let class = ClassName::from_binary(&self.config.class);
+        let budget = self.config.strategy_budget();
+        let mut round = 0;
+        loop {
+            let (generated, spent) = suite(self.plan, archive, pool);
+            self.executions += spent;
+            // Threads the code under test left spinning in the workers must not slow javac
+            // and JUnit down.
+            pool.recycle_stray();
+            let checked = check(
+                test_class(
+                    self.plan,
+                    &generated,
+                    (self.config.junit, self.config.expected_exceptions),
+                ),
+                verifier,
+                &class.binary(),
+            )?;
+            // Goals whose tests verification dropped go back to a search while budget
+            // remains.
+            round += 1;
+            let lost = lost_goals(self.plan, archive, &checked.class);
+            let left = budget.saturating_sub(self.started.elapsed());
+            if lost.is_empty() || round > MAX_RETURNS || left < Duration::from_secs(1) {
+                return Ok(checked);
+            }
+            tracing::info!(
+                goals = lost.len(),
+                "verification dropped their tests: searching again"
+            );
+            for g in &lost {
+                archive.forget(*g);
+            }
+            let mut again = SearchStrategy::new(
+                self.generator,
+                SearchConfig {
+                    seed: self.config.seed.wrapping_add(round as u64),
+                    budget: left,
+                    max_executions: self.config.max_executions,
+                    ..SearchConfig::default()
+                },
+            );
+            let redriven = drive(
+                &mut [&mut again],
+                goals,
+                archive,
+                pool,
+                Budget {
+                    time: left,
+                    max_executions: self.config.max_executions,
+                },
+                &mut |p| observe(Event::Progress(p)),
+            );
+            self.executions += redriven.executions;
+            self.failures.extend(redriven.failures);
+        }
+    }
+}
+
+/// Writes the test class; a class without tests is not written (JUnit 4, and so `mvn test`,
+/// fails on it).
+fn write_tests(config: &GenerateConfig, checked: &Checked) -> Result<Option<PathBuf>, EngineError> {
+    if checked.class.tests.is_empty() {
+        return Ok(None);
+    }
+    let file = config.out.join(checked.emitted.relative_path());
+    write(&file, &checked.emitted.source)?;
+    Ok(Some(file))
+}
+
+/// The pool's counters when a class starts (a project's classes share the pool).
+struct PoolMark {
+    events: rivet_worker::PoolEvents,
+    replaced: u64,
+}
+
+impl PoolMark {
+    fn of(pool: &WorkerPool) -> PoolMark {
+        PoolMark {
+            events: pool.events(),
+            replaced: pool.workers_replaced(),
+        }
+    }
+
+    /// What happened in the pool since the mark.
+    fn events_since(&self, pool: &WorkerPool) -> RunEvents {
+        let now = pool.events();
+        let before = &self.events;
+        RunEvents {
+            timed_out: now.timed_out.saturating_sub(before.timed_out),
+            crashed: now.crashed.saturating_sub(before.crashed),
+            rejected: now.rejected.saturating_sub(before.rejected),
+            exit_requests: now.exit_requests.saturating_sub(before.exit_requests),
+            sandbox_refusals: now.sandbox_refusals.saturating_sub(before.sandbox_refusals),
+            workers_replaced: pool.workers_replaced().saturating_sub(self.replaced),
+        }
+    }
+}
+
+/// The report's coverage: the final tests run again in a fresh JVM, one after the other in
+/// the order JUnit runs them, as JaCoCo sees them; the covering test of each branch goal and
+/// the executions spent (its time-outs added to `events`).
+fn report_coverage(
+    pool: &WorkerPool,
+    class: &ClassName,
+    plan: &ClassPlan,
+    checked: &Checked,
+    events: &mut RunEvents,
+) -> Result<(std::collections::BTreeMap<GoalId, String>, u64), EngineError> {
+    let mut fresh_config = pool.config().clone();
     fresh_config.workers = 1;
     // Static state carries over from test to test there, as it does under JUnit.
     fresh_config
@@ -370,72 +498,21 @@ pub(crate) fn run_class(
         class: class.binary(),
         source: Box::new(source),
     })?;
-    let (covering, m) = final_coverage(&plan, &checked.class, &checked.emitted, &mut fresh);
+    let (covering, m) = final_coverage(plan, &checked.class, &checked.emitted, &mut fresh);
     events.timed_out += fresh.events().timed_out;
-    drop(fresh);
-    let branches = Report::rows(&plan.places, &covering);
-    let junit = match config.junit {
-        JUnitVersion::Five => "5",
-        JUnitVersion::Four => "4",
-    };
-    let report = Report {
-        class: class.binary(),
-        method: config.method.clone(),
-        seed: config.seed,
-        budget_s: config.budget_s,
-        elapsed_s: seconds(started.elapsed()),
-        search_s: seconds(driven.elapsed),
-        strategy: config.strategy_name().into(),
-        tests: checked.class.tests.len(),
-        executions: driven.executions + n + m,
-        junit: junit.into(),
-        test_file: test_file.as_ref().map(|f| f.display().to_string()),
-        verified: checked.verified.is_some(),
-        verification: match &checked.verified {
-            Some(v) if checked.class.tests.is_empty() => {
-                format!("no test left to verify ({} tests dropped)", v.dropped_tests)
-            }
-            Some(v) => format!(
-                "compiled and passed twice with JUnit {junit} ({} tests dropped, {} assertions dropped)",
-                v.dropped_tests, v.dropped_assertions
-            ),
-            None => "not verified: no JUnit jars found".into(),
-        },
-        dropped_tests: checked.verified.as_ref().map_or(0, |v| v.dropped_tests),
-        dropped_assertions: checked.verified.as_ref().map_or(0, |v| v.dropped_assertions),
-        untestable: plan.model.untestable.clone(),
-        branches_total: branches.len(),
-        branches_covered: branches.iter().filter(|b| b.covered).count(),
-        classes: Report::classes(&branches),
-        events,
-        dropped: checked
-            .verified
-            .as_ref()
-            .map(|v| v.reasons.clone())
-            .unwrap_or_default(),
-        symbolic: symbolic.as_ref().map(|s| SymbolicReport {
-            invariants: s.learned_invariants(),
-            ..symbolic_report(s.stats(), driven.elapsed)
-        }),
-        concolic: concolic.as_ref().map(|c| concolic_report(c.stats())),
-        pc_selection: symbolic.as_ref().map(|s| s.selection_report()),
-        mutation,
-        oracle,
-        strategy_failures: failures
-            .iter()
-            .map(|f| StrategyFailureRow {
-                strategy: f.strategy.into(),
-                message: f.message.clone(),
-            })
-            .collect(),
-        branches,
-    };
-    write(report_file, &report.to_json())?;
-    Ok(Outcome {
-        report,
-        test_file,
-        report_file: report_file.to_path_buf(),
-    })
+    Ok((covering, m))
+}
+
+/// What the report of one class is made from.
+pub(crate) struct ClassRun<'a> {
+    pub config: &'a GenerateConfig,
+    pub plan: &'a ClassPlan,
+    pub checked: &'a Checked,
+    pub started: Instant,
+    pub driven: &'a crate::strategy::DriveResult,
+    pub executions: u64,
+    pub failures: &'a [crate::strategy::StrategyFailure],
+    pub test_file: Option<&'a std::path::Path>,
 }
 
 /// The mutation stage (unless turned off, or nothing was verified): the tests against the
@@ -505,44 +582,4 @@ pub(crate) fn write(path: &std::path::Path, text: &str) -> Result<(), EngineErro
         std::fs::create_dir_all(parent).map_err(err)?;
     }
     std::fs::write(path, text).map_err(err)
-}
-
-fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
-    let mut diverged_at = std::collections::BTreeMap::new();
-    for d in &stats.divergences {
-        *diverged_at.entry(d.at.clone()).or_insert(0) += 1;
-    }
-    ConcolicReport {
-        traced_runs: stats.traced_runs,
-        nodes: stats.nodes,
-        solved: stats.solved,
-        tests: stats.tests,
-        goals: stats.goals,
-        goals_reached: stats.goals_reached,
-        explore_s: seconds(stats.explore_time),
-        divergences: stats.divergences.len(),
-        diverged_at,
-        dse_requests: stats.dse_requests,
-        dse_steps: stats.dse_steps,
-        dse_improved: stats.dse_improved,
-        whole_tests: stats.whole_tests,
-    }
-}
-
-fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicReport {
-    SymbolicReport {
-        explore_s: seconds(stats.explore_time),
-        select_s: seconds(stats.select_time),
-        strategies_s: seconds(strategies),
-        methods_explored: stats.methods_explored,
-        paths: stats.paths,
-        precise_paths: stats.precise_paths,
-        rounds: stats.rounds,
-        goals: stats.goals,
-        goals_reached: stats.goals_reached,
-        goals_failed: stats.goals_failed,
-        goals_stalled: stats.goals_stalled,
-        goals_cut_short: stats.goals_cut_short,
-        invariants: None,
-    }
 }

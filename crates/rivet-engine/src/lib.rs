@@ -19,6 +19,7 @@
 mod alternatives;
 mod archive_cursor;
 mod artifacts;
+mod class_report;
 mod concolic;
 mod concolic_inputs;
 mod concolic_whole;

@@ -201,242 +201,290 @@ pub fn run(
     target: &Arc<MethodBody>,
     args: Vec<Value>,
 ) -> Result<Step, SymbolicError> {
-    let ret = interp::return_descriptor(&target.descriptor).to_string();
-    let default = || {
-        if ret == "V" {
-            None
-        } else {
-            Some(Value::default_for(ret.bytes().next().unwrap_or(b'V')))
-        }
-    };
     match model {
-        Model::Nop => finish(state, default()),
+        Model::Nop => finish(state, default_result(target)),
         Model::FillInStackTrace => finish(state, args.first().cloned()),
-        Model::IdentityHash => match object_arg(state, args.first()) {
-            Some(id) => finish(state, Some(Value::int(identity_hash(id)))),
-            None if matches!(args.first(), Some(Value::Ref(Reference::Null))) => {
-                finish(state, Some(Value::int(0)))
-            }
-            None => interp::not_followed(
-                state,
-                ctx,
-                &target.class_name,
-                &target.name,
-                &target.descriptor,
-            ),
-        },
-        Model::GetClass => {
-            let ty = object_arg(state, args.first())
-                .and_then(|id| state.object(id))
-                .map(|o| o.type_name.clone());
-            match ty {
-                Some(ty) => {
-                    let m = interp::mirror(state, ctx, &ty)?;
-                    finish(state, Some(Value::Ref(Reference::Object(m))))
-                }
-                None => interp::not_followed(
-                    state,
-                    ctx,
-                    &target.class_name,
-                    &target.name,
-                    &target.descriptor,
-                ),
-            }
-        }
-        Model::Clone => {
-            let Some(id) = object_arg(state, args.first()) else {
-                return interp::not_followed(
-                    state,
-                    ctx,
-                    &target.class_name,
-                    &target.name,
-                    &target.descriptor,
-                );
-            };
-            let mut copy = match state.object(id) {
-                Some(o) => o.clone(),
-                None => return finish(state, default()),
-            };
-            copy.origin = None;
-            let new = state.alloc(copy);
-            finish(state, Some(Value::Ref(Reference::Object(new))))
-        }
+        Model::IdentityHash => identity_hash_code(state, ctx, target, &args),
+        Model::GetClass => get_class(state, ctx, target, &args),
+        Model::Clone => clone_object(state, ctx, target, &args),
         Model::ArrayCopy => array_copy(state, ctx, args),
         Model::ClassMethod => class_method(state, ctx, target, args),
-        Model::ArrayNewInstance => {
-            let component =
-                object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
-                    ObjKind::Mirror(t) => Some(t.clone()),
-                    _ => None,
-                });
-            let len = match args.get(1) {
-                Some(Value::Int(t)) => ctx.concretize(state, &t.clone()),
-                _ => 0,
-            };
-            match component {
-                Some(c) if (0..1 << 20).contains(&len) => {
-                    let element = descriptor_of(&c);
-                    let id = interp::alloc_array(state, &element, len as i32);
-                    finish(state, Some(Value::Ref(Reference::Object(id))))
-                }
-                _ => interp::not_followed(
-                    state,
-                    ctx,
-                    &target.class_name,
-                    &target.name,
-                    &target.descriptor,
-                ),
-            }
-        }
-        Model::Box => {
-            let id = interp::alloc_instance(state, ctx, &target.class_name)?;
-            let slot = ctx
-                .program
-                .require(&target.class_name)?
-                .field_by_name("value");
-            if let (Some(slot), Some(v)) = (slot, args.first()) {
-                if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
-                    if let Some(cell) = fields.get_mut(slot) {
-                        *cell = v.clone();
-                    }
-                }
-            }
-            finish(state, Some(Value::Ref(Reference::Object(id))))
-        }
-        Model::NumberToString => {
-            if ctx.config.symbolic_strings {
-                if let Some(step) = crate::strings_symbolic::number_to_string(state, ctx, &args)? {
-                    return Ok(step);
-                }
-            }
-            let text = args.first().and_then(|a| display_value(state, a, "I"));
-            let value = match text {
-                Some(t) => StrValue::Concrete(Arc::from(t)),
-                None => StrValue::Opaque,
-            };
-            let id = interp::alloc_string(state, ctx, value)?;
-            finish(state, Some(Value::Ref(Reference::Object(id))))
-        }
-        Model::FloatBits => {
-            let bits = |op, t: &Term| -> Option<Term> { Term::unary(op, t.clone()).ok() };
-            let v = match (&*target.name, args.first()) {
-                ("floatToRawIntBits", Some(Value::Float(f))) => match f.as_float() {
-                    Some(k) => Value::int(k.to_bits() as i32),
-                    None => match bits(rivet_pc::UnaryOp::F2Bits, f) {
-                        Some(t) => Value::Int(t),
-                        None => {
-                            return Ok(Step::End(PathEnd::Unsupported("floatToRawIntBits".into())))
-                        }
-                    },
-                },
-                ("doubleToRawLongBits", Some(Value::Double(d))) => match d.as_double() {
-                    Some(k) => Value::Long(Term::long(k.to_bits() as i64)),
-                    None => match bits(rivet_pc::UnaryOp::D2Bits, d) {
-                        Some(t) => Value::Long(t),
-                        None => {
-                            return Ok(Step::End(PathEnd::Unsupported(
-                                "doubleToRawLongBits".into(),
-                            )))
-                        }
-                    },
-                },
-                ("intBitsToFloat", Some(Value::Int(t))) => {
-                    Value::float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32))
-                }
-                ("longBitsToDouble", Some(Value::Long(t))) => {
-                    Value::double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64))
-                }
-                _ => {
-                    return interp::not_followed(
-                        state,
-                        ctx,
-                        &target.class_name,
-                        &target.name,
-                        &target.descriptor,
-                    )
-                }
-            };
-            finish(state, Some(v))
-        }
+        Model::ArrayNewInstance => array_new_instance(state, ctx, target, &args),
+        Model::Box => box_value(state, ctx, target, &args),
+        Model::NumberToString => number_to_string(state, ctx, &args),
+        Model::FloatBits => float_bits(state, ctx, target, &args),
         Model::FpMath => fp_math(state, target, args),
-        Model::StrictMath => {
-            let mut d: Vec<f64> = Vec::with_capacity(args.len());
-            for a in &args {
-                d.push(match a {
-                    Value::Double(t) => {
-                        let k = ctx.concretize_term(state, t);
-                        k.as_double().unwrap_or(f64::NAN)
-                    }
-                    _ => 0.0,
-                });
-            }
-            let x = d.first().copied().unwrap_or(0.0);
-            let y = d.get(1).copied().unwrap_or(0.0);
-            let r = match &*target.name {
-                "sin" => x.sin(),
-                "cos" => x.cos(),
-                "tan" => x.tan(),
-                "asin" => x.asin(),
-                "acos" => x.acos(),
-                "atan" => x.atan(),
-                "exp" => x.exp(),
-                "log" => x.ln(),
-                "log10" => x.log10(),
-                "sqrt" => x.sqrt(),
-                "cbrt" => x.cbrt(),
-                "pow" => x.powf(y),
-                "atan2" => x.atan2(y),
-                "hypot" => x.hypot(y),
-                "sinh" => x.sinh(),
-                "cosh" => x.cosh(),
-                "tanh" => x.tanh(),
-                "expm1" => x.exp_m1(),
-                _ => x.ln_1p(),
-            };
-            finish(state, Some(Value::double(r)))
-        }
+        Model::StrictMath => strict_math(state, ctx, target, &args),
         Model::ParseInt => parse_int(state, ctx, target, args),
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
-        Model::Unsafe => {
-            let v = match &*target.name {
-                "arrayBaseOffset0" => Some(Value::int(16)),
-                "addressSize0" => Some(Value::int(8)),
-                "pageSize" => Some(Value::int(4096)),
-                "arrayIndexScale0" => {
-                    let ty = object_arg(state, args.get(1)).and_then(|id| {
-                        match &state.object(id)?.kind {
-                            ObjKind::Mirror(t) => Some(t.clone()),
-                            _ => None,
-                        }
-                    });
-                    let scale = match ty
-                        .as_deref()
-                        .and_then(|t| t.strip_prefix('['))
-                        .and_then(|e| e.bytes().next())
-                    {
-                        Some(b'Z' | b'B') => 1,
-                        Some(b'C' | b'S') => 2,
-                        Some(b'J' | b'D') => 8,
-                        _ => 4,
-                    };
-                    Some(Value::int(scale))
-                }
-                "objectFieldOffset0" | "objectFieldOffset1" => Some(Value::Long(Term::long(
-                    12 + 4 * i64::from(ctx.counters.next_call_symbol % 64),
-                ))),
-                _ => None,
-            };
-            finish(state, v)
-        }
-        Model::NotFollowed => interp::not_followed(
-            state,
-            ctx,
-            &target.class_name,
-            &target.name,
-            &target.descriptor,
-        ),
+        Model::Unsafe => unsafe_value(state, ctx, target, &args),
+        Model::NotFollowed => not_followed(state, ctx, target),
     }
+}
+
+/// The call is not followed (a model that cannot answer for these arguments).
+fn not_followed(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+) -> Result<Step, SymbolicError> {
+    interp::not_followed(
+        state,
+        ctx,
+        &target.class_name,
+        &target.name,
+        &target.descriptor,
+    )
+}
+
+/// The zero of the method's return type (None for void).
+fn default_result(target: &MethodBody) -> Option<Value> {
+    let ret = interp::return_descriptor(&target.descriptor);
+    if ret == "V" {
+        None
+    } else {
+        Some(Value::default_for(ret.bytes().next().unwrap_or(b'V')))
+    }
+}
+
+/// `System.identityHashCode` and `Object.hashCode`: a fixed hash per object, 0 for null.
+fn identity_hash_code(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    match object_arg(state, args.first()) {
+        Some(id) => finish(state, Some(Value::int(identity_hash(id)))),
+        None if matches!(args.first(), Some(Value::Ref(Reference::Null))) => {
+            finish(state, Some(Value::int(0)))
+        }
+        None => not_followed(state, ctx, target),
+    }
+}
+
+/// `Object.getClass`: the mirror of the object's class.
+fn get_class(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let ty = object_arg(state, args.first())
+        .and_then(|id| state.object(id))
+        .map(|o| o.type_name.clone());
+    match ty {
+        Some(ty) => {
+            let m = interp::mirror(state, ctx, &ty)?;
+            finish(state, Some(Value::Ref(Reference::Object(m))))
+        }
+        None => not_followed(state, ctx, target),
+    }
+}
+
+/// `Object.clone`: a shallow copy, a new object of no input's.
+fn clone_object(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let Some(id) = object_arg(state, args.first()) else {
+        return not_followed(state, ctx, target);
+    };
+    let mut copy = match state.object(id) {
+        Some(o) => o.clone(),
+        None => return finish(state, default_result(target)),
+    };
+    copy.origin = None;
+    let new = state.alloc(copy);
+    finish(state, Some(Value::Ref(Reference::Object(new))))
+}
+
+/// `Array.newInstance(component, length)` with a concrete length.
+fn array_new_instance(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let component = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
+        ObjKind::Mirror(t) => Some(t.clone()),
+        _ => None,
+    });
+    let len = match args.get(1) {
+        Some(Value::Int(t)) => ctx.concretize(state, &t.clone()),
+        _ => 0,
+    };
+    match component {
+        Some(c) if (0..1 << 20).contains(&len) => {
+            let element = descriptor_of(&c);
+            let id = interp::alloc_array(state, &element, len as i32);
+            finish(state, Some(Value::Ref(Reference::Object(id))))
+        }
+        _ => not_followed(state, ctx, target),
+    }
+}
+
+/// `Integer.valueOf` and the other boxing factories: a new box holding the value.
+fn box_value(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let id = interp::alloc_instance(state, ctx, &target.class_name)?;
+    let slot = ctx
+        .program
+        .require(&target.class_name)?
+        .field_by_name("value");
+    if let (Some(slot), Some(v)) = (slot, args.first()) {
+        if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
+            if let Some(cell) = fields.get_mut(slot) {
+                *cell = v.clone();
+            }
+        }
+    }
+    finish(state, Some(Value::Ref(Reference::Object(id))))
+}
+
+/// `Integer.toString` and friends: the text of a concrete value, a string term under
+/// symbolic strings, an opaque string otherwise.
+fn number_to_string(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    if ctx.config.symbolic_strings {
+        if let Some(step) = crate::strings_symbolic::number_to_string(state, ctx, args)? {
+            return Ok(step);
+        }
+    }
+    let text = args.first().and_then(|a| display_value(state, a, "I"));
+    let value = match text {
+        Some(t) => StrValue::Concrete(Arc::from(t)),
+        None => StrValue::Opaque,
+    };
+    let id = interp::alloc_string(state, ctx, value)?;
+    finish(state, Some(Value::Ref(Reference::Object(id))))
+}
+
+/// `Float.floatToRawIntBits`, `Double.doubleToRawLongBits` and their inverses.
+fn float_bits(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let bits = |op, t: &Term| -> Option<Term> { Term::unary(op, t.clone()).ok() };
+    let v = match (&*target.name, args.first()) {
+        ("floatToRawIntBits", Some(Value::Float(f))) => match f.as_float() {
+            Some(k) => Value::int(k.to_bits() as i32),
+            None => match bits(rivet_pc::UnaryOp::F2Bits, f) {
+                Some(t) => Value::Int(t),
+                None => return Ok(Step::End(PathEnd::Unsupported("floatToRawIntBits".into()))),
+            },
+        },
+        ("doubleToRawLongBits", Some(Value::Double(d))) => match d.as_double() {
+            Some(k) => Value::Long(Term::long(k.to_bits() as i64)),
+            None => match bits(rivet_pc::UnaryOp::D2Bits, d) {
+                Some(t) => Value::Long(t),
+                None => {
+                    return Ok(Step::End(PathEnd::Unsupported(
+                        "doubleToRawLongBits".into(),
+                    )))
+                }
+            },
+        },
+        ("intBitsToFloat", Some(Value::Int(t))) => {
+            Value::float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32))
+        }
+        ("longBitsToDouble", Some(Value::Long(t))) => {
+            Value::double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64))
+        }
+        _ => return not_followed(state, ctx, target),
+    };
+    finish(state, Some(v))
+}
+
+/// `StrictMath`'s functions on concrete doubles.
+fn strict_math(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let mut d: Vec<f64> = Vec::with_capacity(args.len());
+    for a in args {
+        d.push(match a {
+            Value::Double(t) => {
+                let k = ctx.concretize_term(state, t);
+                k.as_double().unwrap_or(f64::NAN)
+            }
+            _ => 0.0,
+        });
+    }
+    let x = d.first().copied().unwrap_or(0.0);
+    let y = d.get(1).copied().unwrap_or(0.0);
+    let r = match &*target.name {
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "asin" => x.asin(),
+        "acos" => x.acos(),
+        "atan" => x.atan(),
+        "exp" => x.exp(),
+        "log" => x.ln(),
+        "log10" => x.log10(),
+        "sqrt" => x.sqrt(),
+        "cbrt" => x.cbrt(),
+        "pow" => x.powf(y),
+        "atan2" => x.atan2(y),
+        "hypot" => x.hypot(y),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "tanh" => x.tanh(),
+        "expm1" => x.exp_m1(),
+        _ => x.ln_1p(),
+    };
+    finish(state, Some(Value::double(r)))
+}
+
+/// The few `Unsafe` queries the JDK's collections make while they start.
+fn unsafe_value(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    target: &Arc<MethodBody>,
+    args: &[Value],
+) -> Result<Step, SymbolicError> {
+    let v = match &*target.name {
+        "arrayBaseOffset0" => Some(Value::int(16)),
+        "addressSize0" => Some(Value::int(8)),
+        "pageSize" => Some(Value::int(4096)),
+        "arrayIndexScale0" => {
+            let ty = object_arg(state, args.get(1)).and_then(|id| match &state.object(id)?.kind {
+                ObjKind::Mirror(t) => Some(t.clone()),
+                _ => None,
+            });
+            let scale = match ty
+                .as_deref()
+                .and_then(|t| t.strip_prefix('['))
+                .and_then(|e| e.bytes().next())
+            {
+                Some(b'Z' | b'B') => 1,
+                Some(b'C' | b'S') => 2,
+                Some(b'J' | b'D') => 8,
+                _ => 4,
+            };
+            Some(Value::int(scale))
+        }
+        "objectFieldOffset0" | "objectFieldOffset1" => Some(Value::Long(Term::long(
+            12 + 4 * i64::from(ctx.counters.next_call_symbol % 64),
+        ))),
+        _ => None,
+    };
+    finish(state, v)
 }
 
 /// `Math.sqrt` and `abs`/`min`/`max` of floats and doubles as terms.

@@ -113,56 +113,16 @@ pub fn string_method(
             Some(s) => Value::int(i32::from(s.is_empty())),
             None => interp::fresh_value(state, ctx, "Z", &label("isEmpty"))?,
         }),
-        ("charAt", _) => {
-            let index = match args.get(1) {
-                Some(Value::Int(t)) => Some(t.clone()),
-                _ => None,
-            };
-            match (&this, index) {
-                (Some(s), Some(i)) => {
-                    let units = utf16(s);
-                    let i = ctx.concretize(state, &i);
-                    match units.get(i as usize).filter(|_| i >= 0) {
-                        Some(c) => Some(Value::int(i32::from(*c))),
-                        None => {
-                            interp::throw_new(
-                                state,
-                                ctx,
-                                "java/lang/StringIndexOutOfBoundsException",
-                            )?;
-                            return Ok(Step::Continue);
-                        }
-                    }
-                }
-                _ => Some(interp::fresh_value(state, ctx, "C", &label("charAt"))?),
-            }
-        }
+        ("charAt", _) => match char_at(state, ctx, this.as_deref(), &args)? {
+            Ok(v) => Some(v),
+            Err(Thrown) => return Ok(Step::Continue),
+        },
         ("hashCode", "()I") => Some(match &this {
             Some(s) => Value::int(java_hash(s)),
             None => interp::fresh_value(state, ctx, "I", &label("hashCode"))?,
         }),
         ("equals", _) | ("contentEquals", _) | ("equalsIgnoreCase", _) => {
-            let same = object_arg(state, args.first()) == object_arg(state, args.get(1))
-                && object_arg(state, args.first()).is_some();
-            let other_is_null =
-                matches!(args.get(1), Some(Value::Ref(r)) if state.deref(*r) == Reference::Null);
-            let other_string = object_arg(state, args.get(1))
-                .and_then(|id| state.string_of(id))
-                .is_some();
-            let other = text_of(state, args.get(1));
-            Some(if same {
-                Value::int(1)
-            } else if other_is_null || (object_arg(state, args.get(1)).is_some() && !other_string) {
-                Value::int(0)
-            } else {
-                match (&this, &other) {
-                    (Some(a), Some(b)) if name == "equalsIgnoreCase" => {
-                        Value::int(i32::from(a.to_lowercase() == b.to_lowercase()))
-                    }
-                    (Some(a), Some(b)) => Value::int(i32::from(a == b)),
-                    _ => interp::fresh_value(state, ctx, "Z", &label(name))?,
-                }
-            })
+            Some(string_equals(state, ctx, name, this.as_deref(), &args)?)
         }
         ("toString", _) | ("intern", _) => args.first().cloned(),
         ("concat", _) => {
@@ -203,49 +163,12 @@ pub fn string_method(
             })
         }
         ("indexOf", "(I)I") | ("indexOf", "(Ljava/lang/String;)I") => {
-            let found = match (&this, desc) {
-                (Some(s), "(I)I") => int_arg(args.get(1)).map(|c| {
-                    utf16(s)
-                        .iter()
-                        .position(|u| i32::from(*u) == c)
-                        .map(|p| p as i32)
-                        .unwrap_or(-1)
-                }),
-                (Some(s), _) => text_of(state, args.get(1)).map(|b| {
-                    s.find(&*b)
-                        .map(|p| utf16(&s[..p]).len() as i32)
-                        .unwrap_or(-1)
-                }),
-                _ => None,
-            };
-            Some(match found {
-                Some(i) => Value::int(i),
-                None => fresh_int(state, ctx, &label("indexOf"), Some(-1))?,
-            })
+            Some(index_of(state, ctx, this.as_deref(), desc, &args)?)
         }
-        ("substring", _) => {
-            let begin = int_arg(args.get(1));
-            let units = this.as_ref().map(|s| utf16(s));
-            let end = if desc == "(I)Ljava/lang/String;" {
-                units.as_ref().map(|u| u.len() as i32)
-            } else {
-                int_arg(args.get(2))
-            };
-            match (units, begin, end) {
-                (Some(u), Some(b), Some(e)) => {
-                    if b < 0 || e > u.len() as i32 || b > e {
-                        interp::throw_new(state, ctx, "java/lang/StringIndexOutOfBoundsException")?;
-                        return Ok(Step::Continue);
-                    }
-                    Some(new_string(
-                        state,
-                        ctx,
-                        Some(from_utf16(&u[b as usize..e as usize])),
-                    )?)
-                }
-                _ => Some(new_string(state, ctx, None)?),
-            }
-        }
+        ("substring", _) => match substring(state, ctx, this.as_deref(), desc, &args)? {
+            Ok(v) => Some(v),
+            Err(Thrown) => return Ok(Step::Continue),
+        },
         ("trim" | "toUpperCase" | "toLowerCase", "()Ljava/lang/String;") => {
             let text = this.as_ref().map(|s| match name {
                 "trim" => s.trim_matches(|c: char| c <= ' ').to_string(),
@@ -265,6 +188,126 @@ pub fn string_method(
         }
     };
     finish(state, result)
+}
+
+/// The method threw (a Java exception is pending in the state): the step continues there.
+struct Thrown;
+
+/// `charAt(i)` of a known text at a concrete index; a fresh char otherwise.
+fn char_at(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    this: Option<&str>,
+    args: &[Value],
+) -> Result<Result<Value, Thrown>, SymbolicError> {
+    let index = match args.get(1) {
+        Some(Value::Int(t)) => Some(t.clone()),
+        _ => None,
+    };
+    Ok(Ok(match (this, index) {
+        (Some(s), Some(i)) => {
+            let units = utf16(s);
+            let i = ctx.concretize(state, &i);
+            match units.get(i as usize).filter(|_| i >= 0) {
+                Some(c) => Value::int(i32::from(*c)),
+                None => {
+                    interp::throw_new(state, ctx, "java/lang/StringIndexOutOfBoundsException")?;
+                    return Ok(Err(Thrown));
+                }
+            }
+        }
+        _ => interp::fresh_value(state, ctx, "C", "String.charAt")?,
+    }))
+}
+
+/// `equals`, `contentEquals`, `equalsIgnoreCase`: the same object, null or another kind of
+/// object, two known texts; a fresh boolean otherwise.
+fn string_equals(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    name: &str,
+    this: Option<&str>,
+    args: &[Value],
+) -> Result<Value, SymbolicError> {
+    let same = object_arg(state, args.first()) == object_arg(state, args.get(1))
+        && object_arg(state, args.first()).is_some();
+    let other_is_null =
+        matches!(args.get(1), Some(Value::Ref(r)) if state.deref(*r) == Reference::Null);
+    let other_string = object_arg(state, args.get(1))
+        .and_then(|id| state.string_of(id))
+        .is_some();
+    let other = text_of(state, args.get(1));
+    Ok(if same {
+        Value::int(1)
+    } else if other_is_null || (object_arg(state, args.get(1)).is_some() && !other_string) {
+        Value::int(0)
+    } else {
+        match (this, other.as_deref()) {
+            (Some(a), Some(b)) if name == "equalsIgnoreCase" => {
+                Value::int(i32::from(a.to_lowercase() == b.to_lowercase()))
+            }
+            (Some(a), Some(b)) => Value::int(i32::from(a == b)),
+            _ => interp::fresh_value(state, ctx, "Z", &format!("String.{name}"))?,
+        }
+    })
+}
+
+/// `indexOf(char)` and `indexOf(String)` on a known text; a fresh index of at least -1
+/// otherwise.
+fn index_of(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    this: Option<&str>,
+    desc: &str,
+    args: &[Value],
+) -> Result<Value, SymbolicError> {
+    let found = match (this, desc) {
+        (Some(s), "(I)I") => int_arg(args.get(1)).map(|c| {
+            utf16(s)
+                .iter()
+                .position(|u| i32::from(*u) == c)
+                .map(|p| p as i32)
+                .unwrap_or(-1)
+        }),
+        (Some(s), _) => text_of(state, args.get(1)).map(|b| {
+            s.find(&*b)
+                .map(|p| utf16(&s[..p]).len() as i32)
+                .unwrap_or(-1)
+        }),
+        _ => None,
+    };
+    match found {
+        Some(i) => Ok(Value::int(i)),
+        None => fresh_int(state, ctx, "String.indexOf", Some(-1)),
+    }
+}
+
+/// `substring(begin)` and `substring(begin, end)` of a known text at concrete bounds (out of
+/// bounds throws); an unknown string otherwise.
+fn substring(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    this: Option<&str>,
+    desc: &str,
+    args: &[Value],
+) -> Result<Result<Value, Thrown>, SymbolicError> {
+    let begin = int_arg(args.get(1));
+    let units = this.map(utf16);
+    let end = if desc == "(I)Ljava/lang/String;" {
+        units.as_ref().map(|u| u.len() as i32)
+    } else {
+        int_arg(args.get(2))
+    };
+    Ok(Ok(match (units, begin, end) {
+        (Some(u), Some(b), Some(e)) => {
+            if b < 0 || e > u.len() as i32 || b > e {
+                interp::throw_new(state, ctx, "java/lang/StringIndexOutOfBoundsException")?;
+                return Ok(Err(Thrown));
+            }
+            new_string(state, ctx, Some(from_utf16(&u[b as usize..e as usize])))?
+        }
+        _ => new_string(state, ctx, None)?,
+    }))
 }
 
 fn compare_to(a: &str, b: &str) -> i32 {

@@ -87,19 +87,89 @@ pub struct DroppedTest {
     pub reason: String,
 }
 
+/// Records why a test was dropped (its name, the reason).
+type DropReason<'a> = dyn FnMut(&str, String) + 'a;
+
+/// What the two runs say of each test, applied to the class: assertions that failed in one
+/// run only are dropped (an expected exception's message cleared), failing and unreported
+/// tests doomed; returns the doomed tests and whether an assertion went.
+fn apply_verdicts(
+    class: &mut TestClass,
+    emitted: &rivet_junit::Emitted,
+    (first, second): (&crate::RunReport, &crate::RunReport),
+    (dropped_assertions, why): (&mut usize, &mut DropReason<'_>),
+) -> (BTreeSet<usize>, bool) {
+    let mut doomed = BTreeSet::new();
+    let mut changed = false;
+    for (t, lines) in emitted.tests.iter().enumerate() {
+        let (a, b) = (first.tests.get(&lines.name), second.tests.get(&lines.name));
+        match triage(a, b, lines) {
+            Verdict::Keep => {}
+            Verdict::Unreported => {
+                warn!(test = %lines.name, "not reported by JUnit; dropped");
+                why(&lines.name, "not reported by JUnit".into());
+                doomed.insert(t);
+            }
+            Verdict::DropTest => {
+                let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
+                let message = failure.and_then(|o| o.message.as_deref());
+                debug!(test = %lines.name, ?message, "failing test dropped");
+                why(
+                    &lines.name,
+                    format!("fails: {}", message.unwrap_or("(no message)")),
+                );
+                doomed.insert(t);
+            }
+            Verdict::ClearMessage(ai) => {
+                // The exception's message differed: keep the expected exception.
+                if let Some(Assertion::Throws { message, .. }) =
+                    class.tests[t].generated.assertions.get_mut(ai)
+                {
+                    *message = None;
+                    *dropped_assertions += 1;
+                    changed = true;
+                } else {
+                    doomed.insert(t);
+                }
+            }
+            Verdict::DropAssertion(ai) => {
+                let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
+                let message = failure.and_then(|o| o.message.as_deref());
+                debug!(test = %lines.name, ?message, "unstable assertion dropped");
+                let assertions = &mut class.tests[t].generated.assertions;
+                if ai < assertions.len() {
+                    let removed = assertions.remove(ai);
+                    if matches!(removed, Assertion::Throws { .. }) {
+                        // Without its expected exception the test is not a test.
+                        why(
+                            &lines.name,
+                            format!(
+                                "its expected exception is not stable: {}",
+                                message.unwrap_or("(no message)")
+                            ),
+                        );
+                        doomed.insert(t);
+                    }
+                    *dropped_assertions += 1;
+                    changed = true;
+                } else {
+                    doomed.insert(t);
+                }
+            }
+        }
+    }
+    (doomed, changed)
+}
+
 const MAX_ROUNDS: usize = 8;
 
 impl Verifier {
-    /// Verifies `class`: returns the surviving tests, re-emitted.
-    pub fn verify(&self, class: TestClass) -> Result<Verified, VerifyError> {
-        let _span =
-            info_span!("verify", class = %class.class_under_test, tests = class.tests.len())
-                .entered();
-        let temp;
-        let dir: PathBuf = match &self.keep {
+    /// Where this verification's files go: the artifacts directory (each verification of
+    /// the run in one of its own: `d`, then `d/again-2`, `d/again-3`, ...) or a temporary
+    /// directory, removed when the returned guard drops.
+    fn work_dir(&self) -> Result<(PathBuf, Option<tempfile::TempDir>), VerifyError> {
+        match &self.keep {
             Some(d) => {
-                // Each verification of the run (again after lost goals were searched for) in
-                // a directory of its own: `d`, then `d/again-2`, `d/again-3`, ...
                 let mut dir = d.clone();
                 let mut n = 1;
                 while dir.join("classes").exists() {
@@ -110,19 +180,27 @@ impl Verifier {
                     what: "creating the artifacts directory".into(),
                     source,
                 })?;
-                dir
+                Ok((dir, None))
             }
             None => {
-                temp = tempfile::Builder::new()
+                let temp = tempfile::Builder::new()
                     .prefix("rivet-verify-")
                     .tempdir()
                     .map_err(|source| VerifyError::Io {
                         what: "creating a temporary directory".into(),
                         source,
                     })?;
-                temp.path().to_path_buf()
+                Ok((temp.path().to_path_buf(), Some(temp)))
             }
-        };
+        }
+    }
+
+    /// Verifies `class`: returns the surviving tests, re-emitted.
+    pub fn verify(&self, class: TestClass) -> Result<Verified, VerifyError> {
+        let _span =
+            info_span!("verify", class = %class.class_under_test, tests = class.tests.len())
+                .entered();
+        let (dir, _temp) = self.work_dir()?;
         let mut class = class;
         let total = class.tests.len();
         let mut alive: Vec<usize> = (0..class.tests.len()).collect();
@@ -202,65 +280,12 @@ impl Verifier {
                 Order::Fixed
             };
             let second = self.run_in_order(&emitted, &dir, 2 * round + 1, order)?;
-            let mut doomed = BTreeSet::new();
-            let mut changed = false;
-            for (t, lines) in emitted.tests.iter().enumerate() {
-                let (a, b) = (first.tests.get(&lines.name), second.tests.get(&lines.name));
-                match triage(a, b, lines) {
-                    Verdict::Keep => {}
-                    Verdict::Unreported => {
-                        warn!(test = %lines.name, "not reported by JUnit; dropped");
-                        why(&lines.name, "not reported by JUnit".into());
-                        doomed.insert(t);
-                    }
-                    Verdict::DropTest => {
-                        let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
-                        let message = failure.and_then(|o| o.message.as_deref());
-                        debug!(test = %lines.name, ?message, "failing test dropped");
-                        why(
-                            &lines.name,
-                            format!("fails: {}", message.unwrap_or("(no message)")),
-                        );
-                        doomed.insert(t);
-                    }
-                    Verdict::ClearMessage(ai) => {
-                        // The exception's message differed: keep the expected exception.
-                        if let Some(Assertion::Throws { message, .. }) =
-                            class.tests[t].generated.assertions.get_mut(ai)
-                        {
-                            *message = None;
-                            dropped_assertions += 1;
-                            changed = true;
-                        } else {
-                            doomed.insert(t);
-                        }
-                    }
-                    Verdict::DropAssertion(ai) => {
-                        let failure = [a, b].into_iter().flatten().find(|o| !o.passed);
-                        let message = failure.and_then(|o| o.message.as_deref());
-                        debug!(test = %lines.name, ?message, "unstable assertion dropped");
-                        let assertions = &mut class.tests[t].generated.assertions;
-                        if ai < assertions.len() {
-                            let removed = assertions.remove(ai);
-                            if matches!(removed, Assertion::Throws { .. }) {
-                                // Without its expected exception the test is not a test.
-                                why(
-                                    &lines.name,
-                                    format!(
-                                        "its expected exception is not stable: {}",
-                                        message.unwrap_or("(no message)")
-                                    ),
-                                );
-                                doomed.insert(t);
-                            }
-                            dropped_assertions += 1;
-                            changed = true;
-                        } else {
-                            doomed.insert(t);
-                        }
-                    }
-                }
-            }
+            let (doomed, changed) = apply_verdicts(
+                &mut class,
+                &emitted,
+                (&first, &second),
+                (&mut dropped_assertions, &mut why),
+            );
             if doomed.is_empty() && !changed {
                 return Ok(Verified {
                     class,
