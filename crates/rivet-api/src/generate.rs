@@ -61,6 +61,9 @@ impl Default for GenConfig {
 pub struct Generator<'m> {
     pub model: &'m ApiModel,
     pub config: GenConfig,
+    /// Set while the argument of a call on a collection or map is made: an element is then a
+    /// fresh value rather than one the test already holds, so that the elements differ.
+    fresh_element: std::cell::Cell<bool>,
 }
 
 const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
@@ -74,7 +77,11 @@ const DISTINCT_ARGUMENTS: f64 = 0.8;
 
 impl<'m> Generator<'m> {
     pub fn new(model: &'m ApiModel, config: GenConfig) -> Generator<'m> {
-        Generator { model, config }
+        Generator {
+            model,
+            config,
+            fresh_element: std::cell::Cell::new(false),
+        }
     }
 
     /// A test of `calls` random calls of the class under test.
@@ -86,6 +93,7 @@ impl<'m> Generator<'m> {
             }
             self.call_target(rng, &mut t);
         }
+        self.model.drop_self_insertions(&mut t);
         t
     }
 
@@ -173,7 +181,13 @@ impl<'m> Generator<'m> {
             } else {
                 p.substitute(&env)
             };
-            let mut id = self.value(rng, t, &p, depth + 1)?;
+            let element = receiver
+                .as_ref()
+                .is_some_and(|(_, ty)| self.model.holds_elements(ty));
+            self.fresh_element.set(element);
+            let id = self.value(rng, t, &p, depth + 1);
+            self.fresh_element.set(false);
+            let mut id = id?;
             // Distinct parameters mostly get distinct values: `f(x, x)` reaches branches but
             // cannot tell an argument-order or comparison mutant from the original.
             if let (JType::Prim(prim), true) = (&p, args.contains(&id)) {
@@ -293,6 +307,22 @@ impl<'m> Generator<'m> {
             self.config.p_reuse * 0.5
         } else {
             self.config.p_reuse
+        };
+        // An element of a collection is mostly fresh (and never the collection itself, which
+        // is not among `reuse` then: only values that hold no elements are).
+        let fresh_element = self.fresh_element.replace(false);
+        let (reuse, p_reuse) = if fresh_element {
+            let plain: Vec<usize> = reuse
+                .into_iter()
+                .filter(|i| {
+                    t.types[*i]
+                        .as_ref()
+                        .is_some_and(|v| !self.model.holds_elements(v))
+                })
+                .collect();
+            (plain, p_reuse * 0.25)
+        } else {
+            (reuse, p_reuse)
         };
         if !reuse.is_empty() && rng.chance(p_reuse) {
             return rng.pick(&reuse).map(|i| StatementId(*i as u32));

@@ -74,6 +74,43 @@ impl ApiModel {
         out
     }
 
+    /// Does a value of `ty` hold elements (a `Collection` or a `Map`)? Such a value is never
+    /// given itself as an element: one that holds itself hides every mix-up of its elements
+    /// (they all print as `(this Collection)`).
+    pub fn holds_elements(&self, ty: &JType) -> bool {
+        ["java/util/Collection", "java/util/Map"]
+            .iter()
+            .any(|c| self.assignable(ty, &JType::class(c)))
+    }
+
+    /// Takes out of `t` every call that gives a collection or map itself as an argument
+    /// (`list.add(list)`, `new TreeList(list)` after it), with what depends on it.
+    pub fn drop_self_insertions(&self, t: &mut TypedTest) {
+        let doomed: Vec<usize> = t
+            .statements()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| match s {
+                Statement::Call {
+                    receiver: Some(r),
+                    args,
+                    ..
+                } => {
+                    args.contains(r)
+                        && t.types
+                            .get(r.0 as usize)
+                            .and_then(|ty| ty.as_ref())
+                            .is_some_and(|ty| self.holds_elements(ty))
+                }
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if !doomed.is_empty() {
+            t.remove_with_dependents(&doomed);
+        }
+    }
+
     /// Did the class under test (or a nested class of it) hand out the value of statement
     /// `at`: its result, or the result of a call on such a value?
     pub fn handed_out(&self, t: &TypedTest, at: usize) -> bool {

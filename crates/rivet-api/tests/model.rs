@@ -336,3 +336,59 @@ fn a_list_the_class_hands_out_gets_the_list_queries_and_a_list_argument_only_its
     assert!(model.handed_out(&t, 2), "the iterator of a handed-out list");
     assert!(!model.handed_out(&t, 3));
 }
+
+#[test]
+fn a_collection_given_itself_is_taken_out_of_a_test_with_what_depends_on_it() {
+    use rivet_testcase::{MemberRef, Statement, TypedTest};
+    let model = ApiModel::build(
+        classpath(&[]),
+        "sushi.Scheduler",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    let list_ty = JType::class("java/util/ArrayList");
+    assert!(model.holds_elements(&list_ty));
+    assert!(model.holds_elements(&JType::class("java/util/HashMap")));
+    assert!(!model.holds_elements(&JType::class("java/lang/String")));
+    let mut t = TypedTest::new();
+    let list = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(list_ty.clone()),
+    );
+    let add = MemberRef::new("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z");
+    let text = t.push(
+        Statement::String("x".into()),
+        Some(JType::class("java/lang/String")),
+    );
+    t.push(
+        Statement::Call {
+            method: add.clone(),
+            receiver: Some(list),
+            args: vec![text],
+        },
+        Some(JType::from_descriptor("Z").unwrap()),
+    );
+    let itself = t.push(
+        Statement::Call {
+            method: add,
+            receiver: Some(list),
+            args: vec![list],
+        },
+        Some(JType::from_descriptor("Z").unwrap()),
+    );
+    // What used the self-insertion's result goes with it.
+    t.push(
+        Statement::Call {
+            method: MemberRef::new("java/lang/String", "valueOf", "(Z)Ljava/lang/String;"),
+            receiver: None,
+            args: vec![itself],
+        },
+        Some(JType::class("java/lang/String")),
+    );
+    model.drop_self_insertions(&mut t);
+    assert_eq!(t.len(), 3, "{:?}", t.statements());
+}

@@ -42,9 +42,68 @@ fn operands_mut(s: &mut Statement) -> Option<&mut Vec<StatementId>> {
     }
 }
 
+/// A value other than the literal `s` (a primitive off by one, a string one character longer),
+/// None for a statement that is no literal or a boolean.
+fn other_literal(s: &Statement) -> Option<Statement> {
+    match s {
+        Statement::Primitive(v) => off_by_one(*v).map(Statement::Primitive),
+        Statement::String(text) => Some(Statement::String(format!("{text}1"))),
+        _ => None,
+    }
+}
+
+/// The variant of `t` in which the second of two calls of one method on one receiver that
+/// pass the same literal (`list.add(s); list.add(s)`: a collection of equal elements, which
+/// hides any mix-up of their order) passes another literal instead.
+fn repeated_element_variant(t: &TypedTest) -> Option<TypedTest> {
+    let statements = t.statements();
+    for (k2, s2) in statements.iter().enumerate() {
+        let Statement::Call {
+            method: m2,
+            receiver: Some(r2),
+            args: args2,
+        } = s2
+        else {
+            continue;
+        };
+        for (i, a) in args2.iter().enumerate() {
+            let repeated = statements[..k2].iter().any(|s1| {
+                matches!(s1, Statement::Call { method, receiver: Some(r1), args }
+                    if method == m2 && r1 == r2 && args.get(i) == Some(a))
+            });
+            let Some(other) = repeated
+                .then(|| statements.get(a.0 as usize).and_then(other_literal))
+                .flatten()
+            else {
+                continue;
+            };
+            let ty = t.types.get(a.0 as usize).cloned().flatten();
+            let mut out = t.clone();
+            let at = a.0 as usize + 1;
+            out.insert_at(at, |pre| {
+                pre.push(other, ty);
+            });
+            let mut changed = out.statements()[k2 + 1].clone();
+            if let Some(o) = operands_mut(&mut changed).and_then(|o| o.get_mut(i)) {
+                *o = StatementId(at as u32);
+            }
+            out.test.statements[k2 + 1] = changed;
+            return Some(out);
+        }
+    }
+    None
+}
+
 /// The variant of `t` whose first repeated primitive operand is, at its second use, a value
-/// off by one; None when no statement repeats one.
+/// off by one, or else whose repeated element is another (`repeated_element_variant`); None
+/// when no statement repeats one.
 fn variant(t: &TypedTest) -> Option<TypedTest> {
+    same_call_variant(t).or_else(|| repeated_element_variant(t))
+}
+
+/// The variant of `t` whose first operand repeated within one call is, at its second use, a
+/// value off by one.
+fn same_call_variant(t: &TypedTest) -> Option<TypedTest> {
     let statements = t.statements();
     for (k, s) in statements.iter().enumerate() {
         let Some(ops) = operands(s) else { continue };
@@ -141,5 +200,37 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(variant(&v).is_none(), "nothing repeats any more");
+    }
+
+    #[test]
+    fn an_element_added_twice_is_added_once_and_then_another() {
+        let mut t = TypedTest::new();
+        let list = t.push(
+            Statement::Construct {
+                constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+                args: vec![],
+            },
+            Some(JType::class("java/util/ArrayList")),
+        );
+        let s = t.push(
+            Statement::String("ab".into()),
+            Some(JType::class("java/lang/String")),
+        );
+        let add = || Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z"),
+            receiver: Some(list),
+            args: vec![s],
+        };
+        t.push(add(), Some(JType::Prim(Prim::Boolean)));
+        t.push(add(), Some(JType::Prim(Prim::Boolean)));
+        let v = variant(&t).expect("a variant");
+        assert_eq!(v.statements()[2], Statement::String("ab1".into()));
+        let args_of = |k: usize| match &v.statements()[k] {
+            Statement::Call { args, .. } => args.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(args_of(3), vec![StatementId(1)]);
+        assert_eq!(args_of(4), vec![StatementId(2)]);
+        assert!(variant(&v).is_none(), "the elements differ now");
     }
 }

@@ -28,6 +28,7 @@ pub fn mutate(g: &Generator<'_>, rng: &mut Rng, t: &mut TypedTest) {
             break;
         }
     }
+    g.model.drop_self_insertions(t);
 }
 
 /// Removes each statement with probability 1/len (with its dependents).
