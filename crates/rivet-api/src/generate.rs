@@ -181,9 +181,10 @@ impl<'m> Generator<'m> {
             } else {
                 p.substitute(&env)
             };
-            let element = receiver
-                .as_ref()
-                .is_some_and(|(_, ty)| self.model.holds_elements(ty));
+            let element = crate::views::inserts_elements(&c.member.name)
+                && receiver
+                    .as_ref()
+                    .is_some_and(|(_, ty)| self.model.holds_elements(ty));
             self.fresh_element.set(element);
             let id = self.value(rng, t, &p, depth + 1);
             self.fresh_element.set(false);

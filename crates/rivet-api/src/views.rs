@@ -35,6 +35,29 @@ const NOT_ON_VIEWS: &[&str] = &[
     "toArray",
 ];
 
+/// Methods of the JDK's collections and maps that store an argument as an element.
+const ELEMENT_INSERTS: &[&str] = &[
+    "add",
+    "addFirst",
+    "addLast",
+    "addElement",
+    "insertElementAt",
+    "setElementAt",
+    "offer",
+    "offerFirst",
+    "offerLast",
+    "push",
+    "put",
+    "putIfAbsent",
+    "replace",
+    "set",
+];
+
+/// Does a method of this name store an argument as an element of its collection or map?
+pub fn inserts_elements(method: &str) -> bool {
+    ELEMENT_INSERTS.contains(&method)
+}
+
 impl ApiModel {
     /// The instance methods of JDK type `ty` (`java.util` only, with its supertypes) a test
     /// may call on a value the class under test returned; for any other type what
@@ -83,8 +106,9 @@ impl ApiModel {
             .any(|c| self.assignable(ty, &JType::class(c)))
     }
 
-    /// Takes out of `t` every call that gives a collection or map itself as an argument
-    /// (`list.add(list)`, `new TreeList(list)` after it), with what depends on it.
+    /// Takes out of `t` every call that makes a collection or map an element of itself
+    /// (`list.add(list)`, `map.put(k, map)`), with what depends on it; queries that take the
+    /// collection itself (`list.equals(list)`, `list.addAll(list)`) stay.
     pub fn drop_self_insertions(&self, t: &mut TypedTest) {
         let doomed: Vec<usize> = t
             .statements()
@@ -92,11 +116,12 @@ impl ApiModel {
             .enumerate()
             .filter(|(_, s)| match s {
                 Statement::Call {
+                    method,
                     receiver: Some(r),
                     args,
-                    ..
                 } => {
-                    args.contains(r)
+                    inserts_elements(&method.name)
+                        && args.contains(r)
                         && t.types
                             .get(r.0 as usize)
                             .and_then(|ty| ty.as_ref())

@@ -53,6 +53,21 @@ pub fn add_assertions(
                 cut = true;
             }
         }
+        // A text with an identity hash in it (`Hex@1b6d3586[charsetName=UTF-8]`) fed to later
+        // calls makes them depend on the JVM's hashes (the text's length, its digits), which
+        // differ from run to run elsewhere: such a value goes, with what uses it.
+        let unstable: Vec<usize> = (0..t.len())
+            .filter(|&k| {
+                matches!(
+                    e.outcomes.get(k),
+                    Some(StatementOutcome::Normal(ValueSummary::String(text))) if looks_unstable(text)
+                ) && !t.dependents(k).is_empty()
+            })
+            .collect();
+        if !unstable.is_empty() {
+            t.remove_with_dependents(&unstable);
+            cut = true;
+        }
     }
     if cut {
         (first, second) = twice(executor, &tests, &mut executions);
