@@ -35,40 +35,9 @@ pub fn add_assertions(
     let _span = info_span!("assertions", tests = tests.len()).entered();
     let mut executions = 0u64;
     let mut tests: Vec<TypedTest> = tests.into_iter().map(|m| m.test).collect();
-    // Two runs of every test; a test ending in an exit request, a sandbox refusal, an
-    // unrunnable statement or running out of memory is cut before it (how long the last takes
-    // depends on the heap of the JVM that runs the suite: 40 s and gigabytes under JUnit's
-    // defaults where a worker takes a moment).
+    // Two runs of every test, again after cutting what JUnit would run differently.
     let (mut first, mut second) = twice(executor, &tests, &mut executions);
-    let mut cut = false;
-    for (t, e) in tests.iter_mut().zip(&first) {
-        if let Some((k, class, _)) = e.exception() {
-            if class == EXIT_REQUESTED_CLASS
-                || class == SANDBOX_REFUSED_CLASS
-                || class == UNRUNNABLE_CLASS
-                || class == OUT_OF_MEMORY
-            {
-                let keep: Vec<bool> = (0..t.len()).map(|i| i < k).collect();
-                t.retain(&keep);
-                cut = true;
-            }
-        }
-        // A text with an identity hash in it (`Hex@1b6d3586[charsetName=UTF-8]`) fed to later
-        // calls makes them depend on the JVM's hashes (the text's length, its digits), which
-        // differ from run to run elsewhere: such a value goes, with what uses it.
-        let unstable: Vec<usize> = (0..t.len())
-            .filter(|&k| {
-                matches!(
-                    e.outcomes.get(k),
-                    Some(StatementOutcome::Normal(ValueSummary::String(text))) if looks_unstable(text)
-                ) && !t.dependents(k).is_empty()
-            })
-            .collect();
-        if !unstable.is_empty() {
-            t.remove_with_dependents(&unstable);
-            cut = true;
-        }
-    }
+    let cut = cut_unrunnable(&mut tests, &first);
     if cut {
         (first, second) = twice(executor, &tests, &mut executions);
     }
@@ -198,6 +167,44 @@ pub fn add_assertions(
         });
     }
     (out, executions)
+}
+
+/// Cuts each test before what makes its runs differ from JUnit's: an exit request, a sandbox
+/// refusal, an unrunnable statement or running out of memory (how long the last takes depends
+/// on the heap of the JVM that runs the suite: 40 s and gigabytes under JUnit's defaults where
+/// a worker takes a moment), and a text with an identity hash fed to later calls. True when a
+/// test changed.
+fn cut_unrunnable(tests: &mut [TypedTest], first: &[Execution]) -> bool {
+    let mut cut = false;
+    for (t, e) in tests.iter_mut().zip(first) {
+        if let Some((k, class, _)) = e.exception() {
+            if class == EXIT_REQUESTED_CLASS
+                || class == SANDBOX_REFUSED_CLASS
+                || class == UNRUNNABLE_CLASS
+                || class == OUT_OF_MEMORY
+            {
+                let keep: Vec<bool> = (0..t.len()).map(|i| i < k).collect();
+                t.retain(&keep);
+                cut = true;
+            }
+        }
+        // A text with an identity hash in it (`Hex@1b6d3586[charsetName=UTF-8]`) fed to later
+        // calls makes them depend on the JVM's hashes (the text's length, its digits), which
+        // differ from run to run elsewhere: such a value goes, with what uses it.
+        let unstable: Vec<usize> = (0..t.len())
+            .filter(|&k| {
+                matches!(
+                    e.outcomes.get(k),
+                    Some(StatementOutcome::Normal(ValueSummary::String(text))) if looks_unstable(text)
+                ) && !t.dependents(k).is_empty()
+            })
+            .collect();
+        if !unstable.is_empty() {
+            t.remove_with_dependents(&unstable);
+            cut = true;
+        }
+    }
+    cut
 }
 
 /// An object a call returned that no other assertion looks into is at least not null (what
