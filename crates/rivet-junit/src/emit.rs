@@ -558,7 +558,7 @@ impl<'a> Body<'a> {
                     .map(|e| self.argument(*e, &ty, false))
                     .collect();
                 if items.is_empty() {
-                    format!("new {}[0]", self.names.ty(&ty))
+                    crate::java::empty_array(&self.names.ty(&ty))
                 } else {
                     format!("new {}[] {{{}}}", self.names.ty(&ty), items.join(", "))
                 }

@@ -41,6 +41,14 @@ fn escape_char(c: char, quote: char, out: &mut String) {
     }
 }
 
+/// An empty array of `component` (a Java type name): `new int[0]`, and for a component that
+/// is an array itself the length goes first, `new int[0][]` (`new int[][0]` does not compile).
+pub(crate) fn empty_array(component: &str) -> String {
+    let base = component.trim_end_matches("[]");
+    let dims = (component.len() - base.len()) / 2;
+    format!("new {base}[0]{}", "[]".repeat(dims))
+}
+
 /// A Java char literal of a UTF-16 unit.
 pub fn char_literal(unit: u16) -> String {
     match char::from_u32(unit as u32) {
@@ -298,5 +306,12 @@ mod tests {
         assert_eq!(names.imports, vec!["a.List".to_string()]);
         assert_eq!(names.class("java/util/List"), "java.util.List");
         assert_eq!(names.class("structures/AvlTree$Node"), "AvlTree.Node");
+    }
+
+    #[test]
+    fn an_empty_array_of_arrays_puts_its_length_first() {
+        assert_eq!(empty_array("int"), "new int[0]");
+        assert_eq!(empty_array("int[]"), "new int[0][]");
+        assert_eq!(empty_array("String[][]"), "new String[0][][]");
     }
 }
