@@ -117,7 +117,7 @@ fn simple_value(t: &JType) -> bool {
 const JDK_FILLERS: &[&str] = &["add", "put", "addFirst", "addLast", "push", "offer"];
 
 /// Methods never called by generated tests (they make tests nondeterministic or hang).
-const NEVER_CALL: &[&str] = &[
+pub(crate) const NEVER_CALL: &[&str] = &[
     "wait",
     "notify",
     "notifyAll",

@@ -9,18 +9,13 @@ use std::sync::Arc;
 use rivet_testcase::{JType, Statement, TypedTest, OBJECT};
 
 use crate::class_api::Callable;
-use crate::model::ApiModel;
+use crate::model::{ApiModel, NEVER_CALL};
 
 /// JDK methods a generated test does not call on a handed-out value: they take callbacks or
 /// hand out streams whose use says nothing more about the class, or they never end on some
 /// values (`Iterator.forEachRemaining` on a cyclic view).
+/// (Beside the methods no generated test calls, `model::NEVER_CALL`.)
 const NOT_ON_VIEWS: &[&str] = &[
-    "wait",
-    "notify",
-    "notifyAll",
-    "hashCode",
-    "getClass",
-    "finalize",
     "stream",
     "parallelStream",
     "spliterator",
@@ -83,6 +78,7 @@ impl ApiModel {
                 let wanted = !m.is_static
                     && m.params.len() <= 2
                     && !NOT_ON_VIEWS.contains(&m.member.name.as_str())
+                    && !NEVER_CALL.contains(&m.member.name.as_str())
                     && !out.iter().any(|o| {
                         o.member.name == m.member.name && o.member.descriptor == m.member.descriptor
                     });
