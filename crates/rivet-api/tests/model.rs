@@ -392,3 +392,30 @@ fn a_collection_given_itself_is_taken_out_of_a_test_with_what_depends_on_it() {
     model.drop_self_insertions(&mut t);
     assert_eq!(t.len(), 3, "{:?}", t.statements());
 }
+
+#[test]
+fn an_overload_a_generic_overload_makes_ambiguous_in_source_is_left_out() {
+    let collections = rivet_testkit::debian_jar("commons-collections4");
+    let model = ApiModel::build(
+        classpath(&[collections]),
+        "org.apache.commons.collections4.map.DefaultedMap",
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    let api = model
+        .class_api("org/apache/commons/collections4/map/DefaultedMap")
+        .unwrap();
+    let overloads: Vec<&str> = api
+        .methods
+        .iter()
+        .filter(|m| m.member.name == "defaultedMap")
+        .map(|m| m.member.descriptor.as_str())
+        .collect();
+    // defaultedMap(Map, V) makes defaultedMap(Map, Factory) and defaultedMap(Map, Transformer)
+    // ambiguous for javac (V is inferred as the second argument's type); it stays itself.
+    assert_eq!(
+        overloads,
+        ["(Ljava/util/Map;Ljava/lang/Object;)Lorg/apache/commons/collections4/map/DefaultedMap;"]
+    );
+}
