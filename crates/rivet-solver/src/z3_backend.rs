@@ -55,6 +55,17 @@ const MEMORY_LIMIT_MB: &str = "6144";
 /// would lose the whole process.
 static Z3_QUERY: Mutex<()> = Mutex::new(());
 
+impl Drop for Z3Solver {
+    /// The kept solvers are freed while holding the query lock too: Z3 4.8.12's memory
+    /// manager is shared by all contexts, and freeing a solver while another thread checks was
+    /// seen to end a test binary with SIGSEGV.
+    fn drop(&mut self) {
+        let _turn = Z3_QUERY.lock().unwrap_or_else(PoisonError::into_inner);
+        self.solver.take();
+        self.lia.take();
+    }
+}
+
 /// Sets Z3's process-wide memory cap once.
 fn limit_memory() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -84,10 +95,9 @@ impl Z3Solver {
 
     /// A backend that always uses bit-vectors (for comparing the two translations).
     pub fn bit_vectors_only(timeout: Duration) -> Z3Solver {
-        Z3Solver {
-            linear: false,
-            ..Z3Solver::new(timeout)
-        }
+        let mut solver = Z3Solver::new(timeout);
+        solver.linear = false;
+        solver
     }
 }
 
