@@ -66,10 +66,10 @@ pub struct Generator<'m> {
     fresh_element: std::cell::Cell<bool>,
 }
 
-const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
+pub(crate) const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
 
 /// Chance that a fresh string is one the code under test was seen comparing or parsing.
-const P_DYNAMIC: f64 = 0.2;
+pub(crate) const P_DYNAMIC: f64 = 0.2;
 
 /// How often a primitive argument that repeats an earlier argument of the same call (or an
 /// array element an earlier element) is replaced by a fresh, different value.
@@ -720,85 +720,6 @@ impl<'m> Generator<'m> {
                 PrimitiveValue::Double(x + delta as f64 * if rng.chance(0.5) { 1.0 } else { 0.125 })
             }
         }
-    }
-
-    /// A fresh string: a string the code was seen comparing or parsing, a constant of the class
-    /// under test, or a short random one.
-    pub fn string(&self, rng: &mut Rng) -> String {
-        if rng.chance(P_DYNAMIC) {
-            if let Some(s) = self.model.dynamic_string(rng) {
-                return s;
-            }
-        }
-        if self.model.constants.names_classes && rng.chance(0.15) {
-            if let Some(s) = rng.pick(&self.model.class_name_strings()) {
-                return s.clone();
-            }
-        }
-        let strings = &self.model.constants.strings;
-        if !strings.is_empty() && rng.chance(self.config.p_constant + 0.15) {
-            return strings[rng.below(strings.len())].clone();
-        }
-        let n = rng.below(7);
-        (0..n)
-            .map(|_| CHARS[rng.below(CHARS.len())] as char)
-            .collect()
-    }
-
-    /// A constant of the class under test or a string seen at run time (empty when there is
-    /// none).
-    fn pool_string(&self, rng: &mut Rng) -> String {
-        if rng.chance(0.5) {
-            if let Some(s) = self.model.dynamic_string(rng) {
-                return s;
-            }
-        }
-        rng.pick(&self.model.constants.strings)
-            .cloned()
-            .unwrap_or_default()
-    }
-
-    /// A string near `s`: one character inserted, removed or replaced, a constant written
-    /// over part of it, or a fresh string.
-    pub fn mutate_string(&self, rng: &mut Rng, s: &str) -> String {
-        let mut chars: Vec<char> = s.chars().collect();
-        match rng.below(7) {
-            0 if !chars.is_empty() => {
-                chars.remove(rng.below(chars.len()));
-            }
-            // A constant or a string seen at run time written over part of the string, the
-            // length kept: a valid IBAN becomes one that `startsWith("DE")`.
-            5 if !chars.is_empty() => {
-                let piece: Vec<char> = self.pool_string(rng).chars().collect();
-                if piece.is_empty() || piece.len() > chars.len() {
-                    return self.string(rng);
-                }
-                let at = if rng.chance(0.5) {
-                    0
-                } else {
-                    rng.below(chars.len() - piece.len() + 1)
-                };
-                chars.splice(at..at + piece.len(), piece);
-            }
-            1 => {
-                let at = rng.below(chars.len() + 1);
-                chars.insert(at, CHARS[rng.below(CHARS.len())] as char);
-            }
-            2 if !chars.is_empty() => {
-                let at = rng.below(chars.len());
-                chars[at] = CHARS[rng.below(CHARS.len())] as char;
-            }
-            // A small step of one character's code, so that branch distances on characters
-            // (`c < '0'`, `charAt(4) != '-'`) can guide the search.
-            3 | 4 if !chars.is_empty() => {
-                let at = rng.below(chars.len());
-                let delta = rng.range_i64(1, 9) * if rng.chance(0.5) { 1 } else { -1 };
-                let code = (chars[at] as i64 + delta).clamp(32, 126) as u32;
-                chars[at] = char::from_u32(code).unwrap_or(chars[at]);
-            }
-            _ => return self.string(rng),
-        }
-        chars.into_iter().collect()
     }
 }
 
