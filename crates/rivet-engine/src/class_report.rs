@@ -11,15 +11,16 @@ use rivet_report::{
 };
 use rivet_testcase::GoalId;
 
-use crate::concolic::{ConcolicStats, ConcolicStrategy};
+use crate::concolic::ConcolicStats;
 use crate::generate::ClassRun;
-use crate::symbolic::{SymbolicStats, SymbolicStrategy};
+use crate::strategy_phase::Sections;
+use crate::symbolic::SymbolicStats;
 
 /// The report of a class run, with the branches' covering tests and the run's pool events.
 pub(crate) fn class_report(
     run: &ClassRun<'_>,
     (covering, events): (BTreeMap<GoalId, String>, RunEvents),
-    (symbolic, concolic): (Option<&SymbolicStrategy>, Option<&ConcolicStrategy<'_, '_>>),
+    sections: Sections,
     (mutation, oracle): (Option<MutationScore>, Option<OracleReport>),
 ) -> Report {
     let (config, checked) = (run.config, run.checked);
@@ -63,12 +64,9 @@ pub(crate) fn class_report(
             .as_ref()
             .map(|v| v.reasons.clone())
             .unwrap_or_default(),
-        symbolic: symbolic.map(|s| SymbolicReport {
-            invariants: s.learned_invariants(),
-            ..symbolic_report(s.stats(), run.driven.elapsed)
-        }),
-        concolic: concolic.map(|c| concolic_report(c.stats())),
-        pc_selection: symbolic.map(|s| s.selection_report()),
+        symbolic: sections.symbolic,
+        concolic: sections.concolic,
+        pc_selection: sections.pc_selection,
         mutation,
         oracle,
         strategy_failures: run
@@ -83,7 +81,7 @@ pub(crate) fn class_report(
     }
 }
 
-fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
+pub(crate) fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
     let mut diverged_at = std::collections::BTreeMap::new();
     for d in &stats.divergences {
         *diverged_at.entry(d.at.clone()).or_insert(0) += 1;
@@ -105,7 +103,7 @@ fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
     }
 }
 
-fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicReport {
+pub(crate) fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicReport {
     SymbolicReport {
         explore_s: seconds(stats.explore_time),
         select_s: seconds(stats.select_time),

@@ -9,11 +9,9 @@ use rivet_classfile::ClassName;
 use rivet_search::{Archive, SearchConfig};
 use tracing::info_span;
 
-use rivet_symbolic::{ExploreConfig, Explorer};
-use rivet_testcase::{Executor, GoalId, ObservationSpec};
+use rivet_testcase::GoalId;
 
-use crate::artifacts::Artifacts;
-use crate::config::{GenerateConfig, StrategyChoice};
+use crate::config::GenerateConfig;
 use crate::error::EngineError;
 use crate::finish::Checked;
 use rivet_mutate::MutationScore;
@@ -21,13 +19,11 @@ use rivet_report::OracleReport;
 use rivet_verify::Verifier;
 use rivet_worker::WorkerPool;
 
-use crate::concolic::{ConcolicConfig, ConcolicStrategy};
-use crate::feasibility::Feasibility;
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
 use crate::plan::ClassPlan;
 use crate::session::{check_static_initializer, Session, Workers};
-use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy, Strategy};
-use crate::symbolic::{SymbolicSchedule, SymbolicStrategy};
+use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy};
+use crate::strategy_phase::{class_probes, run_strategies, PhaseInput, PhaseResult};
 use rivet_report::{Report, RunEvents};
 
 /// What a run tells its caller while it works.
@@ -147,49 +143,39 @@ pub(crate) fn run_class(
     )?;
     check_static_initializer(&mut workers.pool, &class)?;
 
-    // The strategies, sharing the goals and the archive.
-    let budget = config.strategy_budget();
-    let generator = Generator::new(&plan.model, GenConfig::default());
-    let mut goals = plan.goals.clone();
-    let mut archive = Archive::default();
-    let mut set = StrategySet::new(
-        (session, &*workers),
-        config,
-        (&plan, &generator),
-        keep_artifacts.as_deref(),
-    );
-    if set.search_serves_path_conditions_alone(config) {
-        // The search works for the path-condition goals alone; branches still count.
-        let ids: Vec<GoalId> = goals.iter().map(|g| g.id).collect();
-        for g in ids {
-            goals.retire(g);
-        }
-    }
+    // The strategies, sharing the goals and the archive, on a thread of their own.
     observe(Event::Started {
         branches: plan.places.len(),
-        budget,
+        budget: config.strategy_budget(),
     });
-    // Loops the strategies' tests fall into cost less with limits that follow the tests;
-    // minimizing, verifying and the final run keep the configured limit.
-    workers.pool.set_adaptive_time_limit(true);
-    let driven = drive(
-        &mut set.all(),
-        &mut goals,
-        &mut archive,
-        &mut workers.pool,
-        Budget {
-            time: budget,
-            max_executions: config.max_executions,
+    let PhaseResult {
+        plan: returned,
+        mut goals,
+        mut archive,
+        driven,
+        sections,
+    } = run_strategies(
+        PhaseInput {
+            classpath: session.classpath.clone(),
+            probes: class_probes(&workers.probes, &class),
+            config: config.clone(),
+            plan,
+            keep_artifacts: keep_artifacts.clone(),
         },
+        &mut workers.pool,
         &mut |p| observe(Event::Progress(p)),
     );
-    // Path-condition goals were stepping stones: the suite is made of the branch and method
-    // goals' tests.
-    for g in goals.iter().skip(plan.goals.len()) {
-        archive.forget(g.id);
-    }
-    workers.pool.set_observation(&ObservationSpec::default());
-    workers.pool.set_adaptive_time_limit(false);
+    let plan = match returned {
+        Some(plan) => plan,
+        // The class stopped waiting for its strategies: the plan is made again.
+        None => ClassPlan::build(
+            &session.classpath,
+            api_model(session, config)?,
+            config.method.as_deref(),
+            &workers.probes,
+        )?,
+    };
+    let generator = Generator::new(&plan.model, GenConfig::default());
 
     // Finish: minimize, assert, emit, verify; then the mutation stage.
     observe(Event::Finishing);
@@ -238,124 +224,14 @@ pub(crate) fn run_class(
         failures: &finish.failures,
         test_file: test_file.as_deref(),
     };
-    let report = crate::class_report::class_report(
-        &run,
-        (covering, events),
-        (set.symbolic.as_ref(), set.concolic.as_ref()),
-        (mutation, oracle),
-    );
+    let report =
+        crate::class_report::class_report(&run, (covering, events), sections, (mutation, oracle));
     write(report_file, &report.to_json())?;
     Ok(Outcome {
         report,
         test_file,
         report_file: report_file.to_path_buf(),
     })
-}
-
-/// The strategies of a run, as the configuration chooses them: the search always, SUSHI and
-/// the concolic step when asked for.
-struct StrategySet<'g, 'm> {
-    search: SearchStrategy<'g, 'm>,
-    symbolic: Option<SymbolicStrategy>,
-    concolic: Option<ConcolicStrategy<'g, 'm>>,
-}
-
-impl<'g, 'm> StrategySet<'g, 'm> {
-    fn new(
-        (session, workers): (&Session, &Workers),
-        config: &GenerateConfig,
-        (plan, generator): (&'g ClassPlan, &'g Generator<'m>),
-        keep_artifacts: Option<&std::path::Path>,
-    ) -> StrategySet<'g, 'm> {
-        let class = ClassName::from_binary(&config.class);
-        let budget = config.strategy_budget();
-        let concolic_on = matches!(
-            config.strategy,
-            StrategyChoice::Concolic | StrategyChoice::All
-        );
-        let search = SearchStrategy::new(
-            generator,
-            SearchConfig {
-                seed: config.seed,
-                budget,
-                max_executions: config.max_executions,
-                // Adaptive DSE: the search asks the concolic step to explore the offspring
-                // whose primitive mutation changed their fitness.
-                dse_requests: concolic_on,
-                ..SearchConfig::default()
-            },
-        );
-        // The strategies learn which path conditions are feasible into one classifier.
-        let feasibility = Feasibility::new();
-        let symbolic = matches!(
-            config.strategy,
-            StrategyChoice::Symbolic | StrategyChoice::All
-        )
-        .then(|| {
-            let with_search = config.strategy == StrategyChoice::All;
-            let s = SymbolicStrategy::new(
-                plan,
-                Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-                SymbolicSchedule {
-                    until_budget: config.pc_until_budget,
-                    ..SymbolicSchedule::for_budget(budget, with_search, config.seed)
-                },
-                (config.pc_policy, feasibility.clone()),
-                keep_artifacts.map(|d| Artifacts::new(d.join("symbolic"))),
-            );
-            let s = s.with_alternatives(workers.probes.class(class.internal()));
-            if config.learned_invariants {
-                s.with_learned_invariants(plan)
-            } else {
-                s
-            }
-        });
-        let default_step = ConcolicConfig::for_budget(budget, false, config.seed);
-        let concolic = concolic_on.then(|| {
-            ConcolicStrategy::new(
-                plan,
-                workers.probes.class(class.internal()),
-                generator,
-                Explorer::new(session.classpath.clone(), ExploreConfig::default()),
-                feasibility.clone(),
-                ConcolicConfig {
-                    order: config.concolic_order,
-                    node_time: config.concolic_step.unwrap_or(default_step.node_time),
-                    ..ConcolicConfig::for_budget(
-                        budget,
-                        config.strategy == StrategyChoice::Concolic,
-                        config.seed,
-                    )
-                },
-            )
-        });
-        StrategySet {
-            search,
-            symbolic,
-            concolic,
-        }
-    }
-
-    /// With SUSHI or the concolic step alone, the search only serves their path-condition
-    /// goals (the branch goals are retired for it; they still count).
-    fn search_serves_path_conditions_alone(&self, config: &GenerateConfig) -> bool {
-        matches!(
-            config.strategy,
-            StrategyChoice::Symbolic | StrategyChoice::Concolic
-        )
-    }
-
-    /// The strategies in the order the driver gives them turns.
-    fn all(&mut self) -> Vec<&mut dyn Strategy> {
-        let mut all: Vec<&mut dyn Strategy> = vec![&mut self.search];
-        if let Some(s) = self.symbolic.as_mut() {
-            all.push(s);
-        }
-        if let Some(c) = self.concolic.as_mut() {
-            all.push(c);
-        }
-        all
-    }
 }
 
 /// The finish stage of one class: the suite verified, and searched again for goals whose tests
@@ -431,6 +307,7 @@ impl FinishRun<'_, '_> {
                     max_executions: self.config.max_executions,
                 },
                 &mut |p| observe(Event::Progress(p)),
+                None,
             );
             self.executions += redriven.executions;
             self.failures.extend(redriven.failures);

@@ -40,7 +40,9 @@ mod project;
 mod select;
 mod session;
 mod strategy;
+mod strategy_phase;
 mod symbolic;
+mod watch;
 
 pub use concolic::{ConcolicConfig, ConcolicStats, ConcolicStrategy, Divergence, NodeOrder};
 pub use config::{AccessMode, GenerateConfig, StrategyChoice};

@@ -9,6 +9,8 @@ use rivet_api::Generator;
 use rivet_search::{Archive, Arena, Goals, Search, SearchConfig};
 use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase, TypedTest};
 
+use crate::watch::Watch;
+
 /// What a strategy's step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StepOutcome {
@@ -132,7 +134,7 @@ pub struct StrategyFailure {
 /// How long a turn may run past the strategies' time (or past its own start, when it starts
 /// later) before the driver stops giving its strategy turns: a twentieth of the time, at
 /// least a second.
-fn overrun_grace(budget: Duration) -> Duration {
+pub(crate) fn overrun_grace(budget: Duration) -> Duration {
     (budget / 20).max(Duration::from_secs(1))
 }
 
@@ -240,6 +242,7 @@ pub fn drive(
     executor: &mut dyn Executor,
     budget: Budget,
     progress: &mut dyn FnMut(DriveProgress),
+    watch: Option<&Watch>,
 ) -> DriveResult {
     let start = Instant::now();
     let mut counted = Counted {
@@ -262,6 +265,12 @@ pub fn drive(
         let strategy = &mut *strategies[i];
         let name = strategy.name();
         let (turn_start, phase_before) = (start.elapsed(), strategy.phase());
+        if let Some(w) = watch {
+            w.begin(
+                name,
+                phase_before.clone().unwrap_or_else(|| "searching".into()),
+            );
+        }
         let updated = catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)));
         let mut arena = Arena {
             goals,
@@ -295,6 +304,10 @@ pub fn drive(
         // What this strategy covered first, and what it offers, goes to the others (the
         // search builds on it).
         let mut arrivals = std::mem::take(&mut arena.archive.arrivals);
+        if let Some(w) = watch {
+            let executions = arena.archive.executions;
+            w.end(arena.archive, !arrivals.is_empty(), (executions, steps));
+        }
         if !failed[i] {
             arrivals.extend(strategy.offers());
         }
@@ -335,9 +348,15 @@ pub fn drive(
             continue;
         }
         let name = s.name();
+        if let Some(w) = watch {
+            w.begin(name, "closing".into());
+        }
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| s.close(goals, archive))) {
             failures.push(StrategyFailure::new(name, payload.as_ref()));
         }
+    }
+    if let Some(w) = watch {
+        w.end(archive, true, (counted.count, steps));
     }
     DriveResult {
         executions: counted.count,
@@ -504,6 +523,7 @@ mod tests {
             &mut FakeExecutor,
             budget(),
             &mut |_| {},
+            None,
         )
     }
 
@@ -521,6 +541,7 @@ mod tests {
             &mut FakeExecutor,
             budget(),
             &mut |p| seen.push((p.strategy, p.branches_covered)),
+            None,
         );
         assert_eq!(seen, vec![("a", 1), ("b", 2), ("a", 3), ("b", 4)]);
         assert_eq!(archive.covered().len(), 4);
@@ -555,6 +576,7 @@ mod tests {
                 max_executions: Some(5),
             },
             &mut |_| {},
+            None,
         );
         assert_eq!(
             result.executions, 6,
@@ -629,6 +651,7 @@ mod tests {
             &mut FakeExecutor,
             short,
             &mut |_| {},
+            None,
         );
         assert_eq!(b.log.len(), 1, "no turn after the overrun");
         let covered: Vec<GoalId> = archive.covered().into_iter().collect();
@@ -644,5 +667,46 @@ mod tests {
             "{}",
             result.failures[0].message
         );
+    }
+
+    #[test]
+    fn a_strategy_stuck_in_one_call_is_left_behind_with_the_tests_found_before_it() {
+        use crate::watch::{watched, Message};
+        let result = watched(
+            Duration::from_millis(100),
+            |watch, tx| {
+                let mut goals = goals(6);
+                let mut archive = Archive::default();
+                let mut a = counter("a", 0, 5);
+                let mut b = counter("b", 3, 5);
+                // b never yields: the driver's own check never gets its turn back.
+                b.stalls = Duration::from_secs(3600);
+                let driven = drive(
+                    &mut [&mut a, &mut b],
+                    &mut goals,
+                    &mut archive,
+                    &mut FakeExecutor,
+                    Budget {
+                        time: Duration::from_millis(100),
+                        max_executions: None,
+                    },
+                    &mut |_| {},
+                    Some(watch),
+                );
+                let _ = tx.send(Message::Done(Box::new(driven)));
+            },
+            &mut |_| {},
+        );
+        let abandoned = result.expect_err("the stuck turn is not waited for");
+        assert_eq!(abandoned.failure.strategy, "b");
+        assert!(
+            abandoned.failure.message.starts_with("did not yield"),
+            "{}",
+            abandoned.failure.message
+        );
+        // What `a` covered in its turn before is kept.
+        let kept: Vec<GoalId> = abandoned.archive.entries.keys().copied().collect();
+        assert_eq!(kept, [GoalId(0)]);
+        assert_eq!(abandoned.steps, 1);
     }
 }

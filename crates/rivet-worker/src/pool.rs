@@ -93,6 +93,19 @@ impl WorkerPool {
         })
     }
 
+    /// A pool of the same configuration whose JVMs start on demand (none runs until its first
+    /// test): the stand-in for a pool lent to a thread that may not give it back.
+    pub fn standby(&self) -> WorkerPool {
+        WorkerPool {
+            config: Arc::clone(&self.config),
+            workers: (0..self.workers.len())
+                .map(|i| Worker::new(WorkerId(i as u32), Arc::clone(&self.config)))
+                .collect(),
+            observation: Arc::new(ObservationSpec::default()),
+            events: PoolEvents::default(),
+        }
+    }
+
     /// Number of workers.
     pub fn size(&self) -> usize {
         self.workers.len()
