@@ -6,7 +6,7 @@
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -38,6 +38,33 @@ const FIXED_FLAGS: &[&str] = &[
     // No --add-opens: the code under test may reflect on what it may in a developer's test
     // JVM. The harness reads JDK classes' private fields without them (`Peek.java`).
 ];
+
+/// Java 18 to 23 allow a security manager only when asked on the command line; the harness's
+/// write watch (`WriteWatch.java`) is one. Java 17 allows it without the flag, and from 24 on
+/// there is none (the flag would stop the JVM).
+fn security_manager_flag(java: &Path) -> Option<&'static str> {
+    let feature = java_feature_version(java)?;
+    (18..=23)
+        .contains(&feature)
+        .then_some("-Djava.security.manager=allow")
+}
+
+/// The feature version (17, 21, 25) of the JDK whose `bin/java` this is, from its `release`
+/// file; None when it cannot be read.
+fn java_feature_version(java: &Path) -> Option<u32> {
+    let real = std::fs::canonicalize(java).ok()?;
+    let home = real.parent()?.parent()?;
+    let release = std::fs::read_to_string(home.join("release")).ok()?;
+    let line = release
+        .lines()
+        .find_map(|l| l.strip_prefix("JAVA_VERSION="))?;
+    let version = line.trim().trim_matches('"');
+    let mut parts = version.split(['.', '-', '+']);
+    match parts.next()?.parse().ok()? {
+        1 => parts.next()?.parse().ok(),
+        feature => Some(feature),
+    }
+}
 
 /// A running worker JVM.
 struct Process {
@@ -116,6 +143,7 @@ impl Process {
             .args(FIXED_FLAGS)
             .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
             .arg(format!("-Duser.home={}", home.display()))
+            .args(security_manager_flag(&config.java))
             .args(&config.extra_jvm_args)
             .arg("-cp")
             .arg(classpath)
@@ -619,5 +647,40 @@ mod limit_tests {
         assert_eq!(time_limit(limit, true, Some(ms(200))), limit);
         // A configured limit below the floor stays the limit.
         assert_eq!(time_limit(ms(100), true, Some(ms(1))), ms(100));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JDK home with this `release` line, and its `bin/java`.
+    fn jdk_with(version: &str) -> (tempfile::TempDir, PathBuf) {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join("bin")).unwrap();
+        let java = home.path().join("bin/java");
+        std::fs::write(&java, "").unwrap();
+        std::fs::write(
+            home.path().join("release"),
+            format!("IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"{version}\"\n"),
+        )
+        .unwrap();
+        (home, java)
+    }
+
+    #[test]
+    fn only_java_18_to_23_are_asked_to_allow_the_write_watch() {
+        for (version, feature, flag) in [
+            ("1.8.0_392", Some(8), None),
+            ("17.0.13", Some(17), None),
+            ("21.0.5", Some(21), Some("-Djava.security.manager=allow")),
+            ("23", Some(23), Some("-Djava.security.manager=allow")),
+            ("25-ea", Some(25), None),
+        ] {
+            let (_home, java) = jdk_with(version);
+            assert_eq!(java_feature_version(&java), feature, "{version}");
+            assert_eq!(security_manager_flag(&java), flag, "{version}");
+        }
+        assert_eq!(java_feature_version(Path::new("/no/such/java")), None);
     }
 }

@@ -63,6 +63,9 @@ final class Runner {
         if (batch.observer != null) {
             batch.observer.startTest();
         }
+        if (!sandboxMissing) {
+            WriteWatch.open();
+        }
         long start = System.nanoTime();
         for (; ran < n; ran++) {
             try {
@@ -88,6 +91,12 @@ final class Runner {
             }
         }
         long duration = System.nanoTime() - start;
+        WriteWatch.close();
+        // What the watch refused after the last statement's check (a thread the test started).
+        if (thrown == null && n > 0 && ran == n && sandboxRefused() != null) {
+            ran = n - 1;
+            thrown = new CaughtRefusal(sandboxRefused());
+        }
         Scratch.clear();
         String stray = WorkDir.sweep();
         if (stray != null && thrown == null) {

@@ -60,6 +60,9 @@ public final class Worker {
         System.setOut(sink);
         System.setErr(sink);
         System.setIn(emptyIn);
+        // The JDK's own file-system changes are watched where a security manager still exists
+        // (its deprecation warning goes to the sink).
+        WriteWatch.install();
 
         final BlockingQueue<byte[]> requests = new LinkedBlockingQueue<byte[]>();
         final InputStream stdin = new FileInputStream(FileDescriptor.in);
