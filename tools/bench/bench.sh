@@ -12,7 +12,7 @@
 #   tools/bench/bench.sh [--budget S] [--seed N | --seeds LIST] [--strategies LIST]
 #                        [--pc-policies LIST] [--pc-until-budget] [--pc-window S]
 #                        [--reruns K] [--out DIR] [--set subjects|real|all]
-#                        [--generate-flag FLAG ...] [--no-mutation] [CLASS ...]
+#                        [--generate-flag FLAG ...] [--no-mutation] [--junit 4|5] [CLASS ...]
 #
 # --set chooses the classes when none are named: `subjects` (default: every subject plus
 # commons-lang3's WordUtils and Fraction), `real` (the twelve library classes of the real-classes
@@ -37,7 +37,9 @@
 # them a test satisfied ("sat/tried" per seed, then the means), from rivet-report.json's
 # pc_selection.attempts.
 # --generate-flag FLAG (repeatable) passes FLAG to every `rivet generate` (e.g.
-# --no-learned-invariants).
+# --no-learned-invariants). --junit 4 has Rivet write JUnit 4 suites, compiled against Debian's
+# junit4 and run by the same console launcher's vintage engine (the random-order reruns then
+# run JUnit 4's own order).
 #
 # Needs a JDK (javac, jar, java) and Debian's junit5 and libjacoco-java. RIVET_BIN overrides
 # the rivet binary (default: cargo build --release, target/release/rivet).
@@ -58,9 +60,11 @@ out=target/bench
 classes=()
 generate_flags=()
 mutation=1
+junit=5
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-mutation) mutation=; shift ;;
+    --junit) junit=$2; shift 2 ;;
     --generate-flag) generate_flags+=("$2"); shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
@@ -72,7 +76,7 @@ while [ $# -gt 0 ]; do
     --reruns) reruns=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --set) set=$2; shift 2 ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -104,6 +108,10 @@ javac -nowarn -d "$tool" -cp "$jacoco_cp" tools/bench/BenchCoverage.java
 
 junit_api=$java_dir/junit-jupiter-api.jar:$java_dir/opentest4j.jar:$java_dir/apiguardian-api.jar:$java_dir/junit-platform-commons.jar
 launcher=$java_dir/junit-platform-console-standalone.jar
+if [ "$junit" = 4 ]; then
+  junit_api=$java_dir/junit4.jar:$java_dir/hamcrest-core.jar
+  generate_flags+=(--junit 4)
+fi
 
 real_classes=(
   org.apache.commons.collections4.trie.AbstractPatriciaTrie
@@ -219,7 +227,7 @@ for seed in "${seed_list[@]}"; do
         # directory of its own: the suites are code under test too.
         mkdir -p "$dir/home"
         run() {
-          (cd "$dir/cwd" && HOME="$dir/home" java -Duser.home="$dir/home" "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp" --scan-class-path "$dir/test-classes" \
+          (cd "$dir/cwd" && HOME="$dir/home" java -Duser.home="$dir/home" "$@" -jar "$launcher" --class-path "$dir/test-classes:$cp:$junit_api" --scan-class-path "$dir/test-classes" \
             --disable-banner --details=none --disable-ansi-colors >>"$dir/junit.out" 2>&1)
         }
         pass=0
@@ -236,7 +244,7 @@ for seed in "${seed_list[@]}"; do
           green=0
           if javac -nowarn -d "$dir/random-classes" -cp "$cp:$junit_api" $(find "$dir/random-src" -name '*.java') 2>>"$dir/javac.err"; then
             for i in $(seq 1 "$reruns"); do
-              if (cd "$dir/cwd" && HOME="$dir/home" java -Duser.home="$dir/home" -jar "$launcher" --class-path "$dir/random-classes:$cp" --scan-class-path "$dir/random-classes" \
+              if (cd "$dir/cwd" && HOME="$dir/home" java -Duser.home="$dir/home" -jar "$launcher" --class-path "$dir/random-classes:$cp:$junit_api" --scan-class-path "$dir/random-classes" \
                 --config 'junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random' \
                 --config "junit.jupiter.execution.order.random.seed=$i" \
                 --disable-banner --details=none --disable-ansi-colors >>"$dir/junit-random.out" 2>&1); then
