@@ -101,14 +101,6 @@ pub struct InstrumentArgs {
     pub out: PathBuf,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Strategy {
-    Search,
-    Symbolic,
-    Concolic,
-    All,
-}
-
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("classes").args(["class", "package", "all"])))]
 pub struct GenerateArgs {
@@ -167,8 +159,10 @@ pub struct GenerateArgs {
     pub test_classpath: Option<String>,
     #[arg(long, value_name = "DIR")]
     pub keep_artifacts: Option<PathBuf>,
-    #[arg(long, value_enum, default_value = "all")]
-    pub strategy: Strategy,
+    /// The strategies: `all` (the default), or one of the registry's (`search` alone, or
+    /// another beside the search)
+    #[arg(long, default_value = "all", value_parser = strategy_names())]
+    pub strategy: String,
     /// What the tests may use: what a test in the class's own package may (public,
     /// protected and package-private members; never private ones), or the public API only
     #[arg(long, value_enum, default_value = "same-package")]
@@ -274,4 +268,11 @@ pub struct ExploreArgs {
     /// No alternating-variable-method fallback when Z3 answers unknown
     #[arg(long = "no-avm")]
     pub no_avm: bool,
+}
+
+/// What `--strategy` accepts: `all` and the engine's registered strategies.
+fn strategy_names() -> clap::builder::PossibleValuesParser {
+    let mut names = vec!["all"];
+    names.extend(rivet_engine::registry().names());
+    clap::builder::PossibleValuesParser::new(names)
 }

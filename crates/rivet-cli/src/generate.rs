@@ -11,7 +11,7 @@ use rivet_engine::{
 use rivet_junit::JUnitVersion;
 
 use crate::bad_input;
-use crate::cli::{Access, ConcolicOrder, GenerateArgs, PcPolicyArg, Strategy};
+use crate::cli::{Access, ConcolicOrder, GenerateArgs, PcPolicyArg};
 use crate::report::summary;
 
 /// The settings the flags describe (`class` is the first `--class`, if any), with the
@@ -36,12 +36,9 @@ pub fn base_config(
         expected_exceptions: rivet_junit::ExpectedExceptions::AssertThrows,
         test_classpath: args.test_classpath.clone(),
         keep_artifacts: args.keep_artifacts.clone(),
-        strategy: match args.strategy {
-            Strategy::Search => StrategyChoice::Search,
-            Strategy::Symbolic => StrategyChoice::Symbolic,
-            Strategy::Concolic => StrategyChoice::Concolic,
-            Strategy::All => StrategyChoice::All,
-        },
+        // Clap accepts only `all` and the registered names.
+        strategy: StrategyChoice::named(&args.strategy).unwrap_or(StrategyChoice::All),
+        registry: rivet_engine::registry(),
         max_executions: args.max_executions,
         access: match args.access {
             Access::SamePackage => AccessMode::SamePackage,

@@ -76,14 +76,14 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         r.executions, r.elapsed_s, r.search_s
     );
     // Left out when the search covered everything before anything was explored.
-    if let Some(y) = r.symbolic.as_ref().filter(|y| y.methods_explored > 0) {
+    if let Some(y) = r.symbolic().filter(|y| y.methods_explored > 0) {
         let _ = writeln!(
             s,
             "  symbolic    {} paths of {} methods explored in {:.1} s, selection {:.1} s; {} of {} path-condition goals reached",
             y.paths, y.methods_explored, y.explore_s, y.select_s, y.goals_reached, y.goals
         );
     }
-    if let Some(p) = r.pc_selection.as_ref().filter(|p| p.tried > 0) {
+    if let Some(p) = r.pc_selection().filter(|p| p.tried > 0) {
         let c = &p.classifier;
         let _ = writeln!(
             s,
@@ -99,7 +99,7 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             );
         }
     }
-    if let Some(c) = r.concolic.as_ref().filter(|c| c.traced_runs > 0) {
+    if let Some(c) = r.concolic().filter(|c| c.traced_runs > 0) {
         let _ = writeln!(
             s,
             "  concolic    {} traced runs; {} of {} unvisited outcomes solved in {:.1} s ({} by whole-test replay); {} new tests, {} heap goals ({} reached); {} runs diverged",

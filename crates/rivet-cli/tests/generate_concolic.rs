@@ -52,7 +52,7 @@ fn fixtures() -> std::path::PathBuf {
 fn concolic_on_lct_examples_sees_through_figure_15s_box() {
     let subjects = rivet_testkit::compiled_subjects(11);
     let (report, _) = concolic(&subjects, "lct.Examples");
-    let c = report.concolic.as_ref().expect("a concolic section");
+    let c = report.concolic().expect("a concolic section");
     assert!(c.traced_runs > 0 && c.solved > 0 && c.tests > 0, "{c:?}");
     assert!(
         !c.diverged_at
@@ -79,7 +79,7 @@ fn concolic_on_lct_examples_sees_through_figure_15s_box() {
 #[test]
 fn concolic_reports_figure_15s_divergence_through_a_black_box() {
     let (report, stdout) = concolic(&fixtures(), "conc.Hidden");
-    let c = report.concolic.as_ref().expect("a concolic section");
+    let c = report.concolic().expect("a concolic section");
     assert!(c.divergences > 0, "{c:?}");
     assert!(
         c.diverged_at
@@ -96,7 +96,7 @@ fn concolic_reports_figure_15s_divergence_through_a_black_box() {
 #[test]
 fn concolic_replays_whole_tests_for_conditions_on_fields_set_by_earlier_calls() {
     let (report, _) = concolic(&fixtures(), "conc.Gauge");
-    let c = report.concolic.as_ref().expect("a concolic section");
+    let c = report.concolic().expect("a concolic section");
     assert!(c.whole_tests > 0, "{c:?}");
     // `level == 4000 + x`, level being 3 * |start| + delta: both outcomes of check.
     let check: Vec<_> = report

@@ -2,25 +2,19 @@
 //! coverage, the verification, the strategies' sections, the mutation score.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use rivet_junit::JUnitVersion;
 use rivet_mutate::MutationScore;
-use rivet_report::{
-    seconds, ConcolicReport, OracleReport, Report, RunEvents, StrategyFailureRow, SymbolicReport,
-};
+use rivet_report::{seconds, OracleReport, Report, RunEvents, StrategyFailureRow};
 use rivet_testcase::GoalId;
 
-use crate::concolic::ConcolicStats;
 use crate::generate::ClassRun;
-use crate::strategy_phase::Sections;
-use crate::symbolic::SymbolicStats;
 
 /// The report of a class run, with the branches' covering tests and the run's pool events.
 pub(crate) fn class_report(
     run: &ClassRun<'_>,
     (covering, events): (BTreeMap<GoalId, String>, RunEvents),
-    sections: Sections,
+    sections: BTreeMap<String, serde_json::Value>,
     (mutation, oracle): (Option<MutationScore>, Option<OracleReport>),
 ) -> Report {
     let (config, checked) = (run.config, run.checked);
@@ -64,9 +58,7 @@ pub(crate) fn class_report(
             .as_ref()
             .map(|v| v.reasons.clone())
             .unwrap_or_default(),
-        symbolic: sections.symbolic,
-        concolic: sections.concolic,
-        pc_selection: sections.pc_selection,
+        sections,
         mutation,
         oracle,
         strategy_failures: run
@@ -78,45 +70,5 @@ pub(crate) fn class_report(
             })
             .collect(),
         branches,
-    }
-}
-
-pub(crate) fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
-    let mut diverged_at = std::collections::BTreeMap::new();
-    for d in &stats.divergences {
-        *diverged_at.entry(d.at.clone()).or_insert(0) += 1;
-    }
-    ConcolicReport {
-        traced_runs: stats.traced_runs,
-        nodes: stats.nodes,
-        solved: stats.solved,
-        tests: stats.tests,
-        goals: stats.goals,
-        goals_reached: stats.goals_reached,
-        explore_s: seconds(stats.explore_time),
-        divergences: stats.divergences.len(),
-        diverged_at,
-        dse_requests: stats.dse_requests,
-        dse_steps: stats.dse_steps,
-        dse_improved: stats.dse_improved,
-        whole_tests: stats.whole_tests,
-    }
-}
-
-pub(crate) fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicReport {
-    SymbolicReport {
-        explore_s: seconds(stats.explore_time),
-        select_s: seconds(stats.select_time),
-        strategies_s: seconds(strategies),
-        methods_explored: stats.methods_explored,
-        paths: stats.paths,
-        precise_paths: stats.precise_paths,
-        rounds: stats.rounds,
-        goals: stats.goals,
-        goals_reached: stats.goals_reached,
-        goals_failed: stats.goals_failed,
-        goals_stalled: stats.goals_stalled,
-        goals_cut_short: stats.goals_cut_short,
-        invariants: None,
     }
 }

@@ -6,19 +6,30 @@ use std::time::Duration;
 pub use rivet_api::AccessMode;
 use rivet_junit::{ExpectedExceptions, JUnitVersion};
 
-use crate::policy::PcPolicy;
+use rivet_sushi::PcPolicy;
 
-/// Which strategies a run uses.
+/// Which strategies a run uses (the names are those of the registry,
+/// [`crate::registry`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StrategyChoice {
-    /// The many-objective search over method sequences alone.
-    Search,
-    /// Symbolic exploration turned into path-condition goals (SUSHI).
-    Symbolic,
-    /// Concolic replay and negation.
-    Concolic,
-    /// Every strategy, interleaved within one budget.
+    /// Every registered strategy, interleaved within one budget.
     All,
+    /// One registered strategy: `search` alone, or another beside the search (which then
+    /// serves its goals, when the strategy retires the branch goals alone).
+    Only(&'static str),
+}
+
+impl StrategyChoice {
+    /// The choice a name spells (`all`, or a registered strategy's name).
+    pub fn named(name: &str) -> Option<StrategyChoice> {
+        if name == "all" {
+            return Some(StrategyChoice::All);
+        }
+        crate::strategy_phase::strategy_names()
+            .into_iter()
+            .find(|n| *n == name)
+            .map(StrategyChoice::Only)
+    }
 }
 
 /// Everything a `rivet generate` run of one class needs.
@@ -45,13 +56,15 @@ pub struct GenerateConfig {
     /// Keep intermediate outputs (instrumented classes, verification runs) here.
     pub keep_artifacts: Option<PathBuf>,
     pub strategy: StrategyChoice,
+    /// The strategies to choose from (the built-in ones unless a caller adds its own).
+    pub registry: crate::strategy_phase::Registry,
     /// Stop the strategies after this many test executions.
     pub max_executions: Option<u64>,
     /// What the tests may use: what a test in the class's package may (the default), or
     /// only the public API.
     pub access: AccessMode,
     /// How the concolic strategy picks the next unvisited node of its execution tree.
-    pub concolic_order: crate::concolic::NodeOrder,
+    pub concolic_order: rivet_concolic::NodeOrder,
     /// Time the symbolic executor gets per unvisited node (a concolic step); None for the
     /// strategy's default.
     pub concolic_step: Option<Duration>,
@@ -68,6 +81,34 @@ pub struct GenerateConfig {
 }
 
 impl GenerateConfig {
+    /// The settings of `rivet generate --classpath CP --class CLASS --out OUT` with every
+    /// other flag at its default (budget 60 s, seed 0, JUnit 5, every strategy).
+    pub fn new(classpath: &str, class: &str, out: PathBuf) -> GenerateConfig {
+        GenerateConfig {
+            classpath: classpath.into(),
+            class: class.into(),
+            method: None,
+            out,
+            budget_s: 60,
+            seed: 0,
+            workers: None,
+            junit: JUnitVersion::Five,
+            expected_exceptions: ExpectedExceptions::AssertThrows,
+            test_classpath: None,
+            keep_artifacts: None,
+            strategy: StrategyChoice::All,
+            registry: crate::strategy_phase::Registry::default(),
+            max_executions: None,
+            access: AccessMode::SamePackage,
+            concolic_order: rivet_concolic::NodeOrder::DepthFirst,
+            concolic_step: None,
+            pc_policy: PcPolicy::CoverTardis,
+            pc_until_budget: false,
+            learned_invariants: true,
+            mutation: true,
+        }
+    }
+
     pub fn budget(&self) -> Duration {
         Duration::from_secs(self.budget_s)
     }
@@ -125,10 +166,8 @@ impl GenerateConfig {
     /// The strategy's name as the report and the flag spell it.
     pub fn strategy_name(&self) -> &'static str {
         match self.strategy {
-            StrategyChoice::Search => "search",
-            StrategyChoice::Symbolic => "symbolic",
-            StrategyChoice::Concolic => "concolic",
             StrategyChoice::All => "all",
+            StrategyChoice::Only(name) => name,
         }
     }
 }
@@ -138,28 +177,7 @@ mod tests {
     use super::*;
 
     fn config() -> GenerateConfig {
-        GenerateConfig {
-            classpath: "x".into(),
-            class: "a.B".into(),
-            method: None,
-            out: PathBuf::from("/nonexistent/rivet-out"),
-            budget_s: 60,
-            seed: 0,
-            workers: None,
-            junit: JUnitVersion::Five,
-            expected_exceptions: ExpectedExceptions::AssertThrows,
-            test_classpath: None,
-            keep_artifacts: None,
-            strategy: StrategyChoice::All,
-            max_executions: None,
-            access: AccessMode::SamePackage,
-            concolic_order: crate::concolic::NodeOrder::DepthFirst,
-            concolic_step: None,
-            pc_policy: PcPolicy::CoverTardis,
-            pc_until_budget: false,
-            learned_invariants: true,
-            mutation: true,
-        }
+        GenerateConfig::new("x", "a.B", PathBuf::from("/nonexistent/rivet-out"))
     }
 
     #[test]
@@ -193,7 +211,7 @@ mod tests {
         c.workers = Some(0);
         assert!(c.validate().unwrap_err().contains("--workers"));
         let mut c = config();
-        c.strategy = StrategyChoice::Concolic;
+        c.strategy = StrategyChoice::Only("concolic");
         assert!(c.validate().is_ok());
     }
 }

@@ -47,6 +47,9 @@ pub enum EngineError {
         #[source]
         source: Box<rivet_verify::VerifyError>,
     },
+    /// A class's plan (its package listed, its bytecode analysed).
+    #[error(transparent)]
+    Plan(#[from] rivet_strategy::PlanError),
     /// A bug of Rivet's while generating for a class.
     #[error("class {class}: {reason}")]
     Internal { class: String, reason: String },

@@ -12,8 +12,8 @@ use rivet_testcase::{ClassName, Executor, GeneratedTest, GoalId, MemberRef, Stat
 use rivet_verify::Verifier;
 
 use crate::error::EngineError;
-use crate::plan::ClassPlan;
 use rivet_report::DroppedTestRow;
+use rivet_strategy::ClassPlan;
 
 /// Minimized tests with stable assertions, and the executions that took.
 pub fn suite(

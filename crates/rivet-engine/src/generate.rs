@@ -20,11 +20,11 @@ use rivet_verify::Verifier;
 use rivet_worker::WorkerPool;
 
 use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
-use crate::plan::ClassPlan;
 use crate::session::{check_static_initializer, Session, Workers};
-use crate::strategy::{drive, Budget, DriveProgress, SearchStrategy};
 use crate::strategy_phase::{class_probes, run_strategies, PhaseInput, PhaseResult};
 use rivet_report::{Report, RunEvents};
+use rivet_strategy::ClassPlan;
+use rivet_strategy::{drive, Budget, DriveProgress, SearchStrategy};
 
 /// What a run tells its caller while it works.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,6 +161,7 @@ pub(crate) fn run_class(
             config: config.clone(),
             plan,
             keep_artifacts: keep_artifacts.clone(),
+            registry: config.registry.clone(),
         },
         &mut workers.pool,
         &mut |p| observe(Event::Progress(p)),
@@ -244,7 +245,7 @@ struct FinishRun<'a, 'm> {
     /// Executions the finish spent (minimizing, assertions, searching again).
     executions: u64,
     /// Strategies that failed, the drive's and the searches' again.
-    failures: Vec<crate::strategy::StrategyFailure>,
+    failures: Vec<rivet_strategy::StrategyFailure>,
 }
 
 impl FinishRun<'_, '_> {
@@ -386,9 +387,9 @@ pub(crate) struct ClassRun<'a> {
     pub plan: &'a ClassPlan,
     pub checked: &'a Checked,
     pub started: Instant,
-    pub driven: &'a crate::strategy::DriveResult,
+    pub driven: &'a rivet_strategy::DriveResult,
     pub executions: u64,
-    pub failures: &'a [crate::strategy::StrategyFailure],
+    pub failures: &'a [rivet_strategy::StrategyFailure],
     pub test_file: Option<&'a std::path::Path>,
 }
 

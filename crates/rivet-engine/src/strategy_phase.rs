@@ -1,30 +1,122 @@
-//! The strategies' phase of one class: the strategies the configuration chooses, driven on
-//! the shared goals and archive within their time on a watched thread of their own, and what
-//! each reports.
+//! The strategies' phase of one class: the strategies the configuration chooses from the
+//! registry (the one place that lists Rivet's techniques), driven on the shared goals and
+//! archive within their time on a watched thread of their own, and what each reports.
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rivet_api::{GenConfig, Generator};
 use rivet_classfile::ClassName;
 use rivet_classpath::Classpath;
+use rivet_concolic::ConcolicPlugin;
 use rivet_instrument::ClassProbes;
-use rivet_report::{ConcolicReport, PcSelectionReport, SymbolicReport};
-use rivet_search::{Archive, Goals, SearchConfig};
-use rivet_symbolic::{ExploreConfig, Explorer};
+use rivet_search::{Archive, Goals};
+use rivet_strategy::watch::{watched, Message, Watch};
+use rivet_strategy::{
+    drive, Budget, BuildContext, ClassPlan, DriveProgress, DriveResult, SearchPlugin, Strategy,
+    StrategyPlugin,
+};
+use rivet_sushi::SushiPlugin;
+use rivet_tardis::Feasibility;
 use rivet_testcase::{Executor, GoalId, ObservationSpec};
 use rivet_worker::WorkerPool;
 
-use crate::artifacts::Artifacts;
-use crate::class_report::{concolic_report, symbolic_report};
-use crate::concolic::{ConcolicConfig, ConcolicStrategy};
 use crate::config::{GenerateConfig, StrategyChoice};
-use crate::feasibility::Feasibility;
-use crate::plan::ClassPlan;
-use crate::strategy::{drive, Budget, DriveProgress, DriveResult, SearchStrategy, Strategy};
-use crate::symbolic::{SymbolicSchedule, SymbolicStrategy};
-use crate::watch::{watched, Message};
+
+/// A registered strategy: its name, and its plug-in made from the run's configuration (its
+/// flags).
+#[derive(Clone, Copy)]
+pub struct RegistryEntry {
+    pub name: &'static str,
+    pub plugin: fn(&GenerateConfig) -> Box<dyn StrategyPlugin>,
+}
+
+impl std::fmt::Debug for RegistryEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every strategy Rivet has, in the order they take turns: the search first, then SUSHI and
+/// the concolic strategy. A technique is a crate of its own and one line here.
+const BUILT_IN: &[RegistryEntry] = &[
+    RegistryEntry {
+        name: "search",
+        plugin: |_| Box::new(SearchPlugin),
+    },
+    RegistryEntry {
+        name: "symbolic",
+        plugin: |c| {
+            Box::new(SushiPlugin {
+                policy: c.pc_policy,
+                until_budget: c.pc_until_budget,
+                learned_invariants: c.learned_invariants,
+            })
+        },
+    },
+    RegistryEntry {
+        name: "concolic",
+        plugin: |c| {
+            Box::new(ConcolicPlugin {
+                order: c.concolic_order,
+                step: c.concolic_step,
+            })
+        },
+    },
+];
+
+/// The strategies a run may choose from: the built-in ones, and any a caller adds (a plug-in
+/// of its own, as the workspace's toy-strategy test does).
+#[derive(Debug, Clone)]
+pub struct Registry {
+    entries: Vec<RegistryEntry>,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry {
+            entries: BUILT_IN.to_vec(),
+        }
+    }
+}
+
+impl Registry {
+    /// This registry with one more strategy, taking its turns after the others.
+    pub fn with(mut self, entry: RegistryEntry) -> Registry {
+        self.entries.retain(|e| e.name != entry.name);
+        self.entries.push(entry);
+        self
+    }
+
+    /// The registered names, in turn order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.entries.iter().map(|e| e.name).collect()
+    }
+
+    /// The plug-ins a configuration chooses, in turn order: every one for `all`; the search
+    /// and the named one (the search alone for `search`).
+    fn chosen(&self, config: &GenerateConfig) -> Vec<Box<dyn StrategyPlugin>> {
+        self.entries
+            .iter()
+            .filter(|e| match config.strategy {
+                StrategyChoice::All => true,
+                StrategyChoice::Only(name) => e.name == "search" || e.name == name,
+            })
+            .map(|e| (e.plugin)(config))
+            .collect()
+    }
+}
+
+/// The built-in registry.
+pub fn registry() -> Registry {
+    Registry::default()
+}
+
+/// The names `--strategy` accepts besides `all`.
+pub(crate) fn strategy_names() -> Vec<&'static str> {
+    BUILT_IN.iter().map(|e| e.name).collect()
+}
 
 /// What the strategies' phase needs that outlives the class's borrows (it runs on a thread
 /// the class may stop waiting for).
@@ -34,6 +126,7 @@ pub(crate) struct PhaseInput {
     pub config: GenerateConfig,
     pub plan: ClassPlan,
     pub keep_artifacts: Option<PathBuf>,
+    pub registry: Registry,
 }
 
 /// What the strategies left: the plan back (None when the class stopped waiting for them:
@@ -45,15 +138,8 @@ pub(crate) struct PhaseResult {
     pub goals: Goals,
     pub archive: Archive,
     pub driven: DriveResult,
-    pub sections: Sections,
-}
-
-/// The strategies' own report sections.
-#[derive(Default)]
-pub(crate) struct Sections {
-    pub symbolic: Option<SymbolicReport>,
-    pub concolic: Option<ConcolicReport>,
-    pub pc_selection: Option<PcSelectionReport>,
+    /// Each strategy's report sections by key.
+    pub sections: BTreeMap<String, serde_json::Value>,
 }
 
 /// Runs the strategies on `pool` (lent to their thread; a stand-in of the same
@@ -93,7 +179,7 @@ pub(crate) fn run_strategies(
                 elapsed: time,
                 failures: vec![abandoned.failure],
             },
-            sections: Sections::default(),
+            sections: BTreeMap::new(),
         },
     }
 }
@@ -103,25 +189,48 @@ fn strategies_on(
     input: &PhaseInput,
     pool: &mut WorkerPool,
     progress: &mut dyn FnMut(DriveProgress),
-    watch: &crate::watch::Watch,
+    watch: &Watch,
 ) -> PhaseResult {
     let (config, plan) = (&input.config, &input.plan);
     let generator = Generator::new(&plan.model, GenConfig::default());
     let mut goals = plan.goals.clone();
     let mut archive = Archive::default();
-    let mut set = StrategySet::new(input, &generator);
-    if set.search_serves_path_conditions_alone(config) {
-        // The search works for the path-condition goals alone; branches still count.
-        let ids: Vec<GoalId> = goals.iter().map(|g| g.id).collect();
-        for g in ids {
-            goals.retire(g);
+    let plugins = input.registry.chosen(config);
+    let chosen: Vec<&'static str> = plugins.iter().map(|p| p.name()).collect();
+    let feasibility = Feasibility::new();
+    let context = BuildContext {
+        plan,
+        generator: &generator,
+        classpath: &input.classpath,
+        probes: input.probes.as_ref(),
+        seed: config.seed,
+        budget: config.strategy_budget(),
+        max_executions: config.max_executions,
+        keep_artifacts: input.keep_artifacts.as_deref(),
+        feasibility: &feasibility,
+        chosen: &chosen,
+        dse_requests: plugins.iter().any(|p| p.takes_dse_requests()),
+    };
+    let mut strategies: Vec<Box<dyn Strategy + '_>> =
+        plugins.iter().map(|p| p.build(&context)).collect();
+    if let [search, alone] = &plugins[..] {
+        if search.name() == "search" && alone.retires_branch_goals_alone() {
+            // The search works for the other strategy's goals alone; branches still count.
+            let ids: Vec<GoalId> = goals.iter().map(|g| g.id).collect();
+            for g in ids {
+                goals.retire(g);
+            }
         }
     }
     // Loops the strategies' tests fall into cost less with limits that follow the tests;
     // minimizing, verifying and the final run keep the configured limit.
     pool.set_adaptive_time_limit(true);
+    let mut turns: Vec<&mut dyn Strategy> = strategies
+        .iter_mut()
+        .map(|s| &mut **s as &mut dyn Strategy)
+        .collect();
     let driven = drive(
-        &mut set.all(),
+        &mut turns,
         &mut goals,
         &mut archive,
         pool,
@@ -139,7 +248,11 @@ fn strategies_on(
     }
     pool.set_observation(&ObservationSpec::default());
     pool.set_adaptive_time_limit(false);
-    let sections = set.sections(driven.elapsed);
+    let sections = strategies
+        .iter()
+        .flat_map(|s| s.report_sections(driven.elapsed))
+        .map(|(key, value)| (key.to_string(), value))
+        .collect();
     PhaseResult {
         plan: None,
         goals,
@@ -149,137 +262,47 @@ fn strategies_on(
     }
 }
 
-/// The strategies of a run, as the configuration chooses them: the search always, SUSHI and
-/// the concolic step when asked for.
-struct StrategySet<'g, 'm> {
-    search: SearchStrategy<'g, 'm>,
-    symbolic: Option<SymbolicStrategy>,
-    concolic: Option<ConcolicStrategy<'g, 'm>>,
-}
-
-impl<'g, 'm> StrategySet<'g, 'm> {
-    fn new(input: &'g PhaseInput, generator: &'g Generator<'m>) -> StrategySet<'g, 'm> {
-        let (config, plan) = (&input.config, &input.plan);
-        let budget = config.strategy_budget();
-        let concolic_on = matches!(
-            config.strategy,
-            StrategyChoice::Concolic | StrategyChoice::All
-        );
-        let search = SearchStrategy::new(
-            generator,
-            SearchConfig {
-                seed: config.seed,
-                budget,
-                max_executions: config.max_executions,
-                // Adaptive DSE: the search asks the concolic step to explore the offspring
-                // whose primitive mutation changed their fitness.
-                dse_requests: concolic_on,
-                ..SearchConfig::default()
-            },
-        );
-        // The strategies learn which path conditions are feasible into one classifier.
-        let feasibility = Feasibility::new();
-        let explorer = || Explorer::new(input.classpath.clone(), ExploreConfig::default());
-        let symbolic = matches!(
-            config.strategy,
-            StrategyChoice::Symbolic | StrategyChoice::All
-        )
-        .then(|| symbolic(input, explorer(), &feasibility, budget));
-        let default_step = ConcolicConfig::for_budget(budget, false, config.seed);
-        let concolic = concolic_on.then(|| {
-            ConcolicStrategy::new(
-                plan,
-                input.probes.as_ref(),
-                generator,
-                explorer(),
-                feasibility.clone(),
-                ConcolicConfig {
-                    order: config.concolic_order,
-                    node_time: config.concolic_step.unwrap_or(default_step.node_time),
-                    ..ConcolicConfig::for_budget(
-                        budget,
-                        config.strategy == StrategyChoice::Concolic,
-                        config.seed,
-                    )
-                },
-            )
-        });
-        StrategySet {
-            search,
-            symbolic,
-            concolic,
-        }
-    }
-
-    /// With SUSHI or the concolic step alone, the search only serves their path-condition
-    /// goals (the branch goals are retired for it; they still count).
-    fn search_serves_path_conditions_alone(&self, config: &GenerateConfig) -> bool {
-        matches!(
-            config.strategy,
-            StrategyChoice::Symbolic | StrategyChoice::Concolic
-        )
-    }
-
-    /// The strategies in the order the driver gives them turns.
-    fn all(&mut self) -> Vec<&mut dyn Strategy> {
-        let mut all: Vec<&mut dyn Strategy> = vec![&mut self.search];
-        if let Some(s) = self.symbolic.as_mut() {
-            all.push(s);
-        }
-        if let Some(c) = self.concolic.as_mut() {
-            all.push(c);
-        }
-        all
-    }
-
-    /// Each strategy's report section; `elapsed` is the strategies' time.
-    fn sections(&self, elapsed: Duration) -> Sections {
-        Sections {
-            symbolic: self.symbolic.as_ref().map(|s| SymbolicReport {
-                invariants: s.learned_invariants(),
-                ..symbolic_report(s.stats(), elapsed)
-            }),
-            concolic: self.concolic.as_ref().map(|c| concolic_report(c.stats())),
-            pc_selection: self.symbolic.as_ref().map(|s| s.selection_report()),
-        }
-    }
-}
-
-/// SUSHI's strategy for the class, with TARDIS's alternatives and, when asked for, learned
-/// invariants.
-fn symbolic(
-    input: &PhaseInput,
-    explorer: Explorer,
-    feasibility: &Feasibility,
-    budget: Duration,
-) -> SymbolicStrategy {
-    let (config, plan) = (&input.config, &input.plan);
-    let with_search = config.strategy == StrategyChoice::All;
-    let s = SymbolicStrategy::new(
-        plan,
-        explorer,
-        SymbolicSchedule {
-            until_budget: config.pc_until_budget,
-            ..SymbolicSchedule::for_budget(budget, with_search, config.seed)
-        },
-        (config.pc_policy, feasibility.clone()),
-        input
-            .keep_artifacts
-            .as_deref()
-            .map(|d: &Path| Artifacts::new(d.join("symbolic"))),
-    );
-    let s = s.with_alternatives(input.probes.as_ref());
-    if config.learned_invariants {
-        s.with_learned_invariants(plan)
-    } else {
-        s
-    }
-}
-
 /// The class's probes, for the strategies that read them.
 pub(crate) fn class_probes(
     probes: &rivet_instrument::ProbeMap,
     class: &ClassName,
 ) -> Option<ClassProbes> {
     probes.class(class.internal()).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(strategy: StrategyChoice) -> GenerateConfig {
+        let mut c = GenerateConfig::new("x", "a.B", PathBuf::from("/nonexistent"));
+        c.strategy = strategy;
+        c
+    }
+
+    #[test]
+    fn each_entry_is_named_as_its_plug_in_and_the_search_comes_first() {
+        let all = registry().chosen(&config(StrategyChoice::All));
+        let names: Vec<&str> = all.iter().map(|p| p.name()).collect();
+        assert_eq!(names, registry().names());
+        assert_eq!(names[0], "search");
+    }
+
+    #[test]
+    fn one_strategy_runs_beside_the_search_and_says_whether_it_retires_branch_goals() {
+        let only = |name| registry().chosen(&config(StrategyChoice::Only(name)));
+        let names = |p: &[Box<dyn StrategyPlugin>]| p.iter().map(|p| p.name()).collect::<Vec<_>>();
+        assert_eq!(names(&only("search")), ["search"]);
+        assert_eq!(names(&only("concolic")), ["search", "concolic"]);
+        let symbolic = only("symbolic");
+        assert_eq!(names(&symbolic), ["search", "symbolic"]);
+        assert!(symbolic[1].retires_branch_goals_alone());
+        assert!(!symbolic[0].retires_branch_goals_alone());
+        assert_eq!(
+            StrategyChoice::named("concolic"),
+            Some(StrategyChoice::Only("concolic"))
+        );
+        assert_eq!(StrategyChoice::named("all"), Some(StrategyChoice::All));
+        assert_eq!(StrategyChoice::named("toy"), None);
+    }
 }

@@ -81,16 +81,11 @@ pub struct Report {
     /// Strategies a panic (a bug in Rivet) stopped; the others went on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strategy_failures: Vec<StrategyFailureRow>,
-    /// What the symbolic strategy did (absent when it did not run).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub symbolic: Option<SymbolicReport>,
-    /// What the concolic strategy did (absent when it did not run).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concolic: Option<ConcolicReport>,
-    /// How the symbolic strategy picked its path conditions and what became of them, with
-    /// the run's classifier (absent when the symbolic strategy did not run).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pc_selection: Option<PcSelectionReport>,
+    /// Each strategy's own sections by key (`symbolic` and `pc_selection` of SUSHI,
+    /// `concolic`, or a plug-in's own): at the report's top level, where the keys always were;
+    /// absent for a strategy that did not run. Read them typed with [`Report::section`].
+    #[serde(flatten)]
+    pub sections: BTreeMap<String, serde_json::Value>,
     /// The written tests against the class's mutants (absent with `--no-mutation`, without
     /// tests, or unverified).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -392,6 +387,28 @@ impl Report {
         out
     }
 
+    /// The strategy section under `key`, typed (None when absent or of another shape).
+    pub fn section<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
+        let value = self.sections.get(key)?;
+        serde_json::from_value(value.clone()).ok()
+    }
+
+    /// What the symbolic strategy did (absent when it did not run).
+    pub fn symbolic(&self) -> Option<SymbolicReport> {
+        self.section("symbolic")
+    }
+
+    /// What the concolic strategy did (absent when it did not run).
+    pub fn concolic(&self) -> Option<ConcolicReport> {
+        self.section("concolic")
+    }
+
+    /// How the symbolic strategy picked its path conditions and what became of them, with the
+    /// run's classifier (absent when it did not run).
+    pub fn pc_selection(&self) -> Option<PcSelectionReport> {
+        self.section("pc_selection")
+    }
+
     /// Pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
@@ -515,7 +532,7 @@ mod tests {
     #[test]
     fn the_report_reads_back_as_written() {
         let places = vec![(GoalId(0), place(0))];
-        let report = Report {
+        let mut report = Report {
             class: "a.B".into(),
             method: None,
             seed: 3,
@@ -547,66 +564,68 @@ mod tests {
                 test: "testM".into(),
                 reason: "fails: boom".into(),
             }],
-            symbolic: None,
-            concolic: None,
             strategy_failures: Vec::new(),
-            pc_selection: Some(PcSelectionReport {
-                policy: "tardis".into(),
-                tried: 2,
-                satisfied: 1,
-                failed: 1,
-                cut_short: 0,
-                classifier: ClassifierReport {
-                    training: 2,
-                    feasible: 1,
-                    infeasible: 1,
-                    by_source: BTreeMap::from([(Source::GoalReached, 1), (Source::GoalFailed, 1)]),
-                    predictions: BTreeMap::from([(Bucket::InfeasibleUnanimous, 4)]),
-                    ..ClassifierReport::default()
-                },
-                attempts: vec![
-                    PcAttempt {
-                        goal: 7,
-                        path: 3,
-                        method: "a.B.m()V".into(),
-                        tried_s: 1.5,
-                        settled_s: Some(2.0),
-                        outcome: PcOutcome::Reached,
-                        bucket: Some(Bucket::FeasibleMajority),
-                        similarity: Some(0.5),
-                        alternative: true,
-                    },
-                    PcAttempt {
-                        goal: 8,
-                        path: 4,
-                        method: "a.B.m()V".into(),
-                        tried_s: 31.0,
-                        settled_s: None,
-                        outcome: PcOutcome::Failed,
-                        bucket: None,
-                        similarity: None,
-                        alternative: false,
-                    },
-                ],
-                alternatives: Some(AlternativesReport {
-                    tests: 3,
-                    calls_replayed: 2,
-                    calls_skipped: 0,
-                    sources: 1,
-                    alternatives: 4,
-                    refuted: 1,
-                    contradicted: 2,
-                    seconds: 0.25,
-                }),
-            }),
+            sections: BTreeMap::new(),
             mutation: None,
             oracle: None,
             branches: Report::rows(&places, &BTreeMap::new()),
         };
-        assert_eq!(
-            report.pc_selection.as_ref().map(|s| s.within(30.0)),
-            Some((1, 1))
+        let selection = PcSelectionReport {
+            policy: "tardis".into(),
+            tried: 2,
+            satisfied: 1,
+            failed: 1,
+            cut_short: 0,
+            classifier: ClassifierReport {
+                training: 2,
+                feasible: 1,
+                infeasible: 1,
+                by_source: BTreeMap::from([(Source::GoalReached, 1), (Source::GoalFailed, 1)]),
+                predictions: BTreeMap::from([(Bucket::InfeasibleUnanimous, 4)]),
+                ..ClassifierReport::default()
+            },
+            attempts: vec![
+                PcAttempt {
+                    goal: 7,
+                    path: 3,
+                    method: "a.B.m()V".into(),
+                    tried_s: 1.5,
+                    settled_s: Some(2.0),
+                    outcome: PcOutcome::Reached,
+                    bucket: Some(Bucket::FeasibleMajority),
+                    similarity: Some(0.5),
+                    alternative: true,
+                },
+                PcAttempt {
+                    goal: 8,
+                    path: 4,
+                    method: "a.B.m()V".into(),
+                    tried_s: 31.0,
+                    settled_s: None,
+                    outcome: PcOutcome::Failed,
+                    bucket: None,
+                    similarity: None,
+                    alternative: false,
+                },
+            ],
+            alternatives: Some(AlternativesReport {
+                tests: 3,
+                calls_replayed: 2,
+                calls_skipped: 0,
+                sources: 1,
+                alternatives: 4,
+                refuted: 1,
+                contradicted: 2,
+                seconds: 0.25,
+            }),
+        };
+        report.sections.insert(
+            "pc_selection".into(),
+            serde_json::to_value(&selection).expect("a value"),
         );
+        assert_eq!(report.pc_selection(), Some(selection));
+        assert_eq!(report.symbolic(), None);
+        assert_eq!(report.pc_selection().map(|s| s.within(30.0)), Some((1, 1)));
         assert_eq!(report.elapsed_s, 1.235);
         let back: Report = serde_json::from_str(&report.to_json()).expect("parse");
         assert_eq!(back, report);

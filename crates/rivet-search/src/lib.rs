@@ -15,6 +15,7 @@
 //! test twice to add stable regression assertions.
 
 mod archive;
+mod archive_cursor;
 mod assertions;
 mod callee;
 mod discriminate;
@@ -29,6 +30,7 @@ mod search;
 mod weak_goal;
 
 pub use archive::{Archive, MAX_PENDING_SNAPSHOTS};
+pub use archive_cursor::ArchiveCursor;
 pub use assertions::add_assertions;
 pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutcomes};
 pub use discriminate::discriminate;

@@ -17,6 +17,7 @@
 //!
 //! It knows no solver, worker or engine: only `rivet-pc`'s path conditions.
 
+mod feasibility;
 pub mod fingerprint;
 pub mod fingerprinter;
 pub mod forms;
@@ -24,6 +25,7 @@ pub mod knn;
 pub mod select;
 pub mod slice;
 
+pub use feasibility::Feasibility;
 pub use fingerprint::{Fingerprint, COLUMNS, HASHES, ROWS};
 pub use fingerprinter::Fingerprinter;
 pub use forms::{clause_forms, ClauseForms};

@@ -1,5 +1,6 @@
 //! Conventions the code base keeps, checked on every run: every Rust source file opens with a
-//! `//!` line saying what it is for, and no source file grows past 800 lines.
+//! `//!` line saying what it is for, no source file grows past 800 lines, and only the
+//! engine's registry names the techniques.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -50,4 +51,40 @@ fn every_rust_file_says_what_it_is_for_and_stays_under_800_lines() {
         }
     }
     assert!(offenders.is_empty(), "tidy:\n{}", offenders.join("\n"));
+}
+
+/// The registry is the one place that lists Rivet's techniques: outside it, neither the engine
+/// nor the CLI names a technique's plug-in or strategy type (a new technique is a crate of its
+/// own and a line in the registry).
+#[test]
+fn only_the_registry_names_the_techniques() {
+    let root = rivet_testkit::repo_root().join("crates");
+    let registry = root.join("rivet-engine/src/strategy_phase.rs");
+    let mut files = Vec::new();
+    rust_files(&root.join("rivet-engine/src"), &mut files);
+    rust_files(&root.join("rivet-cli/src"), &mut files);
+    assert!(
+        files.contains(&registry),
+        "no registry at {}",
+        registry.display()
+    );
+    let names = [
+        "SearchPlugin",
+        "SushiPlugin",
+        "ConcolicPlugin",
+        "SymbolicStrategy",
+        "ConcolicStrategy",
+    ];
+    let mut offenders = Vec::new();
+    for f in files.iter().filter(|f| **f != registry) {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for name in names.iter().filter(|n| text.contains(*n)) {
+            offenders.push(format!("{}: names {name}", f.display()));
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "outside the registry:\n{}",
+        offenders.join("\n")
+    );
 }

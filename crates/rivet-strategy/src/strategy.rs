@@ -58,6 +58,12 @@ pub trait Strategy {
     fn offers(&mut self) -> Vec<TypedTest> {
         Vec::new()
     }
+
+    /// Its sections of the class's report, by key (`symbolic`, `pc_selection`), after a drive
+    /// whose strategies took `elapsed`; the default has none.
+    fn report_sections(&self, _elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
 }
 
 /// The many-objective search as a strategy: one generation per step.
@@ -134,7 +140,7 @@ pub struct StrategyFailure {
 /// How long a turn may run past the strategies' time (or past its own start, when it starts
 /// later) before the driver stops giving its strategy turns: a twentieth of the time, at
 /// least a second.
-pub(crate) fn overrun_grace(budget: Duration) -> Duration {
+pub fn overrun_grace(budget: Duration) -> Duration {
     (budget / 20).max(Duration::from_secs(1))
 }
 

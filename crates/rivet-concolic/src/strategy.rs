@@ -23,12 +23,12 @@ use rivet_tardis::{Label, Source};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
-use crate::archive_cursor::ArchiveCursor;
-use crate::concolic_inputs::{arguments_only, with_arguments};
-use crate::concolic_whole::{whole_test, with_values};
-use crate::feasibility::Feasibility;
-use crate::plan::ClassPlan;
-use crate::strategy::{StepOutcome, Strategy};
+use crate::inputs::{arguments_only, with_arguments};
+use crate::whole::{whole_test, with_values};
+use rivet_search::ArchiveCursor;
+use rivet_strategy::ClassPlan;
+use rivet_strategy::{StepOutcome, Strategy};
+use rivet_tardis::Feasibility;
 
 /// How the next unvisited node is picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -591,6 +591,13 @@ const HARVEST: usize = 16;
 impl Strategy for ConcolicStrategy<'_, '_> {
     fn name(&self) -> &'static str {
         "concolic"
+    }
+
+    fn report_sections(&self, _elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {
+        let section = crate::plugin::concolic_report(&self.stats);
+        serde_json::to_value(section)
+            .map(|v| vec![("concolic", v)])
+            .unwrap_or_default()
     }
 
     fn pending(&self) -> bool {

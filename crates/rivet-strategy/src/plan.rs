@@ -19,7 +19,7 @@ use rivet_search::{
 };
 use rivet_testcase::{Execution, GoalId, MemberRef, ProbeId, TestCase};
 
-use crate::error::EngineError;
+use crate::error::PlanError;
 
 /// A branch of a class the instrumenter could not give probes (its class keeps only the exit
 /// redirection): never covered.
@@ -69,12 +69,12 @@ pub fn goal_classes(
     classpath: &Classpath,
     class: &ClassName,
     method: Option<&str>,
-) -> Result<Vec<ClassName>, EngineError> {
+) -> Result<Vec<ClassName>, PlanError> {
     let mut classes = vec![class.clone()];
     if method.is_none() {
         let nested = classpath
             .package_classes(class.package())
-            .map_err(|source| EngineError::Classpath {
+            .map_err(|source| PlanError::Classpath {
                 class: class.binary(),
                 source: Box::new(source),
             })?;
@@ -96,7 +96,7 @@ impl ClassPlan {
         model: ApiModel,
         method: Option<&str>,
         probes: &ProbeMap,
-    ) -> Result<ClassPlan, EngineError> {
+    ) -> Result<ClassPlan, PlanError> {
         let class = ClassName::from_internal(&model.class);
         let mut goals: Vec<Goal> = Vec::new();
         let mut places = Vec::new();
@@ -104,15 +104,14 @@ impl ClassPlan {
         let mut callee_branches = BTreeMap::new();
         let mut boundaries: Vec<(GoalId, ProbeId)> = Vec::new();
         for c in goal_classes(classpath, &class, method)? {
-            let cf =
-                classpath
-                    .class_file(c.internal())
-                    .map_err(|source| EngineError::Classpath {
-                        class: c.binary(),
-                        source: Box::new(source),
-                    })?;
+            let cf = classpath
+                .class_file(c.internal())
+                .map_err(|source| PlanError::Classpath {
+                    class: c.binary(),
+                    source: Box::new(source),
+                })?;
             let Some(cf) = cf else { continue };
-            let analysis = analyze_class(&cf).map_err(|source| EngineError::Analysis {
+            let analysis = analyze_class(&cf).map_err(|source| PlanError::Analysis {
                 class: c.binary(),
                 source: Box::new(source),
             })?;

@@ -21,20 +21,20 @@ use tracing::debug;
 
 use crate::alternatives::{Alternatives, ReplayTarget};
 use crate::artifacts::{Artifacts, GoalLog};
-use crate::feasibility::Feasibility;
 use crate::learned::{snapshot_spec, LearnedInvariants};
-use crate::plan::ClassPlan;
 use crate::policy::PcPolicy;
 use rivet_report::LearnedInvariantsReport;
 use rivet_report::{
     seconds, AlternativesReport, ClassifierReport, PcAttempt, PcOutcome, PcSelectionReport,
 };
+use rivet_strategy::ClassPlan;
+use rivet_tardis::Feasibility;
 
 mod clock;
 mod explore;
 mod goals;
-use crate::strategy::{StepOutcome, Strategy};
 use clock::{GoalClock, STALL_SHARE};
+use rivet_strategy::{StepOutcome, Strategy};
 
 /// When the symbolic strategy works, within the run's budget.
 #[derive(Debug, Clone, Copy)]
@@ -448,6 +448,23 @@ const MAX_DEPTH: u32 = 200;
 impl Strategy for SymbolicStrategy {
     fn name(&self) -> &'static str {
         "symbolic"
+    }
+
+    fn report_sections(&self, elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {
+        let symbolic = rivet_report::SymbolicReport {
+            invariants: self.learned_invariants(),
+            ..crate::plugin::symbolic_report(self.stats(), elapsed)
+        };
+        [
+            ("symbolic", serde_json::to_value(symbolic)),
+            (
+                "pc_selection",
+                serde_json::to_value(self.selection_report()),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(key, v)| v.ok().map(|v| (key, v)))
+        .collect()
     }
 
     fn pending(&self) -> bool {

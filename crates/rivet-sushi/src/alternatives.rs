@@ -20,7 +20,7 @@ use rivet_testcase::{
 };
 use tracing::debug;
 
-use crate::archive_cursor::ArchiveCursor;
+use rivet_search::ArchiveCursor;
 
 /// A method of the class under test whose calls are replayed (its index is the symbolic
 /// strategy's method index).

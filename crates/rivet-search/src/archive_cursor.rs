@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 
-use rivet_search::Archive;
+use crate::Archive;
 use rivet_testcase::{GoalId, TypedTest};
 
 /// Which archive tests have been taken (by fingerprint), and each entry's length when it was

@@ -8,8 +8,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::{Classifier, ClassifierStats, Label, Source};
 use rivet_pc::PathCondition;
-use rivet_tardis::{Classifier, ClassifierStats, Label, Source};
 use tracing::debug;
 
 /// A shared handle on the run's classifier.

@@ -16,7 +16,7 @@ use rivet_testcase::{GoalId, HeapSnapshot, ObservationSpec, SnapshotSpec, TestCa
 use tracing::{debug, info};
 
 use crate::learn::{LearnConfig, Learner};
-use crate::plan::ClassPlan;
+use rivet_strategy::ClassPlan;
 
 /// Most snapshots absorbed in a run: after that the workers stop taking them (checks of
 /// reached goals still do).
