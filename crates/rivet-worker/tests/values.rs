@@ -467,6 +467,32 @@ fn workers_write_only_in_their_own_temporary_directories() {
     assert!(!dir.exists(), "deleted with the pool");
 }
 
+/// What differs from machine to machine is not read: the temporary directory's listing and
+/// the working directory's files are empty in a worker and not in a developer's project, so a
+/// test reading them is refused (by the JDK's read check the harness watches) even when the
+/// code swallows the refusal.
+#[test]
+fn reads_of_the_temporary_and_working_directories_are_refused() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let mut list = Builder::new();
+    list.values("listTemp", "()I", &[]);
+    let mut exists = Builder::new();
+    let name = exists.string("pom.xml");
+    exists.values("existsHere", "(Ljava/lang/String;)Z", &[name]);
+    let results = pool.run(&[list.build(), exists.build()]);
+    for (r, what) in results
+        .iter()
+        .zip(["the temporary directory", "the working or home directory"])
+    {
+        let last = r.outcomes.last().expect("outcomes");
+        assert!(
+            matches!(last, StatementOutcome::Threw { class, message: Some(m) }
+                if class == rivet_testcase::SANDBOX_REFUSED_CLASS && m.contains(what)),
+            "{r:?}"
+        );
+    }
+}
+
 /// Class literals are the JVM's classes (primitives, `void`, arrays); lambdas answer their
 /// single abstract method as the emitted Java lambda does (a captured value, the argument,
 /// nothing, an `IllegalStateException`), run default methods, and compare by identity;

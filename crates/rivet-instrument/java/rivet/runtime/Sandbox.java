@@ -71,6 +71,46 @@ public final class Sandbox {
         throw new SandboxRefused(what);
     }
 
+    /** The working directory and the home directory, read once (null if unreadable). */
+    private static final Path CWD = canonical(System.getProperty("user.dir"));
+    private static final Path HOME = canonical(System.getProperty("user.home"));
+
+    private static Path canonical(String dir) {
+        try {
+            return dir == null ? null : new File(dir).getCanonicalFile().toPath();
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
+    /**
+     * Refuses a read whose outcome differs from machine to machine: the temporary directory
+     * itself and its entries the current test did not make, the working directory (a project
+     * directory where the developer runs the test) and the home directory, with what is in
+     * them. In a worker they are empty; on a developer's machine they are not, so a test that
+     * lists or reads them would assert what holds only in Rivet.
+     */
+    public static void checkRead(Object target) {
+        if (target == null) {
+            return;
+        }
+        Path p;
+        try {
+            p = new File(target.toString()).toPath().toAbsolutePath().normalize();
+        } catch (Throwable e) {
+            return;
+        }
+        if (TEMP != null && p.startsWith(TEMP)) {
+            if (p.equals(TEMP) || before.contains(p.getName(TEMP.getNameCount()).toString())) {
+                deny("read " + p + " (the temporary directory: its contents differ from machine to machine)");
+            }
+            return;
+        }
+        if ((CWD != null && p.startsWith(CWD)) || (HOME != null && p.startsWith(HOME))) {
+            deny("read " + p + " (the working or home directory: its contents differ from machine to machine)");
+        }
+    }
+
     /** Refuses a change to the file system outside the temporary directory. */
     public static void checkWrite(Object target) {
         if (target == null) {

@@ -11,7 +11,9 @@ import rivet.runtime.Sandbox;
  * statements run, each such change gets the interception's rule (only beneath what the test
  * made in java.io.tmpdir): anything else is refused and remembered, so the test is refused even
  * when the code under test swallows the error, as it would swallow the OS confinement's denial
- * and then assert an outcome the sandbox caused.
+ * and then assert an outcome the sandbox caused. Reads of the places whose contents differ from
+ * machine to machine (the temporary, working and home directories, beyond what the test made)
+ * are refused the same way: in a worker they are empty, in a developer's project they are not.
  *
  * Everything else is allowed: no permission is ever checked, so what user code may do and
  * reflect on is as in a developer's test JVM. Installed only where the JDK still allows a
@@ -59,6 +61,18 @@ final class WriteWatch extends SecurityManager {
         if (open) {
             Sandbox.checkWrite(file);
         }
+    }
+
+    @Override
+    public void checkRead(String file) {
+        if (open) {
+            Sandbox.checkRead(file);
+        }
+    }
+
+    @Override
+    public void checkRead(String file, Object context) {
+        checkRead(file);
     }
 
     @Override
