@@ -75,6 +75,24 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "  executions  {} in {:.1} s (search {:.1} s)",
         r.executions, r.elapsed_s, r.search_s
     );
+    if r.techniques.len() > 1 {
+        let parts: Vec<String> = r
+            .techniques
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {} turns {:.1} s, {} goals first ({} branches), {} tests",
+                    t.strategy,
+                    t.turns,
+                    t.seconds,
+                    t.first_covered,
+                    t.first_covered_branches,
+                    t.final_tests
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "  techniques  {}", parts.join("; "));
+    }
     // Left out when the search covered everything before anything was explored.
     if let Some(y) = r.symbolic().filter(|y| y.methods_explored > 0) {
         let _ = writeln!(

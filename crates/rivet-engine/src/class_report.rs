@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use rivet_junit::JUnitVersion;
 use rivet_mutate::MutationScore;
-use rivet_report::{seconds, OracleReport, Report, RunEvents, StrategyFailureRow};
+use rivet_report::{seconds, OracleReport, Report, RunEvents, StrategyFailureRow, TechniqueRow};
 use rivet_testcase::GoalId;
 
 use crate::generate::ClassRun;
@@ -58,6 +58,7 @@ pub(crate) fn class_report(
             .as_ref()
             .map(|v| v.reasons.clone())
             .unwrap_or_default(),
+        techniques: techniques(run),
         sections,
         mutation,
         oracle,
@@ -71,4 +72,32 @@ pub(crate) fn class_report(
             .collect(),
         branches,
     }
+}
+
+/// Each strategy's share of the run, with the written tests that came from its turns (a test's
+/// origin is that of its first goal's archived test).
+fn techniques(run: &ClassRun<'_>) -> Vec<TechniqueRow> {
+    let mut final_tests: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in &run.checked.class.tests {
+        let origin = t
+            .generated
+            .goals
+            .iter()
+            .find_map(|g| run.origins.get(g))
+            .copied()
+            .unwrap_or("");
+        *final_tests.entry(origin).or_default() += 1;
+    }
+    run.driven
+        .values
+        .iter()
+        .map(|v| TechniqueRow {
+            strategy: v.strategy.into(),
+            turns: v.turns,
+            seconds: seconds(v.time),
+            first_covered: v.first_covered,
+            first_covered_branches: v.first_covered_branches,
+            final_tests: final_tests.get(v.strategy).copied().unwrap_or(0),
+        })
+        .collect()
 }

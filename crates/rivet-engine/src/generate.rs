@@ -224,6 +224,7 @@ pub(crate) fn run_class(
         executions: driven.executions + finish.executions + reran,
         failures: &finish.failures,
         test_file: test_file.as_deref(),
+        origins: &archive.origins,
     };
     let report =
         crate::class_report::class_report(&run, (covering, events), sections, (mutation, oracle));
@@ -391,6 +392,8 @@ pub(crate) struct ClassRun<'a> {
     pub executions: u64,
     pub failures: &'a [rivet_strategy::StrategyFailure],
     pub test_file: Option<&'a std::path::Path>,
+    /// Per goal, the strategy whose turn stored its archived test.
+    pub origins: &'a std::collections::BTreeMap<GoalId, &'static str>,
 }
 
 /// The mutation stage (unless turned off, or nothing was verified): the tests against the

@@ -178,6 +178,7 @@ pub(crate) fn run_strategies(
                 steps: abandoned.steps,
                 elapsed: time,
                 failures: vec![abandoned.failure],
+                values: Vec::new(),
             },
             sections: BTreeMap::new(),
         },

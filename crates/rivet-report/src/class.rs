@@ -81,6 +81,9 @@ pub struct Report {
     /// Strategies a panic (a bug in Rivet) stopped; the others went on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strategy_failures: Vec<StrategyFailureRow>,
+    /// What each strategy took and brought, in turn order (absent in reports of older runs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub techniques: Vec<TechniqueRow>,
     /// Each strategy's own sections by key (`symbolic` and `pc_selection` of SUSHI,
     /// `concolic`, or a plug-in's own): at the report's top level, where the keys always were;
     /// absent for a strategy that did not run. Read them typed with [`Report::section`].
@@ -101,6 +104,21 @@ pub struct Report {
 pub struct DroppedTestRow {
     pub test: String,
     pub reason: String,
+}
+
+/// What one strategy took and brought in a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TechniqueRow {
+    pub strategy: String,
+    pub turns: u64,
+    /// Seconds of its turns (the workers' time running its tests included).
+    pub seconds: f64,
+    /// Goals whose first test came in its turns (no other strategy had covered them then),
+    /// and of those, branch goals.
+    pub first_covered: usize,
+    pub first_covered_branches: usize,
+    /// Tests of the written suite that came from its turns.
+    pub final_tests: usize,
 }
 
 /// A strategy a panic stopped, with the panic's message.
@@ -565,6 +583,14 @@ mod tests {
                 reason: "fails: boom".into(),
             }],
             strategy_failures: Vec::new(),
+            techniques: vec![TechniqueRow {
+                strategy: "search".into(),
+                turns: 12,
+                seconds: 1.5,
+                first_covered: 3,
+                first_covered_branches: 2,
+                final_tests: 1,
+            }],
             sections: BTreeMap::new(),
             mutation: None,
             oracle: None,

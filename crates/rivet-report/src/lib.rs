@@ -12,6 +12,7 @@ pub use class::{
     seconds, AlternativesReport, BranchRow, ClassCoverage, ClassifierReport, ConcolicReport,
     DroppedTestRow, LearnedInvariantRow, LearnedInvariantsReport, OracleReport, PcAttempt,
     PcOutcome, PcSelectionReport, Report, RunEvents, StrategyFailureRow, SymbolicReport,
+    TechniqueRow,
 };
 pub use merge::{merge_reports, MergeError};
 pub use project::{ClassEntry, ClassStatus, ProjectReport};

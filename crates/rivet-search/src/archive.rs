@@ -27,6 +27,11 @@ pub struct Archive {
     /// first, until a strategy takes them; at most [`MAX_PENDING_SNAPSHOTS`] (later ones are
     /// dropped).
     pub snapshots: Vec<HeapSnapshot>,
+    /// The strategy whose turn it is (set by the driver; empty outside a drive): the origin
+    /// of the tests stored from now on.
+    pub origin: &'static str,
+    /// Per goal, the strategy in whose turn its test was stored.
+    pub origins: BTreeMap<GoalId, &'static str>,
 }
 
 /// Most tests waiting for a concolic step.
@@ -52,6 +57,7 @@ impl Archive {
             };
             if better {
                 self.entries.insert(*g, test.clone());
+                self.origins.insert(*g, self.origin);
                 changed = true;
             }
         }
@@ -67,6 +73,7 @@ impl Archive {
     /// Forgets the test of a goal (its test was dropped later, e.g. at verification), so the
     /// goal becomes a target again.
     pub fn forget(&mut self, goal: GoalId) -> Option<TypedTest> {
+        self.origins.remove(&goal);
         self.entries.remove(&goal)
     }
 

@@ -128,6 +128,21 @@ pub struct DriveResult {
     /// Strategies stopped by a panic (a bug in Rivet): the others went on, and the tests
     /// found so far are kept.
     pub failures: Vec<StrategyFailure>,
+    /// What each strategy took and brought, in turn order.
+    pub values: Vec<StrategyValue>,
+}
+
+/// What one strategy took and brought in a drive.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StrategyValue {
+    pub strategy: &'static str,
+    pub turns: u64,
+    /// The wall-clock time of its turns (the workers' time running its tests included).
+    pub time: Duration,
+    /// Goals whose first test came in its turns: no other strategy had covered them then.
+    pub first_covered: usize,
+    /// Of those, branch goals.
+    pub first_covered_branches: usize,
 }
 
 /// A strategy that panicked, or overran the strategies' time, and what happened.
@@ -259,6 +274,18 @@ pub fn drive(
     };
     let mut done = vec![false; strategies.len()];
     let mut failed = vec![false; strategies.len()];
+    let mut values: Vec<StrategyValue> = strategies
+        .iter()
+        .map(|s| StrategyValue {
+            strategy: s.name(),
+            ..StrategyValue::default()
+        })
+        .collect();
+    let branch_goals: std::collections::BTreeSet<rivet_testcase::GoalId> = goals
+        .iter()
+        .filter(|g| g.is_branch())
+        .map(|g| g.id)
+        .collect();
     let mut failures = Vec::new();
     let mut steps = 0u64;
     let mut turn = 0usize;
@@ -277,6 +304,9 @@ pub fn drive(
                 phase_before.clone().unwrap_or_else(|| "searching".into()),
             );
         }
+        let covered_before: std::collections::BTreeSet<rivet_testcase::GoalId> =
+            archive.entries.keys().copied().collect();
+        archive.origin = name;
         let updated = catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)));
         let mut arena = Arena {
             goals,
@@ -295,6 +325,15 @@ pub fn drive(
             }
         }
         steps += 1;
+        let value = &mut values[i];
+        value.turns += 1;
+        value.time += start.elapsed().saturating_sub(turn_start);
+        for g in arena.archive.entries.keys() {
+            if !covered_before.contains(g) {
+                value.first_covered += 1;
+                value.first_covered_branches += usize::from(branch_goals.contains(g));
+            }
+        }
         // A turn may not run far past the strategies' time: a strategy whose turn did is
         // stopped (its tests so far are kept), so that a second overrun cannot follow.
         let limit = turn_start.max(budget.time) + overrun_grace(budget.time);
@@ -357,6 +396,7 @@ pub fn drive(
         if let Some(w) = watch {
             w.begin(name, "closing".into());
         }
+        archive.origin = name;
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| s.close(goals, archive))) {
             failures.push(StrategyFailure::new(name, payload.as_ref()));
         }
@@ -364,11 +404,13 @@ pub fn drive(
     if let Some(w) = watch {
         w.end(archive, true, (counted.count, steps));
     }
+    archive.origin = "";
     DriveResult {
         executions: counted.count,
         steps,
         elapsed: start.elapsed(),
         failures,
+        values,
     }
 }
 
@@ -553,6 +595,25 @@ mod tests {
         assert_eq!(archive.covered().len(), 4);
         assert_eq!(result.steps, 4);
         assert_eq!(result.executions, 8);
+    }
+
+    #[test]
+    fn each_strategy_is_credited_with_the_goals_it_covered_first_and_their_tests() {
+        let mut goals = goals(5);
+        let mut archive = Archive::default();
+        let mut a = counter("a", 0, 2);
+        // b covers what a covers in the same turn order, one behind: nothing first but 4.
+        let mut b = counter("b", 0, 4);
+        b.runs = 1;
+        let result = run(&mut [&mut a, &mut b], &mut goals, &mut archive);
+        let value = |name| result.values.iter().find(|v| v.strategy == name).cloned();
+        let a = value("a").expect("a's value");
+        let b = value("b").expect("b's value");
+        assert_eq!((a.turns, a.first_covered, a.first_covered_branches), (3, 3, 3));
+        assert_eq!((b.turns, b.first_covered), (5, 2));
+        assert_eq!(archive.origins.get(&GoalId(0)), Some(&"a"));
+        assert_eq!(archive.origins.get(&GoalId(4)), Some(&"b"));
+        assert_eq!(archive.origin, "", "no strategy's turn after the drive");
     }
 
     #[test]
