@@ -7,7 +7,9 @@
 # twice, mutation (`rivet mutate` on the written tests, over every mutant of the class: the
 # named class's own score and killed/mutants, then the score with its nested classes), elapsed;
 # then the branches of the class with its nested classes, and "own class": the
-# covered/total branches of the named class alone (of the last strategy).
+# covered/total branches of the named class alone (of the last strategy); last, per column
+# group, each technique's branches covered first and the seconds of its turns (the report's
+# techniques rows).
 #
 #   tools/bench/bench.sh [--budget S] [--seed N | --seeds LIST] [--strategies LIST]
 #                        [--pc-policies LIST] [--pc-until-budget] [--pc-window S]
@@ -181,6 +183,7 @@ for strategy in "${strategy_list[@]}"; do
 done
 rows=()
 declare -A pcs
+declare -A tech
 pc_rows=()
 for class in "${classes[@]}"; do
 for seed in "${seed_list[@]}"; do
@@ -286,6 +289,13 @@ print("%.2f %d/%d,all %.2f" % (k / max(len(own), 1), k, len(own), m["score"]))' 
       twice="$status${err:+: ${err#rivet: error: }}"
     fi
     row+=$(printf ' | %8s %7s %6s %-10s %22s %8s' "$covered" "$hardcov" "$tests" "$twice" "$mut" "$elapsed")
+    # Each technique's branches covered first and the seconds of its turns (the report's
+    # techniques rows), as "name first/s".
+    if [ "$status" = ok ]; then
+      tech[$class,$group,$seed]=$(python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+print(" ".join("%s %d/%.0fs" % (t["strategy"], t["first_covered_branches"], t["seconds"]) for t in r.get("techniques", [])) or "-")' "$dir/tests/rivet-report.json" 2>/dev/null || echo -)
+    fi
     # Path conditions tried within the window, and those satisfied (pretty JSON: tried_s
     # comes before outcome in each attempt).
     if [ "$status" = ok ] && grep -q '"pc_selection"' "$dir/tests/rivet-report.json"; then
@@ -295,7 +305,9 @@ print("%.2f %d/%d,all %.2f" % (k / max(len(own), 1), k, len(own), m["score"]))' 
         END { printf "%d/%d", s, n }' "$dir/tests/rivet-report.json")
     fi
   done
-  rows+=("$(printf '%s %8s %9s' "$row" "$total" "$own")")
+  techs=
+  for group in "${groups[@]}"; do techs+=" ${tech[$class,$group,$seed]:--}"; done
+  rows+=("$(printf '%s %8s %9s %s' "$row" "$total" "$own" "$techs")")
   echo "${rows[-1]}" >&2
 done
   # The class's path-condition row: satisfied/tried per seed, then the means.
@@ -320,7 +332,7 @@ header=$(printf '%-42s' subject)
 for group in "${groups[@]}"; do
   header+=$(printf ' | %8s %7s %6s %-10s %22s %8s' "covered" "HARD" "tests" "pass 2x" "mutation own,all" "$group")
 done
-printf '%s %8s %9s\n' "$header" branches "own class"
+printf '%s %8s %9s %s\n' "$header" branches "own class" "technique first-branches/seconds"
 for r in "${rows[@]}"; do echo "$r"; done
 if [ ${#pc_rows[@]} -gt 0 ]; then
   echo
