@@ -209,6 +209,12 @@ pub(crate) fn guard(opcode: Opcode, owner: &str, name: &str, descriptor: &str) -
                 None => return None,
             },
         },
+        ("java/nio/channels/FileChannel", "open") if opcode == Opcode::INVOKESTATIC => {
+            wrap("fileChannel")?
+        }
+        ("java/nio/file/spi/FileSystemProvider", _) if opcode == Opcode::INVOKEVIRTUAL => {
+            wrap("provider")?
+        }
         (FILE, "createTempFile") if descriptor.contains("Ljava/io/File;)") => {
             Guard::CheckWrite { depth: 0 }
         }
@@ -476,6 +482,35 @@ mod tests {
                 Some(Guard::Wrap("filesWrite")),
             ),
             (Opcode::INVOKEVIRTUAL, FILE, "delete", "()Z", Some(Guard::Wrap("fileDelete"))),
+            (
+                Opcode::INVOKEVIRTUAL,
+                "java/nio/file/spi/FileSystemProvider",
+                "delete",
+                "(Ljava/nio/file/Path;)V",
+                Some(Guard::Wrap("providerDelete")),
+            ),
+            (
+                Opcode::INVOKEVIRTUAL,
+                "java/nio/file/spi/FileSystemProvider",
+                "newByteChannel",
+                "(Ljava/nio/file/Path;Ljava/util/Set;[Ljava/nio/file/attribute/FileAttribute;)Ljava/nio/channels/SeekableByteChannel;",
+                Some(Guard::Wrap("providerNewByteChannel")),
+            ),
+            // Reading through the provider is not guarded.
+            (
+                Opcode::INVOKEVIRTUAL,
+                "java/nio/file/spi/FileSystemProvider",
+                "newInputStream",
+                "(Ljava/nio/file/Path;[Ljava/nio/file/OpenOption;)Ljava/io/InputStream;",
+                None,
+            ),
+            (
+                Opcode::INVOKESTATIC,
+                "java/nio/channels/FileChannel",
+                "open",
+                "(Ljava/nio/file/Path;[Ljava/nio/file/OpenOption;)Ljava/nio/channels/FileChannel;",
+                Some(Guard::Wrap("fileChannelOpen")),
+            ),
             (
                 Opcode::INVOKEVIRTUAL,
                 FILE,

@@ -609,7 +609,10 @@ mod tests {
         let value = |name| result.values.iter().find(|v| v.strategy == name).cloned();
         let a = value("a").expect("a's value");
         let b = value("b").expect("b's value");
-        assert_eq!((a.turns, a.first_covered, a.first_covered_branches), (3, 3, 3));
+        assert_eq!(
+            (a.turns, a.first_covered, a.first_covered_branches),
+            (3, 3, 3)
+        );
         assert_eq!((b.turns, b.first_covered), (5, 2));
         assert_eq!(archive.origins.get(&GoalId(0)), Some(&"a"));
         assert_eq!(archive.origins.get(&GoalId(4)), Some(&"b"));

@@ -428,4 +428,79 @@ public final class Sandbox {
         deny("signal a process");
         return null;
     }
+
+    // java.nio.channels.FileChannel and java.nio.file.spi.FileSystemProvider: the calls below
+    // Files that change the file system, where no Files method shows them.
+
+    public static java.nio.channels.FileChannel fileChannelOpen(Path p, OpenOption[] options) throws IOException {
+        checkOptions(p, options);
+        return java.nio.channels.FileChannel.open(p, options);
+    }
+
+    public static java.nio.channels.FileChannel fileChannelOpen(Path p, Set<? extends OpenOption> options, FileAttribute<?>[] attrs) throws IOException {
+        checkOptions(p, options);
+        return java.nio.channels.FileChannel.open(p, options, attrs);
+    }
+
+    public static SeekableByteChannel providerNewByteChannel(java.nio.file.spi.FileSystemProvider provider, Path p, Set<? extends OpenOption> options, FileAttribute<?>[] attrs) throws IOException {
+        checkOptions(p, options);
+        return provider.newByteChannel(p, options, attrs);
+    }
+
+    public static java.nio.channels.FileChannel providerNewFileChannel(java.nio.file.spi.FileSystemProvider provider, Path p, Set<? extends OpenOption> options, FileAttribute<?>[] attrs) throws IOException {
+        checkOptions(p, options);
+        return provider.newFileChannel(p, options, attrs);
+    }
+
+    public static OutputStream providerNewOutputStream(java.nio.file.spi.FileSystemProvider provider, Path p, OpenOption[] options) throws IOException {
+        checkWrite(p);
+        return provider.newOutputStream(p, options);
+    }
+
+    public static void providerDelete(java.nio.file.spi.FileSystemProvider provider, Path p) throws IOException {
+        checkWrite(p);
+        provider.delete(p);
+    }
+
+    public static boolean providerDeleteIfExists(java.nio.file.spi.FileSystemProvider provider, Path p) throws IOException {
+        checkWrite(p);
+        return provider.deleteIfExists(p);
+    }
+
+    public static void providerCreateDirectory(java.nio.file.spi.FileSystemProvider provider, Path p, FileAttribute<?>[] attrs) throws IOException {
+        checkWrite(p);
+        provider.createDirectory(p, attrs);
+    }
+
+    public static void providerCreateSymbolicLink(java.nio.file.spi.FileSystemProvider provider, Path link, Path target, FileAttribute<?>[] attrs) throws IOException {
+        checkWrite(link);
+        provider.createSymbolicLink(link, target, attrs);
+    }
+
+    public static void providerCreateLink(java.nio.file.spi.FileSystemProvider provider, Path link, Path existing) throws IOException {
+        checkWrite(link);
+        provider.createLink(link, existing);
+    }
+
+    public static void providerCopy(java.nio.file.spi.FileSystemProvider provider, Path source, Path target, CopyOption[] options) throws IOException {
+        checkWrite(target);
+        provider.copy(source, target, options);
+    }
+
+    public static void providerMove(java.nio.file.spi.FileSystemProvider provider, Path source, Path target, CopyOption[] options) throws IOException {
+        checkWrite(source);
+        checkWrite(target);
+        provider.move(source, target, options);
+    }
+
+    public static void providerSetAttribute(java.nio.file.spi.FileSystemProvider provider, Path p, String attribute, Object value, LinkOption[] options) throws IOException {
+        checkWrite(p);
+        provider.setAttribute(p, attribute, value, options);
+    }
+
+    public static <V extends java.nio.file.attribute.FileAttributeView> V providerGetFileAttributeView(
+            java.nio.file.spi.FileSystemProvider provider, Path p, Class<V> type, LinkOption[] options) {
+        // The same view as through Files: its setters refused where the test may not write.
+        return filesGetFileAttributeView(p, type, options);
+    }
 }
