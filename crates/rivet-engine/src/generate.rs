@@ -161,7 +161,6 @@ pub(crate) fn run_class(
             config: config.clone(),
             plan,
             keep_artifacts: keep_artifacts.clone(),
-            registry: config.registry.clone(),
         },
         &mut workers.pool,
         &mut |p| observe(Event::Progress(p)),

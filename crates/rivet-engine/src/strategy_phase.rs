@@ -115,7 +115,7 @@ pub fn registry() -> Registry {
 
 /// The names `--strategy` accepts besides `all`.
 pub(crate) fn strategy_names() -> Vec<&'static str> {
-    BUILT_IN.iter().map(|e| e.name).collect()
+    registry().names()
 }
 
 /// What the strategies' phase needs that outlives the class's borrows (it runs on a thread
@@ -126,7 +126,6 @@ pub(crate) struct PhaseInput {
     pub config: GenerateConfig,
     pub plan: ClassPlan,
     pub keep_artifacts: Option<PathBuf>,
-    pub registry: Registry,
 }
 
 /// What the strategies left: the plan back (None when the class stopped waiting for them:
@@ -196,7 +195,7 @@ fn strategies_on(
     let generator = Generator::new(&plan.model, GenConfig::default());
     let mut goals = plan.goals.clone();
     let mut archive = Archive::default();
-    let plugins = input.registry.chosen(config);
+    let plugins = config.registry.chosen(config);
     let chosen: Vec<&'static str> = plugins.iter().map(|p| p.name()).collect();
     let feasibility = Feasibility::new();
     let context = BuildContext {
