@@ -17,18 +17,6 @@ pub enum EngineError {
         #[source]
         source: Box<rivet_api::ApiError>,
     },
-    #[error("class {class}: listing its package: {source}")]
-    Classpath {
-        class: String,
-        #[source]
-        source: Box<rivet_classpath::ClasspathError>,
-    },
-    #[error("class {class}: analysing its bytecode: {source}")]
-    Analysis {
-        class: String,
-        #[source]
-        source: Box<rivet_analysis::AnalysisError>,
-    },
     #[error("instrumenting the classpath for {class}: {source}")]
     Instrument {
         class: String,
