@@ -23,9 +23,14 @@ use rivet_classfile::{ClassFile, ParseError};
 /// Analysis failed; names the class and method concerned.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
+    #[error("a class file whose own name cannot be read: {source}")]
+    Nameless {
+        #[source]
+        source: ParseError,
+    },
     #[error("class {class}: {source}")]
     Constant {
-        class: String,
+        class: ClassName,
         #[source]
         source: ParseError,
     },
@@ -50,8 +55,7 @@ pub struct MethodAnalysis {
 /// The analysis of one class: its methods with code, in declaration order.
 #[derive(Debug, Clone)]
 pub struct ClassAnalysis {
-    /// Binary name (`a.b.Outer$Inner`).
-    pub class: String,
+    pub class: ClassName,
     pub skipped: Option<&'static str>,
     pub methods: Vec<MethodAnalysis>,
 }
@@ -73,11 +77,8 @@ impl ClassAnalysis {
 pub fn analyze_class(cf: &ClassFile) -> Result<ClassAnalysis, AnalysisError> {
     let class = cf
         .name()
-        .map_err(|source| AnalysisError::Constant {
-            class: "?".into(),
-            source,
-        })
-        .map(|n| ClassName::from_internal(n).binary())?;
+        .map_err(|source| AnalysisError::Nameless { source })
+        .map(ClassName::from_internal)?;
     let err = |source| AnalysisError::Constant {
         class: class.clone(),
         source,

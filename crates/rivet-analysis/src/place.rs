@@ -29,7 +29,7 @@ impl BranchPlace {
 impl ClassAnalysis {
     /// The place of every counted branch of the class, in id order.
     pub fn places(&self) -> Vec<BranchPlace> {
-        let class = ClassName::from_binary(&self.class);
+        let class = self.class.clone();
         self.branches()
             .map(|(m, b)| BranchPlace {
                 class: class.clone(),

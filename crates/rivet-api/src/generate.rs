@@ -463,10 +463,10 @@ impl<'m> Generator<'m> {
                     4 => "java/lang/Long",
                     2 if !self
                         .model
-                        .producers(&JType::class(&self.model.class))
+                        .producers(&JType::class(self.model.class.internal()))
                         .is_empty() =>
                     {
-                        self.model.class.as_str()
+                        self.model.class.internal()
                     }
                     _ => {
                         let ctor = MemberRef::new(OBJECT, "<init>", "()V");

@@ -131,8 +131,8 @@ pub(crate) const NEVER_CALL: &[&str] = &[
 pub struct ApiModel {
     classpath: Arc<Classpath>,
     hierarchy: Hierarchy,
-    /// The class under test (internal name).
-    pub class: String,
+    /// The class under test.
+    pub class: ClassName,
     pub cut: Arc<ClassApi>,
     /// What the tests may use.
     pub access: Access,
@@ -181,7 +181,7 @@ impl ApiModel {
     ) -> Result<ApiModel, ApiError> {
         let name = internal_name(class);
         let class_name = ClassName::from_internal(&name);
-        let binary = class_name.binary();
+        let binary = class_name.clone();
         let access = Access::beside(&class_name, mode);
         let cf = classpath
             .class_file(&name)
@@ -229,7 +229,7 @@ impl ApiModel {
         let model = ApiModel {
             hierarchy: Hierarchy::new(classpath.clone()),
             classpath,
-            class: name.clone(),
+            class: class_name,
             cut: cut.clone(),
             access,
             targets: Vec::new(),
@@ -251,10 +251,10 @@ impl ApiModel {
     }
 
     fn finish(mut self, method: Option<&str>) -> Result<ApiModel, ApiError> {
-        let binary = ClassName::from_internal(&self.class).binary();
-        let creators = self.producers(&JType::class(&self.class));
+        let binary = self.class.clone();
+        let creators = self.producers(&JType::class(self.class.internal()));
         let methods: Vec<Callable> = self
-            .inherited_methods(&self.class)
+            .inherited_methods(self.class.internal())
             .into_iter()
             .filter(|m| !NEVER_CALL.contains(&m.member.name.as_str()))
             .collect();
@@ -308,7 +308,8 @@ impl ApiModel {
             .filter(|c| {
                 let owner = JType::class(c.member.owner.internal());
                 c.kind == CallableKind::Constructor
-                    || (c.is_static && self.assignable(&owner, &JType::class(&self.class)))
+                    || (c.is_static
+                        && self.assignable(&owner, &JType::class(self.class.internal())))
             })
             .cloned()
             .collect();
@@ -470,7 +471,7 @@ impl ApiModel {
                 }
             }
         }
-        if name != self.class && name != OBJECT && name != STRING {
+        if name != self.class.internal() && name != OBJECT && name != STRING {
             let cut = self.cut.clone();
             for m in self.inherited_methods(&cut.name) {
                 if let Some(r) = &m.returns {

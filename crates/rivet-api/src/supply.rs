@@ -162,7 +162,7 @@ impl ApiModel {
     /// itself too), read once.
     fn package_apis(&self) -> &[Arc<ClassApi>] {
         self.package_apis.get_or_init(|| {
-            let package = self.class.rsplit_once('/').map_or("", |(p, _)| p);
+            let package = self.class.package();
             self.classpath()
                 .package_classes(package)
                 .unwrap_or_default()
@@ -181,7 +181,7 @@ impl ApiModel {
             .get_or_init(|| {
                 let mut out = Vec::new();
                 for api in self.package_apis() {
-                    if api.name == self.class || out.len() >= MAX_PACKAGE_METHODS {
+                    if api.name == self.class.internal() || out.len() >= MAX_PACKAGE_METHODS {
                         continue;
                     }
                     for m in &api.methods {
@@ -280,7 +280,7 @@ impl ApiModel {
                 out.push(d.to_string());
             }
         }
-        add(&self.class.clone(), &mut out);
+        add(self.class.internal(), &mut out);
         let named = self.constants.literals.iter().chain(&self.constants.casts);
         for c in named {
             add(c, &mut out);

@@ -145,7 +145,9 @@ impl ApiModel {
                 return false;
             };
             let owner = method.owner.internal();
-            if owner == self.class || owner.starts_with(&format!("{}$", self.class)) {
+            if owner == self.class.internal()
+                || owner.starts_with(&format!("{}$", self.class.internal()))
+            {
                 return true;
             }
             match receiver {

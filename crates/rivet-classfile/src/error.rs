@@ -36,7 +36,7 @@ pub enum ParseErrorKind {
 /// A class file could not be parsed; names the class (once known) and the method.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub struct ParseError {
-    pub class: Option<String>,
+    pub class: Option<crate::ClassName>,
     pub member: Option<String>,
     pub kind: ParseErrorKind,
 }
@@ -66,7 +66,7 @@ impl ParseError {
     /// Attaches the class name if none is known yet.
     pub fn in_class(mut self, class: &str) -> Self {
         if self.class.is_none() {
-            self.class = Some(class.to_string());
+            self.class = Some(crate::ClassName::from_internal(class));
         }
         self
     }

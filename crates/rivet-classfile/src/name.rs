@@ -53,6 +53,28 @@ impl fmt::Display for ClassName {
     }
 }
 
+/// Written as the binary form (`a.b.C`), the spelling reports and users read.
+impl serde::Serialize for ClassName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.binary())
+    }
+}
+
+/// Read from either form.
+impl<'de> serde::Deserialize<'de> for ClassName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Ok(ClassName::from_binary(&name))
+    }
+}
+
+impl From<&str> for ClassName {
+    /// Either form.
+    fn from(name: &str) -> ClassName {
+        ClassName::from_internal(name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +89,17 @@ mod tests {
         assert_eq!(a.to_string(), "a.b.Outer$Inner");
         assert_eq!(a.package(), "a/b");
         assert_eq!(a.simple(), "Outer$Inner");
+    }
+
+    #[test]
+    fn serde_writes_the_binary_form_and_reads_either() {
+        let name = ClassName::from_internal("a/b/C$D");
+        let json = serde_json::to_string(&name).expect("serializes");
+        assert_eq!(json, "\"a.b.C$D\"");
+        let back: ClassName = serde_json::from_str("\"a/b/C$D\"").expect("reads internal");
+        assert_eq!(back, name);
+        let back: ClassName = serde_json::from_str(&json).expect("reads binary");
+        assert_eq!(back, name);
     }
 
     #[test]

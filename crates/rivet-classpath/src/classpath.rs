@@ -2,6 +2,7 @@
 //! user's directories and jars in order; class lookup with parsed-class caches, and
 //! listings of the user's classes.
 
+use rivet_classfile::ClassName;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -106,7 +107,7 @@ impl Classpath {
             let found = jdk
                 .find_class(internal_name)
                 .map_err(|source| ClasspathError::Jdk {
-                    class: internal_name.to_string(),
+                    class: ClassName::from_internal(internal_name),
                     source: Box::new(source),
                 })?;
             if let Some(class) = found {
@@ -185,13 +186,13 @@ impl Classpath {
         };
         let (name, value) = parse(&found.bytes).map_err(|source| ClasspathError::BadClass {
             path: found.path.clone(),
-            class: internal_name.to_string(),
+            class: ClassName::from_internal(internal_name),
             source: Box::new(source),
         })?;
         if name != internal_name {
             return Err(ClasspathError::WrongName {
                 path: found.path,
-                class: internal_name.to_string(),
+                class: ClassName::from_internal(internal_name),
                 found: name,
             });
         }

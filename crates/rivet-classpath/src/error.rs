@@ -1,6 +1,7 @@
 //! Errors of the classpath, the JDK image readers and the type hierarchy; each names the
 //! file, entry or class concerned.
 
+use rivet_classfile::ClassName;
 use std::path::PathBuf;
 
 use rivet_classfile::ParseError;
@@ -94,19 +95,19 @@ pub enum ClasspathError {
     #[error("{path} does not parse: {source}")]
     BadClass {
         path: PathBuf,
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<ParseError>,
     },
     #[error("{path} holds class {found} where class {class} was expected")]
     WrongName {
         path: PathBuf,
-        class: String,
+        class: ClassName,
         found: String,
     },
     #[error("JDK class {class}: {source}")]
     Jdk {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<JdkError>,
     },
@@ -116,9 +117,12 @@ pub enum ClasspathError {
 #[derive(Debug, Error)]
 pub enum HierarchyError {
     #[error("class {class} is not on the classpath")]
-    ClassNotFound { class: String },
+    ClassNotFound { class: ClassName },
     #[error("{supertype}, a supertype of {class}, is not on the classpath")]
-    MissingSupertype { class: String, supertype: String },
+    MissingSupertype {
+        class: ClassName,
+        supertype: ClassName,
+    },
     #[error("{descriptor} is not a valid type descriptor or internal name")]
     BadType { descriptor: String },
     #[error(transparent)]

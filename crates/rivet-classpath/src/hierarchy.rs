@@ -2,6 +2,7 @@
 //! assignability of class and array types by the JVM's rules (those of `checkcast` and
 //! `instanceof`, JVMS §6.5).
 
+use rivet_classfile::ClassName;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
@@ -105,7 +106,7 @@ impl Hierarchy {
         self.classpath
             .class_header(class)?
             .ok_or_else(|| HierarchyError::ClassNotFound {
-                class: class.to_string(),
+                class: ClassName::from_internal(class),
             })
     }
 
@@ -118,8 +119,8 @@ impl Hierarchy {
         self.classpath
             .class_header(supertype)?
             .ok_or_else(|| HierarchyError::MissingSupertype {
-                class: class.to_string(),
-                supertype: supertype.to_string(),
+                class: ClassName::from_internal(class),
+                supertype: ClassName::from_internal(supertype),
             })
     }
 
@@ -234,7 +235,7 @@ impl Hierarchy {
                     let header = ClassHeader::parse(&class.bytes).map_err(|source| {
                         ClasspathError::BadClass {
                             path: jdk.path().to_path_buf(),
-                            class: class.name.clone(),
+                            class: ClassName::from_internal(&class.name),
                             source: Box::new(source),
                         }
                     })?;

@@ -189,8 +189,8 @@ fn missing_supertype_names_both_classes() {
         .unwrap_err();
     match &err {
         HierarchyError::MissingSupertype { class, supertype } => {
-            assert_eq!(class, "com/example/extra/Ring");
-            assert_eq!(supertype, "com/example/shapes/Circle");
+            assert_eq!(class.internal(), "com/example/extra/Ring");
+            assert_eq!(supertype.internal(), "com/example/shapes/Circle");
         }
         other => panic!("expected MissingSupertype, got {other:?}"),
     }

@@ -35,7 +35,7 @@ pub fn test_class(
     (junit, expected_exceptions): (JUnitVersion, ExpectedExceptions),
 ) -> TestClass {
     TestClass {
-        class_under_test: plan.class.internal().to_string(),
+        class_under_test: plan.class.clone(),
         junit,
         expected_exceptions,
         tests: by_length(generated)
@@ -156,7 +156,7 @@ fn test_source(g: &GeneratedTest, goals: &Goals, owner: &ClassName) -> TestSourc
 
 /// Members called with same-arity overloads (their arguments get casts).
 /// The inner (non-static member) classes whose constructors the tests call.
-fn inner_classes(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<String> {
+fn inner_classes(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<ClassName> {
     let mut out = BTreeSet::new();
     for g in tests {
         for s in g.test.statements() {
@@ -166,7 +166,7 @@ fn inner_classes(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<String> 
                     .class_api(owner)
                     .is_some_and(|a| a.enclosing.is_some())
                 {
-                    out.insert(owner.to_string());
+                    out.insert(constructor.owner.clone());
                 }
             }
         }

@@ -72,7 +72,7 @@ fn java_sources(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The binary name of the top-level class a source file declares (its package and file name).
-fn source_class(path: &Path) -> Option<String> {
+fn source_class(path: &Path) -> Option<ClassName> {
     let text = std::fs::read_to_string(path).ok()?;
     let stem = path.file_stem()?.to_string_lossy().into_owned();
     let package = text.lines().find_map(|l| {
@@ -81,8 +81,8 @@ fn source_class(path: &Path) -> Option<String> {
             .map(|p| p.trim_end_matches(';').trim().to_string())
     });
     Some(match package {
-        Some(p) if !p.is_empty() => format!("{p}.{stem}"),
-        _ => stem,
+        Some(p) if !p.is_empty() => ClassName::from_binary(&format!("{p}.{stem}")),
+        _ => ClassName::from_binary(&stem),
     })
 }
 
@@ -217,7 +217,7 @@ pub(crate) fn score(
             class: m.name.binary(),
             reason: e.to_string(),
         })?;
-        reach_classes.push((m.name.binary(), bytes));
+        reach_classes.push((m.name.clone(), bytes));
         n += m.mutants.len() as u32;
     }
     let reach_limit = budget.map_or(REACH_LIMIT, |b| b.min(REACH_LIMIT));
@@ -230,7 +230,7 @@ pub(crate) fn score(
             suite
                 .test_classes
                 .first()
-                .map_or("the suite", String::as_str)
+                .map_or_else(|| "the suite".to_string(), ClassName::binary)
         )));
     }
     if let Some(failing) = reach.iter().find(|t| !t.passed) {
@@ -266,7 +266,7 @@ pub(crate) fn score(
                         Duration::from_micros(slowest).mul_f64(LIMIT_FACTOR) + LIMIT_CONSTANT;
                     jobs.push(MutantJob {
                         id,
-                        class: mc.name.binary(),
+                        class: mc.name.clone(),
                         class_file,
                         tests: tests.iter().map(|t| t.1.to_string()).collect(),
                         limit,

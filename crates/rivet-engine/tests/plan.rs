@@ -138,7 +138,7 @@ fn finished_tests_are_named_after_the_method_of_their_first_branch_and_list_each
         &generated,
         (JUnitVersion::Five, ExpectedExceptions::AssertThrows),
     );
-    assert_eq!(class.class_under_test, "lct/Examples");
+    assert_eq!(class.class_under_test.internal(), "lct/Examples");
     assert_eq!(class.tests[0].subject, "figure1");
     assert_eq!(
         class.tests[0].covers.len(),

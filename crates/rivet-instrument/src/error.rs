@@ -1,6 +1,7 @@
 //! Errors of the instrumenter; every one names the class (and the method, where there is one)
 //! or the file concerned.
 
+use rivet_classfile::ClassName;
 use std::path::PathBuf;
 
 use rivet_analysis::AnalysisError;
@@ -12,33 +13,34 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum InstrumentError {
     /// The class file does not parse.
-    #[error("class {class}: {source}")]
+    #[error("{}{source}", class.as_ref().map(|c| format!("class {c}: ")).unwrap_or_default())]
     Parse {
-        class: String,
+        /// None when not even the class file's own name could be read.
+        class: Option<ClassName>,
         #[source]
         source: Box<ParseError>,
     },
     /// Branch analysis failed.
     #[error("class {class}: branch analysis failed: {source}")]
     Analysis {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<AnalysisError>,
     },
     /// The class already calls Rivet's runtime.
     #[error("class {class} is already instrumented by Rivet")]
-    AlreadyInstrumented { class: String },
+    AlreadyInstrumented { class: ClassName },
     /// A method could not be instrumented as planned.
     #[error("class {class}, method {method}: {reason}")]
     Method {
-        class: String,
+        class: ClassName,
         method: String,
         reason: String,
     },
     /// The instrumented class could not be laid out or written (the error names the method).
     #[error("class {class}: {source}")]
     Write {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<WriteError>,
     },

@@ -79,7 +79,7 @@ pub fn instrument_class(
     cf: &mut ClassFile,
     probes: Option<(&ClassPlan, ProbeRange)>,
 ) -> Result<ClassOutcome, InstrumentError> {
-    let class = rivet_classfile::ClassName::from_internal(cf.name().unwrap_or("?")).binary();
+    let class = rivet_classfile::ClassName::from_internal(cf.name().unwrap_or("?"));
     if is_instrumented(cf) {
         return Err(InstrumentError::AlreadyInstrumented { class });
     }
@@ -101,7 +101,7 @@ fn insert_all_probes(
     cf: &mut ClassFile,
     plan: &ClassPlan,
     range: ProbeRange,
-    class: &str,
+    class: &rivet_classfile::ClassName,
     outcome: &mut ClassOutcome,
 ) -> Result<(), InstrumentError> {
     if plan.methods.iter().all(|m| m.sites.is_empty()) {
@@ -123,11 +123,11 @@ fn insert_all_probes(
             Ok(())
         })
         .map_err(|source| InstrumentError::Write {
-            class: class.to_string(),
+            class: class.clone(),
             source: Box::new(source),
         })?;
         result.map_err(|reason| InstrumentError::Method {
-            class: class.to_string(),
+            class: class.clone(),
             method: format!("{}{}", m.name, m.descriptor),
             reason,
         })?;
@@ -249,11 +249,11 @@ fn replace_compares(
     cf: &mut ClassFile,
     m: &MethodPlan,
     refs: &ProbeRefs,
-    class: &str,
+    class: &rivet_classfile::ClassName,
 ) -> Result<(), InstrumentError> {
     let Some(code) = cf.methods.get_mut(m.index).and_then(|mm| mm.code_mut()) else {
         return Err(InstrumentError::Method {
-            class: class.to_string(),
+            class: class.clone(),
             method: format!("{}{}", m.name, m.descriptor),
             reason: "the method has no code".into(),
         });

@@ -461,7 +461,7 @@ fn write_one(
             return Ok(outcome);
         }
     };
-    let class = ClassName::from_internal(cf.name().unwrap_or("?")).binary();
+    let class = ClassName::from_internal(cf.name().unwrap_or("?"));
     let mut result = match planned {
         Some(Ok((plan, range))) => instrument_class(&mut cf, Some((plan, range))).map(|o| {
             if o.probe_sites > 0 {
@@ -471,7 +471,7 @@ fn write_one(
         }),
         Some(Err(reason)) => {
             *unprobed = Some(Skipped {
-                class: class.clone(),
+                class: class.binary(),
                 reason: reason.to_string(),
             });
             instrument_class(&mut cf, None).map(|o| o.exits)
@@ -482,12 +482,12 @@ fn write_one(
         // Without probes, then: only the exit calls.
         *probed = None;
         *unprobed = Some(Skipped {
-            class: class.clone(),
+            class: class.binary(),
             reason: e.to_string(),
         });
         result = ClassFile::parse(&bytes)
             .map_err(|source| InstrumentError::Parse {
-                class: class.clone(),
+                class: Some(class.clone()),
                 source: Box::new(source),
             })
             .and_then(|mut fresh| {
@@ -510,7 +510,7 @@ fn write_one(
                     *probed = None;
                     *exits = 0;
                     *unprobed = Some(Skipped {
-                        class: class.clone(),
+                        class: class.binary(),
                         reason: e.to_string(),
                     });
                     None
@@ -521,7 +521,7 @@ fn write_one(
             tracing::warn!(class = %class, error = %e, "class copied unchanged");
             if unprobed.is_none() {
                 *unprobed = Some(Skipped {
-                    class: class.clone(),
+                    class: class.binary(),
                     reason: e.to_string(),
                 });
             }

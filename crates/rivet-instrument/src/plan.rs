@@ -12,8 +12,7 @@ use crate::error::InstrumentError;
 /// The instrumentation plan of one class.
 #[derive(Debug, Clone)]
 pub struct ClassPlan {
-    /// Internal name (`a/b/Outer$Inner`).
-    pub class: String,
+    pub class: rivet_classfile::ClassName,
     /// Methods with at least one branch, in declaration order.
     pub methods: Vec<MethodPlan>,
     /// Number of branches (class-local ids `0..branch_count`).
@@ -99,13 +98,13 @@ impl ClassPlan {
 pub fn plan_class(cf: &ClassFile) -> Result<ClassPlan, InstrumentError> {
     let class = cf
         .name()
+        .map(rivet_classfile::ClassName::from_internal)
         .map_err(|source| InstrumentError::Parse {
-            class: "?".into(),
+            class: None,
             source: Box::new(source),
-        })?
-        .to_string();
+        })?;
     let analysis = analyze_class(cf).map_err(|source| InstrumentError::Analysis {
-        class: rivet_classfile::ClassName::from_internal(&class).binary(),
+        class: class.clone(),
         source: Box::new(source),
     })?;
     let branch_count = u32::try_from(analysis.branch_count()).unwrap_or(u32::MAX);

@@ -25,15 +25,14 @@ pub const PROBES_TSV_HEADER: &str =
 pub struct ProbeMap {
     /// Ordered by `base`.
     classes: Vec<ClassProbes>,
-    by_name: HashMap<String, usize>,
+    by_name: HashMap<ClassName, usize>,
     probe_count: u32,
 }
 
 /// The probes of one class.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassProbes {
-    /// Binary name (`a.b.Outer$Inner`).
-    pub class: String,
+    pub class: ClassName,
     /// Probe id of branch 0.
     pub base: u32,
     /// Methods with branches: (name, descriptor).
@@ -154,10 +153,7 @@ impl ProbeMap {
 
     /// The probes of a class, by binary (`a.b.C`) or internal (`a/b/C`) name.
     pub fn class(&self, name: &str) -> Option<&ClassProbes> {
-        let i = match self.by_name.get(name) {
-            Some(i) => *i,
-            None => *self.by_name.get(&ClassName::from_internal(name).binary())?,
-        };
+        let i = *self.by_name.get(&ClassName::from_internal(name))?;
         self.classes.get(i)
     }
 
@@ -283,13 +279,16 @@ impl ProbeMap {
                         .collect::<Result<Vec<u32>, _>>()?,
                 ),
             };
-            if cur.as_ref().is_some_and(|c| c.class != class) {
+            if cur
+                .as_ref()
+                .is_some_and(|c| c.class != ClassName::from_binary(class))
+            {
                 if let Some(done) = cur.take() {
                     map.push(done);
                 }
             }
             let c = cur.get_or_insert_with(|| ClassProbes {
-                class: class.to_string(),
+                class: ClassName::from_binary(class),
                 base: probe.wrapping_sub(branch),
                 methods: Vec::new(),
                 branches: Vec::new(),
@@ -351,7 +350,7 @@ fn class_probes(plan: &ClassPlan, base: u32) -> ClassProbes {
         }
     }
     ClassProbes {
-        class: ClassName::from_internal(&plan.class).binary(),
+        class: plan.class.clone(),
         base,
         methods,
         branches,

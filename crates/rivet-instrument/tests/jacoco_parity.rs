@@ -91,7 +91,7 @@ fn rivet_coverage(map: &ProbeMap, stdout: &str) -> Coverage {
     for c in map.classes() {
         for b in &c.branches {
             let (m, d) = &c.methods[b.method];
-            let key = (c.class.clone(), m.clone(), d.clone());
+            let key = (c.class.binary(), m.clone(), d.clone());
             cov.methods.entry(key.clone()).or_default().1 += 1;
             if let Some(line) = b.line {
                 cov.lines.entry((key.0, key.1, key.2, line)).or_default().1 += 1;
@@ -110,7 +110,7 @@ fn rivet_coverage(map: &ProbeMap, stdout: &str) -> Coverage {
                 continue;
             }
             let (m, d) = &c.methods[info.method];
-            let key = (c.class.clone(), m.clone(), d.clone());
+            let key = (c.class.binary(), m.clone(), d.clone());
             cov.methods.get_mut(&key).unwrap().0 += 1;
             if let Some(line) = info.line {
                 cov.lines.get_mut(&(key.0, key.1, key.2, line)).unwrap().0 += 1;

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use rivet_classfile::{
-    ClassFile, ConstantPool, FieldType, Instruction, Item, MethodDescriptor, Opcode, Operand,
-    WriteError,
+    ClassFile, ClassName, ConstantPool, FieldType, Instruction, Item, MethodDescriptor, Opcode,
+    Operand, WriteError,
 };
 
 use crate::error::MutateError;
@@ -38,12 +38,12 @@ fn push_int(cp: &mut ConstantPool, n: u32) -> Item {
 pub fn apply(class: &ClassFile, mutant: &Mutant) -> Result<Vec<u8>, MutateError> {
     let mut cf = class.clone();
     let mismatch = |reason: &str| MutateError::Mismatch {
-        class: mutant.class.binary(),
+        class: mutant.class.clone(),
         mutant: mutant.id.0,
         reason: reason.to_string(),
     };
     let write = |source: WriteError| MutateError::Write {
-        class: mutant.class.binary(),
+        class: mutant.class.clone(),
         mutant: mutant.id.0,
         source,
     };
@@ -289,16 +289,15 @@ pub fn reach_probes(
             Ok(())
         });
         edited.map_err(|source| MutateError::Write {
-            class: ms[0].class.binary(),
+            class: ms[0].class.clone(),
             mutant: ms[0].id.0,
             source,
         })?;
     }
     cf.to_bytes().map_err(|source| MutateError::Write {
-        class: mutants
-            .first()
-            .map(|m| m.class.binary())
-            .unwrap_or_default(),
+        class: class
+            .name()
+            .map_or_else(|_| ClassName::from_internal("?"), ClassName::from_internal),
         mutant: 0,
         source,
     })

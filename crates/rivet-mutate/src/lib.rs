@@ -56,7 +56,7 @@ impl MutableClass {
             .mutants
             .get(id.0 as usize)
             .ok_or_else(|| MutateError::Mismatch {
-                class: self.name.binary(),
+                class: self.name.clone(),
                 mutant: id.0,
                 reason: "no such mutant".into(),
             })?;

@@ -352,7 +352,7 @@ fn inspector_variant(model: &ApiModel, t: &TypedTest, e: &Execution) -> (TypedTe
             }
             continue;
         }
-        let is_cut = ty.class_name() == Some(model.class.as_str());
+        let is_cut = ty.class_name() == Some(model.class.internal());
         let returned = matches!(t.statements()[k], Statement::Call { .. });
         let runtime = ClassName::from_binary(class);
         let textual = matches!(ty.erased(), JType::Array(_))

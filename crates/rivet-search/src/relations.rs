@@ -41,7 +41,7 @@ impl Observed {
 /// `equals` it declares (with `hashCode`, their hash codes too) and a `compareTo` taking one of
 /// its own objects or any object.
 pub(crate) fn relations(model: &ApiModel, a: StatementId, b: StatementId) -> Vec<Observed> {
-    let Some(api) = model.class_api(&model.class) else {
+    let Some(api) = model.class_api(model.class.internal()) else {
         return Vec::new();
     };
     let declares = |name: &str, descriptor: &str| {
@@ -57,7 +57,7 @@ pub(crate) fn relations(model: &ApiModel, a: StatementId, b: StatementId) -> Vec
             out.extend([Observed::Hash(a), Observed::Hash(b)]);
         }
     }
-    let own = format!("(L{};)I", model.class);
+    let own = format!("(L{};)I", model.class.internal());
     let compare =
         declares("compareTo", &own).or_else(|| declares("compareTo", "(Ljava/lang/Object;)I"));
     out.extend(compare.map(|m| Observed::Relation(a, b, m)));

@@ -1,18 +1,19 @@
 //! What can stop a class's plan, naming the class.
 
+use rivet_classfile::ClassName;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum PlanError {
     #[error("class {class}: listing its package: {source}")]
     Classpath {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<rivet_classpath::ClasspathError>,
     },
     #[error("class {class}: analysing its bytecode: {source}")]
     Analysis {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<rivet_analysis::AnalysisError>,
     },

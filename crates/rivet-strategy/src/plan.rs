@@ -75,7 +75,7 @@ pub fn goal_classes(
         let nested = classpath
             .package_classes(class.package())
             .map_err(|source| PlanError::Classpath {
-                class: class.binary(),
+                class: class.clone(),
                 source: Box::new(source),
             })?;
         classes.extend(
@@ -97,7 +97,7 @@ impl ClassPlan {
         method: Option<&str>,
         probes: &ProbeMap,
     ) -> Result<ClassPlan, PlanError> {
-        let class = ClassName::from_internal(&model.class);
+        let class = model.class.clone();
         let mut goals: Vec<Goal> = Vec::new();
         let mut places = Vec::new();
         let mut confirmers = BTreeMap::new();
@@ -107,12 +107,12 @@ impl ClassPlan {
             let cf = classpath
                 .class_file(c.internal())
                 .map_err(|source| PlanError::Classpath {
-                    class: c.binary(),
+                    class: c.clone(),
                     source: Box::new(source),
                 })?;
             let Some(cf) = cf else { continue };
             let analysis = analyze_class(&cf).map_err(|source| PlanError::Analysis {
-                class: c.binary(),
+                class: c.clone(),
                 source: Box::new(source),
             })?;
             let all_places = analysis.places();
@@ -211,7 +211,7 @@ impl ClassPlan {
         }
         let simple = class.simple().to_string();
         for t in &model.targets {
-            if t.member.owner.internal() == model.class && t.kind != CallableKind::FieldWrite {
+            if t.member.owner == model.class && t.kind != CallableKind::FieldWrite {
                 goals.push(Goal {
                     id: GoalId(goals.len() as u32),
                     objective: Arc::new(MethodObjective {

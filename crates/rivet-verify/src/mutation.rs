@@ -4,6 +4,7 @@
 //! fails. A test that runs past its limit on a mutant halts that JVM (the mutant timed out);
 //! one that ends the JVM otherwise is a run error; a new JVM takes the mutants left.
 
+use rivet_classfile::ClassName;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,7 +32,7 @@ const RUNNER_SOURCES: [(&str, &str); 3] = [
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompiledSuite {
     pub classes: PathBuf,
-    pub test_classes: Vec<String>,
+    pub test_classes: Vec<ClassName>,
 }
 
 /// What one test did against the class with reach probes.
@@ -49,8 +50,8 @@ pub struct TestReach {
 #[derive(Debug, Clone)]
 pub struct MutantJob {
     pub id: u32,
-    /// The binary name of the class it mutates.
-    pub class: String,
+    /// The class it mutates.
+    pub class: ClassName,
     pub class_file: Vec<u8>,
     pub tests: Vec<String>,
     /// Limit per test.
@@ -206,7 +207,7 @@ impl MutationRunner<'_> {
         &self,
         suite: &CompiledSuite,
         mutants: usize,
-        reach_classes: &[(String, Vec<u8>)],
+        reach_classes: &[(ClassName, Vec<u8>)],
         limit: Duration,
     ) -> Result<Vec<TestReach>, VerifyError> {
         let dir = self.next_dir()?;

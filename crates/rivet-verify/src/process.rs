@@ -1,6 +1,7 @@
 //! Running javac and the JUnit console launcher with a time limit, and reading what they
 //! report: javac's `File.java:LINE: error:` lines and the launcher's XML reports.
 
+use rivet_classfile::ClassName;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -159,7 +160,8 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
 
 /// The test outcomes of the launcher's legacy XML reports in `dir` for class `class`
 /// (binary name); `file_name` is the test source's file name, to find failure lines.
-pub(crate) fn parse_reports(dir: &Path, class: &str, file_name: &str) -> RunReport {
+pub(crate) fn parse_reports(dir: &Path, class: &ClassName, file_name: &str) -> RunReport {
+    let class = class.binary();
     let mut report = RunReport::default();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return report;
@@ -186,7 +188,7 @@ pub(crate) fn parse_reports(dir: &Path, class: &str, file_name: &str) -> RunRepo
                 rest.find("</testcase>").unwrap_or(rest.len())
             };
             let body = &rest[tag_end.min(body_end)..body_end];
-            if attribute(tag, "classname").as_deref() == Some(class) {
+            if attribute(tag, "classname").as_deref() == Some(class.as_str()) {
                 if let Some(name) = attribute(tag, "name") {
                     // `testX()`, or `testX(Path)` for a test given its temporary directory.
                     let name = name.split('(').next().unwrap_or(&name).to_string();
@@ -263,7 +265,11 @@ mod tests {
 </failure></testcase></testsuite>"#,
         )
         .unwrap();
-        let r = parse_reports(dir.path(), "a.FooRivetTest", "FooRivetTest.java");
+        let r = parse_reports(
+            dir.path(),
+            &ClassName::from_binary("a.FooRivetTest"),
+            "FooRivetTest.java",
+        );
         assert!(r.tests["testA"].passed);
         let b = &r.tests["testB"];
         assert!(!b.passed);

@@ -348,7 +348,10 @@ impl Verifier {
                     ]
                 })
                 .collect(),
-            None => vec!["--select-class".to_string(), emitted.qualified_name()],
+            None => vec![
+                "--select-class".to_string(),
+                emitted.qualified_name().binary(),
+            ],
         };
         // A home directory of the run's own (not writable), as the workers have.
         let home = work.join("home");

@@ -3,6 +3,7 @@
 //! differ between runs or hang, saying why; repeat until both runs pass. The runs themselves
 //! are in `runs`.
 
+use rivet_classfile::ClassName;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -36,9 +37,9 @@ pub enum VerifyError {
     /// developer's project directory): some test writes outside the JVM's temporary
     /// directory. The runs find which by bisection; it never leaves the verifier.
     #[error("the tests of {class} created files outside the JVM's temporary directory: {files}")]
-    LeftFiles { class: String, files: String },
+    LeftFiles { class: ClassName, files: String },
     #[error("the generated test class {class} does not compile: {message}")]
-    DoesNotCompile { class: String, message: String },
+    DoesNotCompile { class: ClassName, message: String },
     #[error("cannot confine {what}: {source}")]
     Sandbox {
         what: String,

@@ -55,7 +55,7 @@ fn covered(e: &Execution) -> BTreeSet<(String, String, u32)> {
         .filter_map(|p| probes.resolve(*p))
         .map(|(class, branch)| {
             let (method, _) = class.method_of(branch).expect("branch has a method");
-            (class.class.clone(), method.to_string(), branch.0)
+            (class.class.binary(), method.to_string(), branch.0)
         })
         .collect()
 }
