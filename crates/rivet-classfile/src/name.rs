@@ -38,6 +38,17 @@ impl ClassName {
         self.0.rsplit_once('/').map_or(&self.0, |(_, s)| s)
     }
 
+    /// Is this the class `name` (either form)? For comparisons with names the JVM or Rivet's
+    /// runtime spell as constants.
+    pub fn is(&self, name: &str) -> bool {
+        self.0.len() == name.len()
+            && self
+                .0
+                .bytes()
+                .zip(name.bytes())
+                .all(|(a, b)| a == b || (a == b'/' && b == b'.'))
+    }
+
     /// Is `self` nested (at any depth) in `outer`?
     pub fn is_nested_in(&self, outer: &ClassName) -> bool {
         self.0
@@ -65,6 +76,19 @@ impl<'de> serde::Deserialize<'de> for ClassName {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = String::deserialize(deserializer)?;
         Ok(ClassName::from_binary(&name))
+    }
+}
+
+/// Equal to a spelling of the same class, in either form.
+impl PartialEq<str> for ClassName {
+    fn eq(&self, other: &str) -> bool {
+        self.is(other)
+    }
+}
+
+impl PartialEq<&str> for ClassName {
+    fn eq(&self, other: &&str) -> bool {
+        self.is(other)
     }
 }
 
@@ -100,6 +124,15 @@ mod tests {
         assert_eq!(back, name);
         let back: ClassName = serde_json::from_str(&json).expect("reads binary");
         assert_eq!(back, name);
+    }
+
+    #[test]
+    fn is_compares_with_either_form() {
+        let c = ClassName::from_binary("java.lang.Error");
+        assert!(c.is("java.lang.Error") && c.is("java/lang/Error"));
+        assert!(
+            !c.is("java.lang.ErrorX") && !c.is("java.lang.Erro") && !c.is("java.lang.Exception")
+        );
     }
 
     #[test]

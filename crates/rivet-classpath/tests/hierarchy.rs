@@ -196,7 +196,7 @@ fn missing_supertype_names_both_classes() {
     }
     let message = err.to_string();
     assert!(
-        message.contains("com/example/extra/Ring") && message.contains("com/example/shapes/Circle")
+        message.contains("com.example.extra.Ring") && message.contains("com.example.shapes.Circle")
     );
     // Answers that do not depend on the missing class still come.
     assert!(h

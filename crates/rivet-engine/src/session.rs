@@ -149,8 +149,8 @@ pub fn check_static_initializer(
     if let Some(StatementOutcome::Threw { class, message }) =
         runs.first().and_then(|e| e.outcomes.get(1))
     {
-        if class == "java.lang.ExceptionInInitializerError"
-            || class == "java.lang.NoClassDefFoundError"
+        if class.is("java.lang.ExceptionInInitializerError")
+            || class.is("java.lang.NoClassDefFoundError")
         {
             return Err(EngineError::BadInput(format!(
                 "{binary} cannot be tested: its static initializer throws ({class}{})",
@@ -160,7 +160,7 @@ pub fn check_static_initializer(
                     .unwrap_or_default()
             )));
         }
-        if class != UNRUNNABLE_CLASS {
+        if !class.is(UNRUNNABLE_CLASS) {
             return Err(EngineError::BadInput(format!(
                 "{binary} cannot be loaded: {class}"
             )));

@@ -418,7 +418,7 @@ impl<'a> Body<'a> {
                 .find(|(_, a)| matches!(a, Assertion::Throws { at, .. } if at.0 as usize == i));
             if let Some((ai, Assertion::Throws { class, message, .. })) = throws {
                 let expr = self.expression(s);
-                let exception = self.names.class(ClassName::from_binary(class).internal());
+                let exception = self.names.class(class.internal());
                 out.extend(expect_throws(
                     self.class.expected_exceptions,
                     (&exception, class),

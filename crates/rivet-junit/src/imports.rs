@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use rivet_testcase::{Assertion, ClassName, GeneratedTest, JType, MemberRef, Statement};
+use rivet_testcase::{Assertion, GeneratedTest, JType, MemberRef, Statement};
 
 use crate::java::{classes_of, top_level};
 
@@ -51,7 +51,7 @@ pub(crate) fn collect_classes(g: &GeneratedTest, used: &mut BTreeSet<String>) {
     }
     for a in &g.assertions {
         if let Assertion::Throws { class, .. } = a {
-            used.insert(top_level(ClassName::from_binary(class).internal()).to_string());
+            used.insert(top_level(class.internal()).to_string());
         }
     }
 }

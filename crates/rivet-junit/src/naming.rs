@@ -14,7 +14,7 @@ pub(crate) fn descriptive_name(t: &TestSource, cut: &str) -> String {
     let g = &t.generated;
     let statements = g.test.statements();
     let thrown = g.assertions.iter().find_map(|a| match a {
-        Assertion::Throws { at, class, .. } => Some((*at, class.as_str())),
+        Assertion::Throws { at, class, .. } => Some((*at, class)),
         _ => None,
     });
     // The call the test is about: the one that throws, else the last call on the class.
@@ -46,7 +46,7 @@ pub(crate) fn descriptive_name(t: &TestSource, cut: &str) -> String {
     let outcome = match thrown {
         Some((_, class)) => Some(format!(
             "throws{}",
-            class.rsplit(['.', '$']).next().unwrap_or(class)
+            class.simple().rsplit('$').next().unwrap_or_default()
         )),
         None => g.assertions.iter().find_map(|a| match a {
             Assertion::Equals { of, value } if of.0 as usize == k => returns(value),

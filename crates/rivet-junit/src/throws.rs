@@ -4,6 +4,8 @@
 //! throwing statement first (a different exception fails there, and the expectation goes),
 //! the message check after it (a different message fails there, and only the message goes).
 
+use rivet_testcase::ClassName;
+
 use crate::java::string_literal;
 
 /// How tests expect exceptions.
@@ -26,11 +28,11 @@ const CATCHES_FAILURES: [&str; 3] = [
 ];
 
 /// The lines expecting `statement` (a Java expression statement, without `;`) to throw
-/// `exception` (as the test names it; `binary` its binary name) with `message` if given, each
+/// `exception` (as the test names it; `class` the class it names) with `message` if given, each
 /// with `assertion` where it checks the expectation.
 pub(crate) fn expect_throws(
     style: ExpectedExceptions,
-    (exception, binary): (&str, &str),
+    (exception, class): (&str, &ClassName),
     statement: &str,
     message: Option<&str>,
     assertion: usize,
@@ -59,7 +61,7 @@ pub(crate) fn expect_throws(
             let expected = string_literal(&format!("Expected {exception}"));
             // No exception at all fails on an unmapped line: the test is dropped, as it is
             // when its expected exception goes.
-            let flagged = CATCHES_FAILURES.contains(&binary);
+            let flagged = CATCHES_FAILURES.iter().any(|c| class.is(c));
             let mut out = Vec::new();
             if flagged {
                 out.push(("boolean thrown = false;".to_string(), None));
@@ -103,7 +105,10 @@ mod tests {
     fn try_catch_maps_the_statement_and_the_message_to_the_assertion() {
         let lines = expect_throws(
             ExpectedExceptions::TryCatch,
-            ("IllegalStateException", "java.lang.IllegalStateException"),
+            (
+                "IllegalStateException",
+                &ClassName::from_binary("java.lang.IllegalStateException"),
+            ),
             "tree0.min()",
             Some("empty"),
             2,
@@ -134,7 +139,7 @@ mod tests {
             let simple = binary.rsplit('.').next().unwrap_or(binary);
             let lines = expect_throws(
                 ExpectedExceptions::TryCatch,
-                (simple, binary),
+                (simple, &ClassName::from_binary(binary)),
                 "x0.run()",
                 None,
                 0,

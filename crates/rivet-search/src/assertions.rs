@@ -107,12 +107,9 @@ pub fn add_assertions(
             }
             if let (Some((k, ca, ma)), Some((kb, cb, mb))) = (a.exception(), b.exception()) {
                 if k == kb && ca == cb && k + 1 == t.len() {
-                    let class = ClassName::from_internal(
-                        &model.nameable_ancestor(ClassName::from_binary(ca).internal()),
-                    )
-                    .binary();
+                    let class = ClassName::from_internal(&model.nameable_ancestor(ca.internal()));
                     let message =
-                        (ma == mb && class == ca && ca != "java.lang.NullPointerException")
+                        (ma == mb && &class == ca && !ca.is("java.lang.NullPointerException"))
                             .then(|| ma.map(str::to_string))
                             .flatten()
                             .filter(|m| !looks_unstable(m));
@@ -178,10 +175,10 @@ fn cut_unrunnable(tests: &mut [TypedTest], first: &[Execution]) -> bool {
     let mut cut = false;
     for (t, e) in tests.iter_mut().zip(first) {
         if let Some((k, class, _)) = e.exception() {
-            if class == EXIT_REQUESTED_CLASS
-                || class == SANDBOX_REFUSED_CLASS
-                || class == UNRUNNABLE_CLASS
-                || class == OUT_OF_MEMORY
+            if class.is(EXIT_REQUESTED_CLASS)
+                || class.is(SANDBOX_REFUSED_CLASS)
+                || class.is(UNRUNNABLE_CLASS)
+                || class.is(OUT_OF_MEMORY)
             {
                 let keep: Vec<bool> = (0..t.len()).map(|i| i < k).collect();
                 t.retain(&keep);
@@ -338,8 +335,7 @@ fn inspector_variant(model: &ApiModel, t: &TypedTest, e: &Execution) -> (TypedTe
         }
         // A wrapper returned by a call: its primitive value.
         if let Some(p) = ty.class_name().and_then(Prim::unboxed) {
-            if matches!(t.statements()[k], Statement::Call { .. })
-                && ClassName::from_binary(class).internal() == p.boxed()
+            if matches!(t.statements()[k], Statement::Call { .. }) && class.internal() == p.boxed()
             {
                 let owner = p.boxed();
                 let method = MemberRef::new(
@@ -354,7 +350,7 @@ fn inspector_variant(model: &ApiModel, t: &TypedTest, e: &Execution) -> (TypedTe
         }
         let is_cut = ty.class_name() == Some(model.class.internal());
         let returned = matches!(t.statements()[k], Statement::Call { .. });
-        let runtime = ClassName::from_binary(class);
+        let runtime = class;
         let textual = matches!(ty.erased(), JType::Array(_))
             || (returned && !is_cut)
             || declares_to_string(model, runtime.internal());

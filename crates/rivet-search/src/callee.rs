@@ -104,7 +104,7 @@ pub fn entered<'t>(test: &'t TestCase, e: &Execution) -> Vec<&'t MemberRef> {
         .zip(&e.outcomes)
         .filter(|(_, o)| match o {
             StatementOutcome::Normal(_) => true,
-            StatementOutcome::Threw { class, .. } => class != UNRUNNABLE_CLASS,
+            StatementOutcome::Threw { class, .. } => !class.is(UNRUNNABLE_CLASS),
             StatementOutcome::NotRun => false,
         })
         .filter_map(|(s, _)| match s {

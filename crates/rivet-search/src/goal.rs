@@ -504,7 +504,7 @@ fn calls(test: &TestCase, e: &Execution, member: &MemberRef) -> bool {
         m == member
             && match o {
                 StatementOutcome::Normal(_) => true,
-                StatementOutcome::Threw { class, .. } => class != UNRUNNABLE_CLASS,
+                StatementOutcome::Threw { class, .. } => !class.is(UNRUNNABLE_CLASS),
                 StatementOutcome::NotRun => false,
             }
     })

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::{CallObservation, ObservationSpec, StatementOutcome, TestCase};
+use crate::{CallObservation, ClassName, ObservationSpec, StatementOutcome, TestCase};
 
 /// The exception class reported for statements the harness could not run as written (unknown or
 /// non-public member, wrong argument types): never an exception of the code under test.
@@ -146,11 +146,9 @@ impl Execution {
     }
 
     /// The first statement that threw: its index, exception class and message.
-    pub fn exception(&self) -> Option<(usize, &str, Option<&str>)> {
+    pub fn exception(&self) -> Option<(usize, &ClassName, Option<&str>)> {
         self.outcomes.iter().enumerate().find_map(|(i, o)| match o {
-            StatementOutcome::Threw { class, message } => {
-                Some((i, class.as_str(), message.as_deref()))
-            }
+            StatementOutcome::Threw { class, message } => Some((i, class, message.as_deref())),
             _ => None,
         })
     }

@@ -1,5 +1,7 @@
 //! What a statement did when a worker ran it: a summary of its value, or the exception it threw.
 
+use crate::ClassName;
+
 /// A summary of a value a statement produced, as the worker observed it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ValueSummary {
@@ -16,10 +18,10 @@ pub enum ValueSummary {
     Null,
     String(String),
     /// An object: its identity within the test (objects numbered in order of first sight) and
-    /// its runtime class (binary name).
+    /// its runtime class.
     Object {
         identity: u32,
-        class: String,
+        class: ClassName,
     },
 }
 
@@ -27,9 +29,9 @@ pub enum ValueSummary {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StatementOutcome {
     Normal(ValueSummary),
-    /// The statement threw (binary class name of the throwable, and its message).
+    /// The statement threw (the throwable's class, and its message).
     Threw {
-        class: String,
+        class: ClassName,
         message: Option<String>,
     },
     /// An earlier statement threw or the test was stopped before this one.

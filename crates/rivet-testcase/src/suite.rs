@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::{MemberRef, Statement, StatementId, TypedTest, ValueSummary};
+use crate::{ClassName, MemberRef, Statement, StatementId, TypedTest, ValueSummary};
 
 /// A coverage goal's id, dense within one class's goals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -30,10 +30,10 @@ pub enum Assertion {
         value: ValueSummary,
     },
     /// Statement `at` (the last) throws; `class` is the thrown class or its nearest
-    /// public superclass (binary name).
+    /// public superclass.
     Throws {
         at: StatementId,
-        class: String,
+        class: ClassName,
         message: Option<String>,
     },
     /// What `a.method(b)` returned at the end of the test, for two objects of the class under

@@ -140,8 +140,8 @@ impl WorkerPool {
                 ExecutionStatus::WorkerCrashed { .. } => self.events.crashed += 1,
                 ExecutionStatus::Rejected { .. } => self.events.rejected += 1,
                 ExecutionStatus::Completed => match e.exception() {
-                    Some((_, c, _)) if c == EXIT_REQUESTED_CLASS => self.events.exit_requests += 1,
-                    Some((_, c, _)) if c == SANDBOX_REFUSED_CLASS => {
+                    Some((_, c, _)) if c.is(EXIT_REQUESTED_CLASS) => self.events.exit_requests += 1,
+                    Some((_, c, _)) if c.is(SANDBOX_REFUSED_CLASS) => {
                         self.events.sandbox_refusals += 1
                     }
                     _ => {}

@@ -409,13 +409,13 @@ fn encode_outcome(e: &mut Enc, o: &StatementOutcome) {
                 ValueSummary::Object { identity, class } => {
                     e.u8(11);
                     e.u32(*identity);
-                    e.str(class);
+                    e.str(&class.binary());
                 }
             }
         }
         StatementOutcome::Threw { class, message } => {
             e.u8(2);
-            e.str(class);
+            e.str(&class.binary());
             match message {
                 Some(m) => {
                     e.u8(1);
@@ -668,12 +668,12 @@ fn decode_outcome(d: &mut Dec) -> Result<StatementOutcome, ProtocolError> {
             10 => ValueSummary::String(d.str()?),
             11 => ValueSummary::Object {
                 identity: d.u32()?,
-                class: d.str()?,
+                class: ClassName::from_binary(&d.str()?),
             },
             t => return d.err(format!("unknown value tag {t}")),
         }),
         2 => {
-            let class = d.str()?;
+            let class = ClassName::from_binary(&d.str()?);
             let message = match d.u8()? {
                 0 => None,
                 _ => Some(d.str()?),

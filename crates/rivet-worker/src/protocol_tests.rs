@@ -138,7 +138,7 @@ fn value() -> impl Strategy<Value = ValueSummary> {
         any::<u64>().prop_map(|b| ValueSummary::Double(f64::from_bits(b))),
         Just(ValueSummary::Null),
         any::<String>().prop_map(ValueSummary::String),
-        (any::<u32>(), any::<String>())
+        (any::<u32>(), class_name())
             .prop_map(|(identity, class)| ValueSummary::Object { identity, class }),
     ]
 }
@@ -147,9 +147,14 @@ fn outcome() -> impl Strategy<Value = StatementOutcome> {
     prop_oneof![
         Just(StatementOutcome::NotRun),
         value().prop_map(StatementOutcome::Normal),
-        (any::<String>(), prop::option::of(any::<String>()))
+        (class_name(), prop::option::of(any::<String>()))
             .prop_map(|(class, message)| StatementOutcome::Threw { class, message }),
     ]
+}
+
+fn class_name() -> impl Strategy<Value = rivet_testcase::ClassName> {
+    "[a-z]{1,6}(\\.[a-z]{1,6}){0,2}\\.[A-Z][A-Za-z0-9$_]{0,10}"
+        .prop_map(|n| rivet_testcase::ClassName::from_binary(&n))
 }
 
 fn payload(frame: &[u8]) -> &[u8] {

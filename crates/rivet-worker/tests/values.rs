@@ -11,8 +11,8 @@ mod support;
 use std::time::Duration;
 
 use rivet_testcase::{
-    Execution, ExecutionStatus, PrimitiveValue as P, ProbeId, StatementOutcome, TestCase,
-    ValueSummary as V, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS,
+    ClassName, Execution, ExecutionStatus, PrimitiveValue as P, ProbeId, StatementOutcome,
+    TestCase, ValueSummary as V, EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS,
 };
 use rivet_worker::{WorkerConfig, WorkerPool};
 use support::{pool, Builder};
@@ -26,7 +26,7 @@ fn normal(v: V) -> StatementOutcome {
 fn object(identity: u32, class: &str) -> StatementOutcome {
     normal(V::Object {
         identity,
-        class: class.to_string(),
+        class: ClassName::from_binary(class),
     })
 }
 
