@@ -30,6 +30,9 @@ use rivet_strategy::ClassPlan;
 use rivet_strategy::{StepOutcome, Strategy};
 use rivet_tardis::Feasibility;
 
+/// The technique the adaptive DSE steps' tests are credited to (`Archive::origins`).
+pub const DSE_ORIGIN: &str = "adaptive-dse";
+
 /// How the next unvisited node is picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeOrder {
@@ -505,8 +508,11 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     fn dse_step(&mut self, arena: &mut Arena<'_>, test: TypedTest) {
         self.stats.dse_steps += 1;
         let before = arena.archive.entries.len();
+        // What the step's tests cover first is the adaptive DSE's, within this strategy's turn.
+        let origin = std::mem::replace(&mut arena.archive.origin, DSE_ORIGIN);
         let runs = self.run_traced(arena, std::slice::from_ref(&test));
         let Some(run) = runs.first() else {
+            arena.archive.origin = origin;
             return;
         };
         self.traced.take(&test);
@@ -525,6 +531,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         for node in nodes {
             self.try_node(arena, &node);
         }
+        arena.archive.origin = origin;
         let improved = arena.archive.entries.len() > before;
         let r = self.config.dse_factor.max(f64::MIN_POSITIVE);
         self.p_dse = if improved {

@@ -30,8 +30,14 @@ pub struct Archive {
     /// The strategy whose turn it is (set by the driver; empty outside a drive): the origin
     /// of the tests stored from now on.
     pub origin: &'static str,
-    /// Per goal, the strategy in whose turn its test was stored.
+    /// Per goal, the technique its test is credited to: the one that guided the test (see
+    /// `guides`) or else the one in whose turn it was stored.
     pub origins: BTreeMap<GoalId, &'static str>,
+    /// Goals a technique added to guide the tests (SUSHI's path-condition goals), by
+    /// technique (set by the driver). A test that covers one is credited to that technique,
+    /// in whichever strategy's turn it ran: the search runs SUSHI's goals' tests, but the
+    /// path condition made them.
+    pub guides: BTreeMap<GoalId, &'static str>,
 }
 
 /// Most tests waiting for a concolic step.
@@ -47,6 +53,10 @@ impl Archive {
     pub fn update(&mut self, test: &TypedTest, covered: &BTreeSet<GoalId>) -> bool {
         let mut changed = false;
         let mut new_goal = false;
+        let origin = covered
+            .iter()
+            .find_map(|g| self.guides.get(g).copied())
+            .unwrap_or(self.origin);
         for g in covered {
             let better = match self.entries.get(g) {
                 Some(old) => test.len() < old.len(),
@@ -57,7 +67,7 @@ impl Archive {
             };
             if better {
                 self.entries.insert(*g, test.clone());
-                self.origins.insert(*g, self.origin);
+                self.origins.insert(*g, origin);
                 changed = true;
             }
         }

@@ -132,14 +132,17 @@ pub struct DriveResult {
     pub values: Vec<StrategyValue>,
 }
 
-/// What one strategy took and brought in a drive.
+/// What one technique took and brought in a drive. A technique is a strategy, or a part of
+/// one that labels its tests apart (the concolic strategy's adaptive DSE steps, whose turns
+/// and time stay the strategy's).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StrategyValue {
     pub strategy: &'static str,
     pub turns: u64,
     /// The wall-clock time of its turns (the workers' time running its tests included).
     pub time: Duration,
-    /// Goals whose first test came in its turns: no other strategy had covered them then.
+    /// Goals whose first test is credited to it (`Archive::origins`: the technique whose goal
+    /// guided the test, else the one whose turn ran it): no other had covered them then.
     pub first_covered: usize,
     /// Of those, branch goals.
     pub first_covered_branches: usize,
@@ -253,6 +256,34 @@ impl Executor for Counted<'_> {
     }
 }
 
+/// Credits each goal covered for the first time in a turn to the technique its test is
+/// credited to (a row is added for a technique that is not a strategy).
+fn credit_first_covered(
+    values: &mut Vec<StrategyValue>,
+    covered_before: &std::collections::BTreeSet<rivet_testcase::GoalId>,
+    archive: &Archive,
+    branch_goals: &std::collections::BTreeSet<rivet_testcase::GoalId>,
+) {
+    for g in archive.entries.keys() {
+        if covered_before.contains(g) {
+            continue;
+        }
+        let origin = archive.origins.get(g).copied().unwrap_or(archive.origin);
+        let k = match values.iter().position(|v| v.strategy == origin) {
+            Some(k) => k,
+            None => {
+                values.push(StrategyValue {
+                    strategy: origin,
+                    ..StrategyValue::default()
+                });
+                values.len() - 1
+            }
+        };
+        values[k].first_covered += 1;
+        values[k].first_covered_branches += usize::from(branch_goals.contains(g));
+    }
+}
+
 /// Gives the strategies turns in order, a step each, until the budget is spent, every active
 /// goal is covered, or every strategy is done. A strategy that panics is stopped (and not
 /// closed) and the others go on: one strategy's bug must not cost the run the tests it has.
@@ -306,6 +337,7 @@ pub fn drive(
         }
         let covered_before: std::collections::BTreeSet<rivet_testcase::GoalId> =
             archive.entries.keys().copied().collect();
+        let goals_before = goals.len();
         archive.origin = name;
         let updated = catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)));
         let mut arena = Arena {
@@ -325,15 +357,16 @@ pub fn drive(
             }
         }
         steps += 1;
-        let value = &mut values[i];
-        value.turns += 1;
-        value.time += start.elapsed().saturating_sub(turn_start);
-        for g in arena.archive.entries.keys() {
-            if !covered_before.contains(g) {
-                value.first_covered += 1;
-                value.first_covered_branches += usize::from(branch_goals.contains(g));
+        values[i].turns += 1;
+        values[i].time += start.elapsed().saturating_sub(turn_start);
+        // Goals the strategy added guide the tests that cover them (SUSHI's PC goals).
+        for g in goals_before..arena.goals.len() {
+            let id = rivet_testcase::GoalId(g as u32);
+            if !arena.goals.get(id).is_some_and(|g| g.is_branch()) {
+                arena.archive.guides.insert(id, name);
             }
         }
+        credit_first_covered(&mut values, &covered_before, arena.archive, &branch_goals);
         // A turn may not run far past the strategies' time: a strategy whose turn did is
         // stopped (its tests so far are kept), so that a second overrun cannot follow.
         let limit = turn_start.max(budget.time) + overrun_grace(budget.time);
@@ -617,6 +650,60 @@ mod tests {
         assert_eq!(archive.origins.get(&GoalId(0)), Some(&"a"));
         assert_eq!(archive.origins.get(&GoalId(4)), Some(&"b"));
         assert_eq!(archive.origin, "", "no strategy's turn after the drive");
+    }
+
+    /// Met when probe `0` fires, without being a branch (a stand-in for a PC goal).
+    #[derive(Debug)]
+    struct Needs(ProbeId);
+
+    impl rivet_search::Objective for Needs {
+        fn fitness(&self, _test: &TestCase, execution: &Execution) -> f64 {
+            if execution.covered.contains(&self.0) {
+                0.0
+            } else {
+                1.0
+            }
+        }
+    }
+
+    /// Adds one `Needs` goal in its first turn and is then done.
+    struct Guide;
+
+    impl Strategy for Guide {
+        fn name(&self) -> &'static str {
+            "guide"
+        }
+
+        fn update_goals(&mut self, goals: &mut Goals, _archive: &Archive) {
+            goals.add(
+                Arc::new(Needs(ProbeId(2))),
+                "C.m".into(),
+                None,
+                "a path".into(),
+            );
+        }
+
+        fn step(&mut self, _arena: &mut Arena<'_>) -> StepOutcome {
+            StepOutcome::Done
+        }
+    }
+
+    #[test]
+    fn a_test_that_meets_a_goal_a_strategy_added_is_credited_to_that_strategy() {
+        let mut goals = goals(4);
+        let mut archive = Archive::default();
+        let mut guide = Guide;
+        let mut a = counter("a", 0, 3);
+        let result = run(&mut [&mut guide, &mut a], &mut goals, &mut archive);
+        let value = |name| result.values.iter().find(|v| v.strategy == name).cloned();
+        let guide = value("guide").expect("the guide's value");
+        let a = value("a").expect("a's value");
+        // a's test of probe 2 meets the guide's goal (4): it and branch 2 are the guide's.
+        assert_eq!((guide.first_covered, guide.first_covered_branches), (2, 1));
+        assert_eq!((a.first_covered, a.first_covered_branches), (3, 3));
+        assert_eq!(archive.origins.get(&GoalId(2)), Some(&"guide"));
+        assert_eq!(archive.origins.get(&GoalId(4)), Some(&"guide"));
+        assert_eq!(archive.origins.get(&GoalId(3)), Some(&"a"));
     }
 
     #[test]
