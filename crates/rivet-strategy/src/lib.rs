@@ -11,16 +11,17 @@
 //! * [`drive`] gives strategies turns within a [`Budget`]; [`watch`] runs them on a thread of
 //!   their own and stops waiting for a turn that does not end.
 
+mod drive;
 mod error;
 mod plan;
 mod plugin;
 mod strategy;
 pub mod watch;
 
+pub use drive::{
+    drive, overrun_grace, Budget, DriveProgress, DriveResult, StrategyFailure, StrategyValue,
+};
 pub use error::PlanError;
 pub use plan::{goal_classes, ClassPlan};
 pub use plugin::{BuildContext, SearchPlugin, StrategyPlugin};
-pub use strategy::{
-    drive, overrun_grace, Budget, DriveProgress, DriveResult, SearchStrategy, StepOutcome,
-    Strategy, StrategyFailure,
-};
+pub use strategy::{SearchStrategy, StepOutcome, Strategy};

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rivet_search::Archive;
 use rivet_testcase::{GoalId, TypedTest};
 
-use crate::strategy::{overrun_grace, DriveProgress, StrategyFailure};
+use crate::drive::{overrun_grace, DriveProgress, StrategyFailure};
 
 /// How long past the driver's own limit of a turn (its start or the strategies' time, plus
 /// the grace) the watchdog waits before it stops waiting: the driver's cooperative check
