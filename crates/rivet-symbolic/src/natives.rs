@@ -124,6 +124,11 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
     })
 }
 
+/// The model standing in for method `body`, if it has one (looked up at each call).
+pub fn model_of(body: &MethodBody) -> Option<Model> {
+    lookup(&body.class_name, &body.name, &body.descriptor)
+}
+
 /// Pushes a method's result (if any) and continues after the call.
 pub fn finish(state: &mut SymbolicState, result: Option<Value>) -> Result<Step, SymbolicError> {
     if let Some(v) = result {

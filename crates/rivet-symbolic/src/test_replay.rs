@@ -12,7 +12,7 @@ use rivet_classfile::{ClassName, Instruction, MethodDescriptor, Opcode, Operand}
 use rivet_pc::{AccessPath, Clause, SymbolId, SymbolSort, SymbolTable, Term};
 use rivet_solver::default_solver;
 
-use crate::config::ExploreConfig;
+use crate::config::{ExploreConfig, Guidance, Trace};
 use crate::error::SymbolicError;
 use crate::explorer::Explorer;
 use crate::heap::{Elements, ObjKind, StrValue};
@@ -122,7 +122,6 @@ fn driver_body(program: &mut Program, class: &ClassName) -> Result<Arc<MethodBod
         insns: vec![Instruction::new(Opcode::NOP, Operand::None)],
         handlers: Vec::new(),
         branches: Default::default(),
-        model: None,
     }))
 }
 
@@ -152,14 +151,13 @@ impl Explorer {
         let mut counters = Counters::default();
         let mut solver = default_solver(self.config().solver_timeout);
         let free = ExploreConfig {
-            trace: None,
-            trace_prefix: false,
-            follow_model: true,
+            guidance: Guidance::Model { trace: None },
             ..self.config().clone()
         };
         let guided = ExploreConfig {
-            trace: Some(test.prefix.clone()),
-            trace_prefix: true,
+            guidance: Guidance::Model {
+                trace: Some(Trace::prefix(test.prefix.clone())),
+            },
             ..free.clone()
         };
         let deadline = self.config().time_budget.map(|b| started + b);

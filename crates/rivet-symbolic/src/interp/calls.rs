@@ -201,7 +201,7 @@ pub fn invoke_ref(
         return not_followed(state, ctx, &mref.owner, &mref.name, &mref.descriptor);
     };
     let args = pop_args(state, n + usize::from(!target.is_static()))?;
-    if let Some(model) = target.model {
+    if let Some(model) = natives::model_of(&target) {
         return natives::run(model, state, ctx, &target, args);
     }
     if ctx.config.black_box_jdk && target.is_static() && is_jdk_class(&target.class_name) {
@@ -381,7 +381,7 @@ fn call_lambda(
     let Some(body) = body else {
         return not_followed(state, ctx, &target.owner, &target.name, call_descriptor);
     };
-    if let Some(model) = body.model {
+    if let Some(model) = natives::model_of(&body) {
         return natives::run(model, state, ctx, &body, all);
     }
     if body.insns.is_empty() || state.frames.len() >= ctx.config.max_frames {
