@@ -9,7 +9,6 @@ use rivet_classfile::{AttributeBody, Constant, Opcode, Operand};
 
 use super::{advance, control, method_error, objects, Ctx, Ops, PathEnd, Step};
 use crate::error::SymbolicError;
-use crate::heap::StrValue;
 use crate::lazy;
 use crate::natives;
 use crate::program::MethodBody;
@@ -464,86 +463,7 @@ pub fn invokedynamic(
             rivet_classfile::ClassName::from_internal(&owner)
         ))));
     }
-    let n = arg_count(descriptor);
-    let params: Vec<String> = rivet_classfile::MethodDescriptor::parse(descriptor)
-        .map(|d| d.params.iter().map(|p| p.to_string()).collect())
-        .unwrap_or_default();
-    let recipe: Option<String> = if bsm_name == "makeConcatWithConstants" {
-        bsm.arguments.first().and_then(|i| match cp.get(*i) {
-            Some(Constant::String { string }) => cp.utf8(*string).ok().map(str::to_string),
-            _ => None,
-        })
-    } else {
-        None
-    };
-    let constants: Vec<String> = bsm
-        .arguments
-        .iter()
-        .skip(1)
-        .filter_map(|i| match cp.get(*i) {
-            Some(Constant::String { string }) => cp.utf8(*string).ok().map(str::to_string),
-            Some(Constant::Integer(v)) => Some(v.to_string()),
-            _ => None,
-        })
-        .collect();
-    let args = pop_args(state, n)?;
-    let recipe = recipe.unwrap_or_else(|| "\u{1}".repeat(n));
-    let mut out = String::new();
-    let mut opaque = false;
-    // The same pieces as terms, for symbolic strings.
-    let mut pieces: Vec<Option<rivet_pc::Term>> = Vec::new();
-    let (mut next_arg, mut next_const) = (0usize, 0usize);
-    for c in recipe.chars() {
-        match c {
-            '\u{1}' => {
-                let desc = params
-                    .get(next_arg)
-                    .map(String::as_str)
-                    .unwrap_or("Ljava/lang/Object;");
-                match args
-                    .get(next_arg)
-                    .and_then(|a| natives::display_value(state, a, desc))
-                {
-                    Some(text) => {
-                        pieces.push(Some(rivet_pc::Term::str_const(&text)));
-                        out.push_str(&text);
-                    }
-                    None => {
-                        opaque = true;
-                        pieces.push(
-                            args.get(next_arg)
-                                .and_then(|a| crate::strings_symbolic::value_term(state, a, desc)),
-                        );
-                    }
-                }
-                next_arg += 1;
-            }
-            '\u{2}' => {
-                let text = constants.get(next_const).map(String::as_str).unwrap_or("");
-                pieces.push(Some(rivet_pc::Term::str_const(text)));
-                out.push_str(text);
-                next_const += 1;
-            }
-            other => {
-                pieces.push(Some(rivet_pc::Term::str_const(
-                    other.encode_utf8(&mut [0; 4]),
-                )));
-                out.push(other);
-            }
-        }
-    }
-    let as_terms = || pieces.into_iter().collect::<Option<Vec<rivet_pc::Term>>>();
-    let value = match (opaque, ctx.config.symbolic_strings) {
-        (false, _) => StrValue::Concrete(Arc::from(out)),
-        (true, true) => as_terms()
-            .and_then(crate::strings_symbolic::concatenation)
-            .unwrap_or(StrValue::Opaque),
-        (true, false) => StrValue::Opaque,
-    };
-    let id = objects::alloc_string(state, ctx, value)?;
-    Ops::push(state, Value::Ref(Reference::Object(id)))?;
-    advance(state);
-    Ok(Step::Continue)
+    super::concat::string_concat(state, ctx, cp, &bsm, &bsm_name, descriptor)
 }
 
 /// A class of the JDK (whose static methods black-box mode does not follow).

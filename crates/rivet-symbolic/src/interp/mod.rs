@@ -6,6 +6,7 @@ use rivet_classfile::ClassName;
 mod arith;
 mod arrays;
 mod calls;
+mod concat;
 mod control;
 mod objects;
 
