@@ -173,3 +173,28 @@ impl ExploreConfig {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guidance_says_which_trace_branches_follow_and_whether_splits_follow_the_model() {
+        let trace = Trace::prefix(vec![3, 1]);
+        assert_eq!(Guidance::Free.trace(), None);
+        assert!(!Guidance::Free.follows_model());
+        let traced = Guidance::Trace(trace.clone());
+        assert_eq!(traced.trace(), Some(&trace));
+        assert!(!traced.follows_model());
+        let replay = Guidance::Model { trace: None };
+        assert_eq!(replay.trace(), None);
+        assert!(replay.follows_model());
+        let steered = Guidance::Model {
+            trace: Some(trace.clone()),
+        };
+        assert_eq!(steered.trace(), Some(&trace));
+        assert!(steered.follows_model());
+        assert!(!Trace::whole(vec![1]).prefix);
+        assert_eq!(ExploreConfig::default().guidance, Guidance::Free);
+    }
+}

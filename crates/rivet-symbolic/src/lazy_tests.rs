@@ -1,15 +1,11 @@
-//! Lazy initialization on hand-built states, no JVM: a tiny class model written as class
-//! files to a temporary directory (`Object`; `t/Node` with `next` and `value`; `t/SubNode`
-//! extending it; `t/Other`), and the choices a symbolic reference resolves into: null, an
+//! Lazy initialization on hand-built states, no JVM: the tiny class model of
+//! `test_classes` (`Object`; `t/Node` with `next` and `value`; `t/SubNode` extending it;
+//! `t/Other`), and the choices a symbolic reference resolves into: null, an
 //! alias of each type-compatible earlier input, a fresh object of each concrete class
 //! within the heap scope.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::Arc;
 
-use rivet_classfile::{AccessFlags, ClassFile, ConstantPool, CpIndex, Member};
-use rivet_classpath::{Classpath, Hierarchy};
 use rivet_pc::{AccessPath, Clause, SymbolTable};
 use rivet_solver::{SolveResult, Solver, SolverStats};
 
@@ -18,6 +14,7 @@ use crate::config::ExploreConfig;
 use crate::context::Counters;
 use crate::invariants::Invariants;
 use crate::program::Program;
+use crate::test_classes;
 
 /// A solver the tests never need: lazy initialization without range invariants asks none.
 struct NoSolver;
@@ -32,58 +29,6 @@ impl Solver for NoSolver {
     }
 }
 
-/// The bytes of class `name` extending `super_name` with instance fields `fields`.
-fn class_bytes(name: &str, super_name: Option<&str>, fields: &[(&str, &str)]) -> Vec<u8> {
-    let mut cp = ConstantPool::new();
-    let this_class = cp.intern_class(name);
-    let super_class = super_name.map_or(CpIndex(0), |s| cp.intern_class(s));
-    let fields = fields
-        .iter()
-        .map(|(field, descriptor)| Member {
-            access_flags: AccessFlags(0),
-            name: cp.intern_utf8(field),
-            descriptor: cp.intern_utf8(descriptor),
-            attributes: Vec::new(),
-        })
-        .collect();
-    ClassFile {
-        minor_version: 0,
-        major_version: 52,
-        constant_pool: cp,
-        access_flags: AccessFlags(AccessFlags::PUBLIC | 0x0020),
-        this_class,
-        super_class,
-        interfaces: Vec::new(),
-        fields,
-        methods: Vec::new(),
-        attributes: Vec::new(),
-    }
-    .to_bytes()
-    .expect("class bytes")
-}
-
-/// The class model of these tests in a directory of its own (`tag` keeps parallel tests
-/// apart).
-fn class_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rivet-lazy-{}-{tag}", std::process::id()));
-    let classes: [(&str, Option<&str>, &[(&str, &str)]); 4] = [
-        ("java/lang/Object", None, &[]),
-        (
-            "t/Node",
-            Some("java/lang/Object"),
-            &[("next", "Lt/Node;"), ("value", "I")],
-        ),
-        ("t/SubNode", Some("t/Node"), &[("extra", "I")]),
-        ("t/Other", Some("java/lang/Object"), &[]),
-    ];
-    for (name, super_name, fields) in classes {
-        let path = dir.join(format!("{name}.class"));
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("class dir");
-        std::fs::write(&path, class_bytes(name, super_name, fields)).expect("class file");
-    }
-    dir
-}
-
 /// What an exploration's context owns.
 struct World {
     program: Program,
@@ -95,11 +40,8 @@ struct World {
 
 impl World {
     fn new(tag: &str, config: ExploreConfig) -> World {
-        let dir = class_dir(tag);
-        let classpath = Arc::new(Classpath::from_paths([&dir], None).expect("classpath"));
-        let hierarchy = Arc::new(Hierarchy::new(classpath.clone()));
         World {
-            program: Program::new(classpath, hierarchy, "t/Node"),
+            program: test_classes::program(&format!("lazy-{tag}")),
             symbols: SymbolTable::default(),
             solver: NoSolver,
             config,

@@ -41,6 +41,8 @@ pub mod searcher;
 pub mod state;
 pub mod strings;
 pub mod strings_symbolic;
+#[cfg(test)]
+mod test_classes;
 pub mod test_replay;
 pub mod value;
 

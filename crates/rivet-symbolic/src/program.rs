@@ -609,3 +609,7 @@ fn destination(
         _ => None,
     }
 }
+
+#[cfg(test)]
+#[path = "program_tests.rs"]
+mod tests;
