@@ -288,3 +288,7 @@ pub(crate) fn pin_value(state: &mut SymbolicState, term: &Term) -> rivet_pc::Con
     }
     v
 }
+
+#[cfg(test)]
+#[path = "context_tests.rs"]
+mod tests;
