@@ -47,7 +47,7 @@ fn split_with(
     cond: Term,
     tag: &str,
 ) -> (Split, Counters, u32) {
-    let mut program = test_classes::program(tag);
+    let (mut program, _classes) = test_classes::program(tag);
     let mut symbols = SymbolTable::default();
     let mut solver = Unknowing::default();
     let mut counters = Counters::default();

@@ -32,6 +32,7 @@ impl Solver for NoSolver {
 /// What an exploration's context owns.
 struct World {
     program: Program,
+    _classes: test_classes::ClassDir,
     symbols: SymbolTable,
     solver: NoSolver,
     config: ExploreConfig,
@@ -40,8 +41,10 @@ struct World {
 
 impl World {
     fn new(tag: &str, config: ExploreConfig) -> World {
+        let (program, classes) = test_classes::program(&format!("lazy-{tag}"));
         World {
-            program: test_classes::program(&format!("lazy-{tag}")),
+            program,
+            _classes: classes,
             symbols: SymbolTable::default(),
             solver: NoSolver,
             config,

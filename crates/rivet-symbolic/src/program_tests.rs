@@ -5,7 +5,7 @@ use crate::test_classes;
 
 #[test]
 fn a_layout_has_the_superclass_fields_first() {
-    let mut program = test_classes::program("program-layout");
+    let (mut program, _classes) = test_classes::program("program-layout");
     let sub = program.require("t/SubNode").expect("SubNode");
     let fields: Vec<(&str, &str)> = sub.fields.iter().map(|f| (&*f.owner, &*f.name)).collect();
     assert_eq!(
@@ -27,7 +27,7 @@ fn a_layout_has_the_superclass_fields_first() {
 
 #[test]
 fn a_missing_class_is_none_to_load_and_an_error_to_require() {
-    let mut program = test_classes::program("program-missing");
+    let (mut program, _classes) = test_classes::program("program-missing");
     assert!(program.load("t/Missing").expect("load").is_none());
     assert!(matches!(
         program.require("t/Missing"),
@@ -37,7 +37,7 @@ fn a_missing_class_is_none_to_load_and_an_error_to_require() {
 
 #[test]
 fn assignability_follows_the_hierarchy() {
-    let mut program = test_classes::program("program-assignable");
+    let (mut program, _classes) = test_classes::program("program-assignable");
     assert!(program.is_assignable("t/SubNode", "t/Node"));
     assert!(!program.is_assignable("t/Node", "t/SubNode"));
     assert!(!program.is_assignable("t/Other", "t/Node"));
@@ -51,7 +51,7 @@ fn assignability_follows_the_hierarchy() {
 
 #[test]
 fn a_reference_expands_to_its_concrete_subtypes_the_type_first() {
-    let mut program = test_classes::program("program-subtypes");
+    let (mut program, _classes) = test_classes::program("program-subtypes");
     let names = |program: &mut crate::program::Program, ty: &str| -> Vec<String> {
         program
             .concrete_subtypes(ty)

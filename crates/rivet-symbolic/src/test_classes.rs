@@ -97,10 +97,20 @@ pub fn class_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// A program over the class model in a directory of its own (`tag`).
-pub fn program(tag: &str) -> Program {
+/// The directory of a class model, removed when dropped.
+pub struct ClassDir(PathBuf);
+
+impl Drop for ClassDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A program over the class model in a directory of its own (`tag`), and the directory
+/// (keep it while the program is used).
+pub fn program(tag: &str) -> (Program, ClassDir) {
     let dir = class_dir(tag);
     let classpath = Arc::new(Classpath::from_paths([&dir], None).expect("classpath"));
     let hierarchy = Arc::new(Hierarchy::new(classpath.clone()));
-    Program::new(classpath, hierarchy, "t/Node")
+    (Program::new(classpath, hierarchy, "t/Node"), ClassDir(dir))
 }
