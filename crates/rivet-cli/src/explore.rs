@@ -69,7 +69,7 @@ fn config(args: &ExploreArgs) -> Result<ExploreConfig> {
             .map(|t| t.trim().parse::<u32>())
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| bad_input(format!("--trace {trace:?}: expected branch ids like 1,3,4")))?;
-        config.trace = Some(ids);
+        config.guidance = rivet_symbolic::Guidance::Trace(rivet_symbolic::Trace::whole(ids));
     }
     Ok(config)
 }

@@ -18,7 +18,7 @@ use rivet_api::{Callable, CallableKind, Generator, Rng};
 use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
 use rivet_search::{observed_symbol, Arena, Goals, PathConditionObjective};
-use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd, SearcherKind};
+use rivet_symbolic::{ExploreConfig, Explorer, Guidance, MethodSpec, PathEnd, SearcherKind, Trace};
 use rivet_tardis::{Label, Source};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
@@ -392,8 +392,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             max_paths: 8,
             time_budget: Some(self.config.node_time),
             solver_timeout: Duration::from_millis(250),
-            trace: Some(node.prefix.clone()),
-            trace_prefix: true,
+            guidance: Guidance::Trace(Trace::prefix(node.prefix.clone())),
             black_box_jdk: true,
             symbolic_strings: true,
             seed: self.config.seed,

@@ -14,7 +14,9 @@ use rivet_instrument::ClassProbes;
 use rivet_pc::{Clause, CmpOp, PathCondition, SymbolSort, Term};
 use rivet_search::{observed_symbol, Arena, PathConditionObjective};
 use rivet_symbolic::invariant_check::contradicted;
-use rivet_symbolic::{ExploreConfig, Explorer, Invariants, MethodSpec, PathEnd, SearcherKind};
+use rivet_symbolic::{
+    ExploreConfig, Explorer, Guidance, Invariants, MethodSpec, PathEnd, SearcherKind, Trace,
+};
 use rivet_testcase::{
     CallObservation, Execution, MemberRef, Observation, ObservationSpec, TypedTest,
 };
@@ -201,8 +203,7 @@ impl Alternatives {
             max_paths: CANDIDATES,
             time_budget: Some(REPLAY_TIME),
             solver_timeout: Duration::from_millis(250),
-            trace: Some(trace.clone()),
-            trace_prefix: false,
+            guidance: Guidance::Trace(Trace::whole(trace.clone())),
             seed: self.seed,
             ..ExploreConfig::default()
         });

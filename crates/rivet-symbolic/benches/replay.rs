@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rivet_classpath::{Classpath, JdkImage};
 use rivet_pc::{AccessPath, SymbolSort};
 use rivet_symbolic::concrete::PathInput;
-use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec};
+use rivet_symbolic::{ExploreConfig, Explorer, Guidance, MethodSpec, Trace};
 
 const SOURCE: &str = "package bench;
 public class Walk {
@@ -55,7 +55,7 @@ fn main() {
     let run = explorer.replay(&spec, &input).unwrap();
     let trace = run.trace;
     let replayer = explorer.with_config(ExploreConfig {
-        trace: Some(trace.clone()),
+        guidance: Guidance::Trace(Trace::whole(trace.clone())),
         depth: 10_000,
         max_clauses: 10_000,
         ..ExploreConfig::default()

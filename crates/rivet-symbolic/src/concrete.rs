@@ -195,26 +195,7 @@ impl Explorer {
         for clause in &input.shape {
             match clause {
                 Clause::Fresh { path, class, .. } => {
-                    let id = match class.strip_prefix('[') {
-                        Some(element) => {
-                            let n = lengths.get(path).copied().unwrap_or(0).clamp(0, 1 << 16);
-                            interp::alloc_array(&mut state, element, n as i32)
-                        }
-                        None if interp::is_string_class(class) => {
-                            let text = input
-                                .strings
-                                .iter()
-                                .find(|(p, _)| p == path)
-                                .map(|(_, v)| v.to_text_lossy())
-                                .unwrap_or_default();
-                            interp::alloc_string(
-                                &mut state,
-                                &mut ctx,
-                                crate::heap::StrValue::Concrete(Arc::from(text)),
-                            )?
-                        }
-                        None => interp::alloc_instance(&mut state, &mut ctx, class)?,
-                    };
+                    let id = fresh_input(&mut state, &mut ctx, input, &lengths, path, class)?;
                     builder.store(
                         &mut state,
                         &mut ctx,
@@ -246,28 +227,61 @@ impl Explorer {
         interp::enter_method(&mut state, entry.clone(), args);
         let class = entry.class_name.clone();
         interp::ensure_initialized(&mut state, &mut ctx, &class)?;
-        let mut forked = false;
-        loop {
-            match interp::step(&mut state, &mut ctx)? {
-                Step::Continue => {}
-                Step::Fork(mut children) => {
-                    forked = true;
-                    if children.is_empty() {
-                        return Ok(ConcreteRun {
-                            trace: state.branches,
-                            end: PathEnd::Dropped,
-                            forked,
-                        });
-                    }
-                    state = children.remove(0);
-                }
-                Step::End(end) => {
+        run_to_end(state, &mut ctx)
+    }
+}
+
+/// The object of the input's fresh clause for `path` of `class`: an array of the length
+/// the input gives, a string of its text, or an instance with default fields.
+fn fresh_input(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    input: &PathInput,
+    lengths: &HashMap<AccessPath, i64>,
+    path: &AccessPath,
+    class: &str,
+) -> Result<ObjectId, SymbolicError> {
+    Ok(match class.strip_prefix('[') {
+        Some(element) => {
+            let n = lengths.get(path).copied().unwrap_or(0).clamp(0, 1 << 16);
+            interp::alloc_array(state, element, n as i32)
+        }
+        None if interp::is_string_class(class) => {
+            let text = input
+                .strings
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(_, v)| v.to_text_lossy())
+                .unwrap_or_default();
+            interp::alloc_string(state, ctx, crate::heap::StrValue::Concrete(Arc::from(text)))?
+        }
+        None => interp::alloc_instance(state, ctx, class)?,
+    })
+}
+
+/// Runs `state` to its path's end, taking the first successor where it forks.
+fn run_to_end(mut state: SymbolicState, ctx: &mut Ctx<'_>) -> Result<ConcreteRun, SymbolicError> {
+    let mut forked = false;
+    loop {
+        match interp::step(&mut state, ctx)? {
+            Step::Continue => {}
+            Step::Fork(mut children) => {
+                forked = true;
+                if children.is_empty() {
                     return Ok(ConcreteRun {
                         trace: state.branches,
-                        end,
+                        end: PathEnd::Dropped,
                         forked,
-                    })
+                    });
                 }
+                state = children.remove(0);
+            }
+            Step::End(end) => {
+                return Ok(ConcreteRun {
+                    trace: state.branches,
+                    end,
+                    forked,
+                })
             }
         }
     }

@@ -30,6 +30,67 @@ impl SearcherKind {
     }
 }
 
+/// A concrete run's branches of the target class, in the order it took them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    /// The branch ids.
+    pub branches: Vec<u32>,
+    /// The trace is a prefix: paths that followed all of it go on freely (the concolic
+    /// strategy's negated branch is the prefix's last element). Otherwise a path that takes
+    /// a branch past its end is dropped too.
+    pub prefix: bool,
+}
+
+impl Trace {
+    /// A whole trace: every branch of the target class a path takes must be its next one.
+    pub fn whole(branches: Vec<u32>) -> Trace {
+        Trace {
+            branches,
+            prefix: false,
+        }
+    }
+
+    /// A prefix: a path follows it, then goes on freely.
+    pub fn prefix(branches: Vec<u32>) -> Trace {
+        Trace {
+            branches,
+            prefix: true,
+        }
+    }
+}
+
+/// How a run is guided at its branches.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Guidance {
+    /// Every feasible side of every branch is explored.
+    #[default]
+    Free,
+    /// Trace-guided: branches of the target class follow the trace; paths that take another
+    /// branch are dropped.
+    Trace(Trace),
+    /// Concolic replay, model-guided: a split takes the side the state's model satisfies
+    /// without asking the solver about the other (the model holds a concrete run's inputs).
+    /// With a trace, branches of the target class still ask where the trace wants the
+    /// other side, and paths off the trace are dropped.
+    Model { trace: Option<Trace> },
+}
+
+impl Guidance {
+    /// The trace branches of the target class follow, if any.
+    pub fn trace(&self) -> Option<&Trace> {
+        match self {
+            Guidance::Free => None,
+            Guidance::Trace(t) => Some(t),
+            Guidance::Model { trace } => trace.as_ref(),
+        }
+    }
+
+    /// True if splits take the model's side without asking about the other.
+    pub fn follows_model(&self) -> bool {
+        matches!(self, Guidance::Model { .. })
+    }
+}
+
 /// Bounds, invariants and strategy of one exploration.
 #[derive(Debug, Clone)]
 pub struct ExploreConfig {
@@ -56,12 +117,10 @@ pub struct ExploreConfig {
     pub fp_timeout: Duration,
     /// The alternating variable method the solver falls back on when Z3 answers unknown.
     pub avm: rivet_solver::AvmConfig,
-    /// Trace-guided mode: the branch ids of the target class, in the order a concrete run
-    /// took them; paths that take another branch are dropped.
-    pub trace: Option<Vec<u32>>,
-    /// With `trace`: the trace is a prefix, paths that followed all of it go on freely (the
-    /// concolic strategy's negated branch is the prefix's last element).
-    pub trace_prefix: bool,
+    /// How the run is guided at its branches: freely, by a concrete run's trace, or by the
+    /// state's model (concolic replay).
+    pub guidance: Guidance,
+    // The options below are independent of the guidance and of each other.
     /// Static JDK methods without a model are black boxes: their results are fresh symbols
     /// and the path imprecise (LCT's view of code it does not trace; the concolic strategy's
     /// runs on the JVM tell whether a prediction through them held).
@@ -72,10 +131,6 @@ pub struct ExploreConfig {
     pub symbolic_strings: bool,
     /// Wall-clock budget of the whole exploration.
     pub time_budget: Option<Duration>,
-    /// Concolic replay: a split takes the side the state's model satisfies without asking
-    /// the solver about the other (the model holds a concrete run's inputs; trace-guided
-    /// branches of the target class still ask where the trace wants the other side).
-    pub follow_model: bool,
     /// Keep up to this many of the queries the solver proved unsatisfiable (the numeric path
     /// condition with the clause that could not be added), as `ExploreSummary::unsat`: the
     /// learned feasibility's infeasible examples. Zero keeps none.
@@ -97,12 +152,10 @@ impl Default for ExploreConfig {
             solver_timeout: Duration::from_secs(5),
             fp_timeout: rivet_solver::DEFAULT_FP_TIMEOUT,
             avm: rivet_solver::AvmConfig::default(),
-            trace: None,
-            trace_prefix: false,
+            guidance: Guidance::Free,
             black_box_jdk: false,
             symbolic_strings: false,
             time_budget: None,
-            follow_model: false,
             record_unsat: 0,
         }
     }
@@ -118,5 +171,30 @@ impl ExploreConfig {
             self.fp_timeout.min(self.solver_timeout),
             self.avm,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guidance_says_which_trace_branches_follow_and_whether_splits_follow_the_model() {
+        let trace = Trace::prefix(vec![3, 1]);
+        assert_eq!(Guidance::Free.trace(), None);
+        assert!(!Guidance::Free.follows_model());
+        let traced = Guidance::Trace(trace.clone());
+        assert_eq!(traced.trace(), Some(&trace));
+        assert!(!traced.follows_model());
+        let replay = Guidance::Model { trace: None };
+        assert_eq!(replay.trace(), None);
+        assert!(replay.follows_model());
+        let steered = Guidance::Model {
+            trace: Some(trace.clone()),
+        };
+        assert_eq!(steered.trace(), Some(&trace));
+        assert!(steered.follows_model());
+        assert!(!Trace::whole(vec![1]).prefix);
+        assert_eq!(ExploreConfig::default().guidance, Guidance::Free);
     }
 }

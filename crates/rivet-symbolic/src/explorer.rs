@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rivet_classpath::{Classpath, Hierarchy};
 use rivet_pc::Model;
-use rivet_solver::Solver;
+use rivet_solver::{Solver, SolverStats};
 
 use crate::config::ExploreConfig;
 use crate::error::SymbolicError;
@@ -356,29 +356,12 @@ impl Explorer {
             let outcome = run_state(&mut state, &mut ctx, deadline);
             match outcome {
                 Ok(Step::Fork(children)) => {
-                    let mut metas = Vec::with_capacity(children.len());
-                    for child in children {
-                        let cid = StateId(next_id);
-                        next_id += 1;
-                        metas.push(StateMeta {
-                            id: cid,
-                            depth: child.depth,
-                            new_coverage: child.new_coverage,
-                        });
-                        states.insert(cid, child);
-                    }
+                    let metas = admit(&mut states, &mut next_id, children);
                     searcher.update(&metas, &[id]);
                 }
                 Ok(Step::Continue) => {
-                    let cid = StateId(next_id);
-                    next_id += 1;
-                    let meta = StateMeta {
-                        id: cid,
-                        depth: state.depth,
-                        new_coverage: state.new_coverage,
-                    };
-                    states.insert(cid, state);
-                    searcher.update(&[meta], &[id]);
+                    let metas = admit(&mut states, &mut next_id, vec![state]);
+                    searcher.update(&metas, &[id]);
                 }
                 Ok(Step::End(PathEnd::Dropped)) => {
                     ctx.counters.pruned += 1;
@@ -404,7 +387,13 @@ impl Explorer {
                 }
             }
         }
-        let stats = solver.stats();
+        self.count(&mut summary, counters, solver.stats());
+        summary.elapsed = started.elapsed();
+        Ok(summary)
+    }
+
+    /// Copies the interpreter's and the solver's counters into `summary`.
+    fn count(&self, summary: &mut ExploreSummary, counters: Counters, stats: SolverStats) {
         summary.pruned = counters.pruned;
         summary.solver_calls = counters.solver_calls;
         summary.solver_time = counters.solver_time;
@@ -435,9 +424,27 @@ impl Explorer {
             .collect();
         summary.search_time = counters.search_time;
         summary.unsat = counters.unsat;
-        summary.elapsed = started.elapsed();
-        Ok(summary)
     }
+}
+
+/// Registers `children` as pending states under new ids; their metadata for the searcher.
+fn admit(
+    states: &mut HashMap<StateId, SymbolicState>,
+    next_id: &mut u64,
+    children: Vec<SymbolicState>,
+) -> Vec<StateMeta> {
+    let mut metas = Vec::with_capacity(children.len());
+    for child in children {
+        let cid = StateId(*next_id);
+        *next_id += 1;
+        metas.push(StateMeta {
+            id: cid,
+            depth: child.depth,
+            new_coverage: child.new_coverage,
+        });
+        states.insert(cid, child);
+    }
+    metas
 }
 
 /// Runs a state until it forks or its path ends (or the deadline passes: a bound).

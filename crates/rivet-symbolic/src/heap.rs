@@ -128,3 +128,11 @@ impl HeapObject {
         matches!(self.kind, ObjKind::Array { .. })
     }
 }
+
+/// Classes whose instances are modelled as strings.
+pub fn is_string_class(name: &str) -> bool {
+    matches!(
+        name,
+        "java/lang/String" | "java/lang/StringBuilder" | "java/lang/StringBuffer"
+    )
+}

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rivet_pc::{AccessPath, Clause, CmpOp, SymbolSort, Term};
 
-use crate::interp::Ctx;
+use crate::context::Ctx;
 use crate::invariants::{Invariant, Scope};
 use crate::state::SymbolicState;
 use crate::value::{ObjectId, Reference};

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use rivet_pc::{CmpOp, StrOp, SymbolSort, Term};
 
+use crate::context::{Ctx, PathEnd, Step};
 use crate::error::SymbolicError;
 use crate::heap::{Elements, HeapObject, ObjKind, Origin, StrValue};
-use crate::interp::{Ctx, PathEnd, Step};
 use crate::invariant_use::{self, FieldRules};
 use crate::invariants::{AliasStep, Invariant};
-use crate::state::SymbolicState;
+use crate::state::{SymRef, SymbolicState};
 use crate::value::{ObjectId, Reference, SymRefId, Value};
 use rivet_pc::{AccessPath, Clause};
 
@@ -119,6 +119,13 @@ fn alias_target(
     Some(current)
 }
 
+/// The ways to resolve a reference and the invariants (by number) that removed one.
+#[derive(Debug, Default)]
+struct Choices {
+    choices: Vec<Choice>,
+    used: Vec<usize>,
+}
+
 /// Resolves symbolic reference `s`: the state continues with the only choice, or forks
 /// into one successor per choice. The current instruction runs again afterwards.
 pub fn resolve(
@@ -132,87 +139,7 @@ pub fn resolve(
         )));
     };
     let _span = tracing::trace_span!("lazy_init", path = %sr.path, ty = %sr.ty).entered();
-    let invariants = &ctx.config.invariants;
-    let alias_only = sr.holder.as_ref().and_then(|(_, owner, name)| {
-        invariants.of_field(owner, name).find_map(|(_, i)| match i {
-            Invariant::AliasOnly { path, .. } => Some(path.clone()),
-            _ => None,
-        })
-    });
-    let rules = match &sr.holder {
-        Some((holder, owner, name)) => invariant_use::field_rules(state, ctx, *holder, owner, name),
-        None => FieldRules::default(),
-    };
-    // Invariants that removed a choice here.
-    let mut used: Vec<usize> = Vec::new();
-    let mut choices = Vec::new();
-    if let Some((first_n, x)) = rules.backward.first() {
-        // Back pointers: the reference is the object whose field points at its holder.
-        used.push(*first_n);
-        let same = rules.backward.iter().all(|(_, y)| y == x);
-        let ty = state.object(*x).map(|o| o.type_name.clone());
-        if same {
-            if let Some(ty) = ty {
-                if state.inputs.contains(x) && ctx.program.is_assignable(&ty, &sr.ty) {
-                    choices.push(Choice::Alias(*x));
-                }
-            }
-        }
-    } else {
-        match rules.not_null {
-            Some(n) => used.push(n),
-            None => choices.push(Choice::Null),
-        }
-        match (&alias_only, &sr.holder) {
-            (Some(steps), Some((holder, _, _))) => {
-                if let Some(target) = alias_target(state, *holder, steps, ctx) {
-                    let ty = state.object(target).map(|o| o.type_name.clone());
-                    if let Some(ty) = ty {
-                        if state.inputs.contains(&target) && ctx.program.is_assignable(&ty, &sr.ty)
-                        {
-                            choices.push(Choice::Alias(target));
-                        }
-                    }
-                }
-            }
-            _ => {
-                for &id in &state.inputs.clone() {
-                    let ty = match state.object(id) {
-                        Some(o) => o.type_name.clone(),
-                        None => continue,
-                    };
-                    if !ctx.program.is_assignable(&ty, &sr.ty) {
-                        continue;
-                    }
-                    let excluded = sr.holder.as_ref().and_then(|(holder, _, _)| {
-                        invariant_use::excludes_alias(state, ctx, &rules, *holder, id)
-                    });
-                    match excluded {
-                        Some(n) => used.push(n),
-                        None => choices.push(Choice::Alias(id)),
-                    }
-                }
-            }
-        }
-        if alias_only.is_none() {
-            let mut classes: Vec<Arc<str>> = match invariants.expand_only(&sr.ty) {
-                Some((_, list)) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
-                None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
-            };
-            if let Some(cast) = &sr.cast {
-                if !classes.contains(cast) && ctx.program.concrete_subtypes(cast)?.contains(cast) {
-                    classes.insert(0, cast.clone());
-                }
-            }
-            for class in classes {
-                let used_scope = state.scope.get(&class).copied().unwrap_or(0);
-                match ctx.config.heap_scope.get(&*class) {
-                    Some(&limit) if used_scope >= limit => ctx.counters.pruned += 1,
-                    _ => choices.push(Choice::Fresh(class)),
-                }
-            }
-        }
-    }
+    let Choices { choices, mut used } = choices_for(state, ctx, &sr)?;
     used.sort_unstable();
     used.dedup();
     for n in &used {
@@ -235,29 +162,147 @@ pub fn resolve(
             }
             Ok(Step::Continue)
         }
-        _ => {
-            if state.depth >= ctx.config.depth {
-                return Ok(Step::End(PathEnd::Bound("depth".into())));
-            }
-            let mut out = Vec::with_capacity(choices.len());
-            for (i, choice) in choices.iter().enumerate() {
-                let mut next = if i + 1 == choices.len() {
-                    std::mem::take(state)
-                } else {
-                    state.clone()
-                };
-                next.depth += 1;
-                apply(&mut next, ctx, s, choice)?;
-                if closes(choice) && !invariant_use::check_closed(&mut next, ctx) {
-                    continue;
+        _ => fork(state, ctx, s, &choices),
+    }
+}
+
+/// The choices for reference `sr` within the heap scope and the invariants: the back
+/// pointer an inverse invariant names, or null (unless not-null), the aliases and the
+/// fresh objects.
+fn choices_for(
+    state: &SymbolicState,
+    ctx: &mut Ctx<'_>,
+    sr: &SymRef,
+) -> Result<Choices, SymbolicError> {
+    let invariants = &ctx.config.invariants;
+    let alias_only = sr.holder.as_ref().and_then(|(_, owner, name)| {
+        invariants.of_field(owner, name).find_map(|(_, i)| match i {
+            Invariant::AliasOnly { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+    });
+    let rules = match &sr.holder {
+        Some((holder, owner, name)) => invariant_use::field_rules(state, ctx, *holder, owner, name),
+        None => FieldRules::default(),
+    };
+    let mut out = Choices::default();
+    if let Some((first_n, x)) = rules.backward.first() {
+        // Back pointers: the reference is the object whose field points at its holder.
+        out.used.push(*first_n);
+        let same = rules.backward.iter().all(|(_, y)| y == x);
+        if same && is_alias_candidate(state, ctx, *x, &sr.ty) {
+            out.choices.push(Choice::Alias(*x));
+        }
+        return Ok(out);
+    }
+    match rules.not_null {
+        Some(n) => out.used.push(n),
+        None => out.choices.push(Choice::Null),
+    }
+    match (&alias_only, &sr.holder) {
+        (Some(steps), Some((holder, _, _))) => {
+            if let Some(target) = alias_target(state, *holder, steps, ctx) {
+                if is_alias_candidate(state, ctx, target, &sr.ty) {
+                    out.choices.push(Choice::Alias(target));
                 }
-                out.push(next);
-            }
-            match out.len() {
-                0 => Ok(Step::End(PathEnd::Dropped)),
-                _ => Ok(Step::Fork(out)),
             }
         }
+        _ => alias_choices(state, ctx, sr, &rules, &mut out),
+    }
+    if alias_only.is_none() {
+        fresh_choices(state, ctx, sr, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Is `id` an input whose type a reference of type `ty` may hold?
+fn is_alias_candidate(state: &SymbolicState, ctx: &mut Ctx<'_>, id: ObjectId, ty: &str) -> bool {
+    match state.object(id) {
+        Some(o) => state.inputs.contains(&id) && ctx.program.is_assignable(&o.type_name, ty),
+        None => false,
+    }
+}
+
+/// An alias of each earlier input of a compatible type the invariants do not exclude.
+fn alias_choices(
+    state: &SymbolicState,
+    ctx: &mut Ctx<'_>,
+    sr: &SymRef,
+    rules: &FieldRules,
+    out: &mut Choices,
+) {
+    for &id in &state.inputs {
+        let ty = match state.object(id) {
+            Some(o) => o.type_name.clone(),
+            None => continue,
+        };
+        if !ctx.program.is_assignable(&ty, &sr.ty) {
+            continue;
+        }
+        let excluded = sr.holder.as_ref().and_then(|(holder, _, _)| {
+            invariant_use::excludes_alias(state, ctx, rules, *holder, id)
+        });
+        match excluded {
+            Some(n) => out.used.push(n),
+            None => out.choices.push(Choice::Alias(id)),
+        }
+    }
+}
+
+/// A fresh object of each concrete class the reference's type (or an `expand-only`
+/// invariant, or a cast) allows, within the heap scope; choices beyond it are pruned.
+fn fresh_choices(
+    state: &SymbolicState,
+    ctx: &mut Ctx<'_>,
+    sr: &SymRef,
+    out: &mut Choices,
+) -> Result<(), SymbolicError> {
+    let mut classes: Vec<Arc<str>> = match ctx.config.invariants.expand_only(&sr.ty) {
+        Some((_, list)) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
+        None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
+    };
+    if let Some(cast) = &sr.cast {
+        if !classes.contains(cast) && ctx.program.concrete_subtypes(cast)?.contains(cast) {
+            classes.insert(0, cast.clone());
+        }
+    }
+    for class in classes {
+        let used_scope = state.scope.get(&class).copied().unwrap_or(0);
+        match ctx.config.heap_scope.get(&*class) {
+            Some(&limit) if used_scope >= limit => ctx.counters.pruned += 1,
+            _ => out.choices.push(Choice::Fresh(class)),
+        }
+    }
+    Ok(())
+}
+
+/// One successor per choice, each a decision deeper (the depth bound ends the path).
+fn fork(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    s: SymRefId,
+    choices: &[Choice],
+) -> Result<Step, SymbolicError> {
+    if state.depth >= ctx.config.depth {
+        return Ok(Step::End(PathEnd::Bound("depth".into())));
+    }
+    let mut out = Vec::with_capacity(choices.len());
+    for (i, choice) in choices.iter().enumerate() {
+        let mut next = if i + 1 == choices.len() {
+            std::mem::take(state)
+        } else {
+            state.clone()
+        };
+        next.depth += 1;
+        apply(&mut next, ctx, s, choice)?;
+        if closes(choice) && !invariant_use::check_closed(&mut next, ctx) {
+            continue;
+        }
+        out.push(next);
+    }
+    match out.len() {
+        0 => Ok(Step::End(PathEnd::Dropped)),
+        _ => Ok(Step::Fork(out)),
     }
 }
 
@@ -386,7 +431,7 @@ pub fn fresh_object(
         }));
     }
     let info = ctx.program.require(class)?;
-    if crate::interp::is_string_class(class) {
+    if crate::heap::is_string_class(class) {
         let value = if ctx.config.symbolic_strings && &**class == "java/lang/String" {
             // The contents: a string symbol named by the object's path.
             let text = ctx.symbols.fresh(path.clone(), SymbolSort::Str);
@@ -430,3 +475,7 @@ pub fn fresh_object(
         origin,
     }))
 }
+
+#[cfg(test)]
+#[path = "lazy_tests.rs"]
+mod tests;

@@ -25,6 +25,7 @@
 pub mod concrete;
 pub mod config;
 pub mod confirm;
+pub mod context;
 pub mod error;
 pub mod explorer;
 pub mod heap;
@@ -40,10 +41,12 @@ pub mod searcher;
 pub mod state;
 pub mod strings;
 pub mod strings_symbolic;
+#[cfg(test)]
+mod test_classes;
 pub mod test_replay;
 pub mod value;
 
-pub use config::{ExploreConfig, SearcherKind};
+pub use config::{ExploreConfig, Guidance, SearcherKind, Trace};
 pub use confirm::{Confirmation, Replay};
 pub use error::SymbolicError;
 pub use explorer::{ExploreSummary, Explorer, MethodSpec, PathRecord};

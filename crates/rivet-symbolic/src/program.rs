@@ -15,7 +15,6 @@ use rivet_classfile::{
 use rivet_classpath::{Classpath, Hierarchy, SubtypeScope};
 
 use crate::error::SymbolicError;
-use crate::natives::{self, Model};
 
 /// Index of a loaded class in the program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,8 +95,6 @@ pub struct MethodBody {
     pub handlers: Vec<Handler>,
     /// (branching instruction offset, destination offset) → branch id, for the target class.
     pub branches: HashMap<(u32, u32), u32>,
-    /// The Rust model standing in for this method, if any.
-    pub model: Option<Model>,
 }
 
 impl MethodBody {
@@ -396,7 +393,6 @@ impl Program {
             class_name: class.name.clone(),
             name: Arc::from(name),
             descriptor: Arc::from(descriptor),
-            model: natives::lookup(&class.name, name, descriptor),
             signature,
             access: m.access_flags,
             max_locals,
@@ -613,3 +609,7 @@ fn destination(
         _ => None,
     }
 }
+
+#[cfg(test)]
+#[path = "program_tests.rs"]
+mod tests;

@@ -202,3 +202,64 @@ impl Default for SymbolicState {
         SymbolicState::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rivet_pc::{CmpOp, SymbolSort};
+
+    fn instance(fields: Vec<Value>) -> HeapObject {
+        HeapObject {
+            type_name: Arc::from("t/Node"),
+            class: Some(ClassId(0)),
+            kind: ObjKind::Instance(fields),
+            origin: None,
+        }
+    }
+
+    #[test]
+    fn a_forked_state_writes_its_own_copy_of_a_shared_object() {
+        let mut state = SymbolicState::new();
+        let id = state.alloc(instance(vec![Value::int(1)]));
+        let mut other = state.clone();
+        if let Some(ObjKind::Instance(fields)) = other.object_mut(id).map(|o| &mut o.kind) {
+            fields[0] = Value::int(2);
+        }
+        let field = |s: &SymbolicState| match &s.object(id).expect("object").kind {
+            ObjKind::Instance(f) => f[0].clone(),
+            _ => panic!("not an instance"),
+        };
+        assert_eq!(field(&state), Value::int(1), "the original is untouched");
+        assert_eq!(field(&other), Value::int(2));
+    }
+
+    #[test]
+    fn deref_applies_a_resolution_once_made() {
+        let mut state = SymbolicState::new();
+        let id = state.alloc(instance(Vec::new()));
+        let s = state.new_symref(
+            AccessPath::root("a"),
+            Arc::from("t/Node"),
+            SymbolId(0),
+            None,
+        );
+        assert_eq!(state.deref(Reference::Symbolic(s)), Reference::Symbolic(s));
+        state.symrefs[s.0 as usize].resolved = Some(Reference::Object(id));
+        assert_eq!(state.deref(Reference::Symbolic(s)), Reference::Object(id));
+        assert_eq!(state.deref(Reference::Null), Reference::Null);
+    }
+
+    #[test]
+    fn only_numeric_clauses_reach_the_solver_list() {
+        let mut state = SymbolicState::new();
+        let x = Term::var(SymbolId(0), SymbolSort::Int);
+        let c = Term::compare(CmpOp::Gt, x, Term::int(0)).expect("clause");
+        state.assume(Clause::Null {
+            path: AccessPath::root("a"),
+            term: Term::bool(true),
+        });
+        state.assume(Clause::Numeric(c.clone()));
+        assert_eq!(state.pc.len(), 2);
+        assert_eq!(state.numeric, vec![c]);
+    }
+}

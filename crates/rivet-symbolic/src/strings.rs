@@ -93,16 +93,7 @@ pub fn string_method(
     let label = |n: &str| format!("String.{n}");
     let result = match (name, desc) {
         ("<init>", "()V") | ("<init>", "(Ljava/lang/String;)V") => {
-            let text = if desc == "()V" {
-                Some(Arc::from(""))
-            } else {
-                text_of(state, args.get(1))
-            };
-            if let Some(id) = object_arg(state, args.first()) {
-                if let Some(o) = state.object_mut(id) {
-                    o.kind = ObjKind::Str(text.map(StrValue::Concrete).unwrap_or(StrValue::Opaque));
-                }
-            }
+            init_string(state, desc, &args);
             None
         }
         ("length", _) => Some(match &this {
@@ -125,42 +116,13 @@ pub fn string_method(
             Some(string_equals(state, ctx, name, this.as_deref(), &args)?)
         }
         ("toString", _) | ("intern", _) => args.first().cloned(),
-        ("concat", _) => {
-            let other = text_of(state, args.get(1));
-            let text = match (&this, other) {
-                (Some(a), Some(b)) => Some(format!("{a}{b}")),
-                _ => None,
-            };
+        ("concat" | "valueOf" | "copyValueOf", _)
+        | ("trim" | "toUpperCase" | "toLowerCase", "()Ljava/lang/String;") => {
+            let text = derived_text(state, name, desc, this.as_deref(), &args);
             Some(new_string(state, ctx, text)?)
         }
-        ("valueOf", d) | ("copyValueOf", d) => {
-            let param = d.trim_start_matches('(').split(')').next().unwrap_or("");
-            let text = match param {
-                "[C" => None,
-                "Ljava/lang/Object;" => args
-                    .first()
-                    .and_then(|a| display_value(state, a, "Ljava/lang/Object;")),
-                p => args.first().and_then(|a| display_value(state, a, p)),
-            };
-            Some(new_string(state, ctx, text)?)
-        }
-        ("compareTo", _) => {
-            let other = text_of(state, args.get(1));
-            Some(match (&this, other) {
-                (Some(a), Some(b)) => Value::int(compare_to(a, &b)),
-                _ => interp::fresh_value(state, ctx, "I", &label("compareTo"))?,
-            })
-        }
-        ("startsWith" | "endsWith" | "contains", _) => {
-            let other = text_of(state, args.get(1));
-            Some(match (&this, other) {
-                (Some(a), Some(b)) => Value::int(i32::from(match name {
-                    "startsWith" => a.starts_with(&*b),
-                    "endsWith" => a.ends_with(&*b),
-                    _ => a.contains(&*b),
-                })),
-                _ => interp::fresh_value(state, ctx, "Z", &label(name))?,
-            })
+        ("compareTo" | "startsWith" | "endsWith" | "contains", _) => {
+            Some(text_comparison(state, ctx, name, this.as_deref(), &args)?)
         }
         ("indexOf", "(I)I") | ("indexOf", "(Ljava/lang/String;)I") => {
             Some(index_of(state, ctx, this.as_deref(), desc, &args)?)
@@ -169,14 +131,6 @@ pub fn string_method(
             Ok(v) => Some(v),
             Err(Thrown) => return Ok(Step::Continue),
         },
-        ("trim" | "toUpperCase" | "toLowerCase", "()Ljava/lang/String;") => {
-            let text = this.as_ref().map(|s| match name {
-                "trim" => s.trim_matches(|c: char| c <= ' ').to_string(),
-                "toUpperCase" => s.to_uppercase(),
-                _ => s.to_lowercase(),
-            });
-            Some(new_string(state, ctx, text)?)
-        }
         _ => {
             return interp::not_followed(
                 state,
@@ -188,6 +142,79 @@ pub fn string_method(
         }
     };
     finish(state, result)
+}
+
+/// `new String()` and `new String(String)`: the receiver's text (opaque if the argument's
+/// is not concrete).
+fn init_string(state: &mut SymbolicState, desc: &str, args: &[Value]) {
+    let text = if desc == "()V" {
+        Some(Arc::from(""))
+    } else {
+        text_of(state, args.get(1))
+    };
+    if let Some(id) = object_arg(state, args.first()) {
+        if let Some(o) = state.object_mut(id) {
+            o.kind = ObjKind::Str(text.map(StrValue::Concrete).unwrap_or(StrValue::Opaque));
+        }
+    }
+}
+
+/// The text of the new string `concat`, `valueOf`, `copyValueOf`, `trim`, `toUpperCase` or
+/// `toLowerCase` (`name`) returns, when the inputs' texts are concrete.
+fn derived_text(
+    state: &SymbolicState,
+    name: &str,
+    desc: &str,
+    this: Option<&str>,
+    args: &[Value],
+) -> Option<String> {
+    match name {
+        "concat" => {
+            let other = text_of(state, args.get(1));
+            match (this, other) {
+                (Some(a), Some(b)) => Some(format!("{a}{b}")),
+                _ => None,
+            }
+        }
+        "valueOf" | "copyValueOf" => {
+            let param = desc.trim_start_matches('(').split(')').next().unwrap_or("");
+            match param {
+                "[C" => None,
+                "Ljava/lang/Object;" => args
+                    .first()
+                    .and_then(|a| display_value(state, a, "Ljava/lang/Object;")),
+                p => args.first().and_then(|a| display_value(state, a, p)),
+            }
+        }
+        _ => this.map(|s| match name {
+            "trim" => s.trim_matches(|c: char| c <= ' ').to_string(),
+            "toUpperCase" => s.to_uppercase(),
+            _ => s.to_lowercase(),
+        }),
+    }
+}
+
+/// `compareTo`, `startsWith`, `endsWith`, `contains` (`name`): the answer on concrete
+/// texts, a fresh value otherwise.
+fn text_comparison(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    name: &str,
+    this: Option<&str>,
+    args: &[Value],
+) -> Result<Value, SymbolicError> {
+    let other = text_of(state, args.get(1));
+    let label = format!("String.{name}");
+    Ok(match (this, other, name) {
+        (Some(a), Some(b), "compareTo") => Value::int(compare_to(a, &b)),
+        (_, _, "compareTo") => interp::fresh_value(state, ctx, "I", &label)?,
+        (Some(a), Some(b), _) => Value::int(i32::from(match name {
+            "startsWith" => a.starts_with(&*b),
+            "endsWith" => a.ends_with(&*b),
+            _ => a.contains(&*b),
+        })),
+        _ => interp::fresh_value(state, ctx, "Z", &label)?,
+    })
 }
 
 /// The method threw (a Java exception is pending in the state): the step continues there.

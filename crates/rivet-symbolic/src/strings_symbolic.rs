@@ -182,44 +182,15 @@ pub fn string_method(
     let value = match (name, desc) {
         ("length", "()I") => Value::Int(length()?),
         ("isEmpty", "()Z") => as_int(cmp(CmpOp::Eq, length()?, Term::int(0))?)?,
-        ("charAt", "(I)C") => {
-            let Some(i) = int_of(args.get(1)) else {
-                return Ok(None);
-            };
-            let inside = and(
-                cmp(CmpOp::Ge, i.clone(), Term::int(0))?,
-                cmp(CmpOp::Lt, i.clone(), length()?)?,
-            )?;
-            let g = guard(state, ctx, inside, OUT_OF_BOUNDS)?;
-            if let Guard::Outside(step) = g {
-                return Ok(Some(step));
-            }
-            return done(state, g, Value::Int(op(StrOp::CharAt, vec![s, i])?));
-        }
-        ("equals", "(Ljava/lang/Object;)Z") | ("contentEquals", "(Ljava/lang/CharSequence;)Z") => {
-            match other {
-                Some(t) => as_int(cmp(CmpOp::Eq, s, t)?)?,
-                None if other_null => Value::int(0),
-                // An object that is not a string (or an opaque one).
-                None => {
-                    let string_arg = object_arg(state, args.get(1))
-                        .and_then(|id| state.string_of(id))
-                        .is_some();
-                    if string_arg {
-                        return Ok(None);
-                    }
-                    Value::int(0)
-                }
+        ("charAt", "(I)C") => return char_at(state, ctx, s, args),
+        ("equals", "(Ljava/lang/Object;)Z")
+        | ("contentEquals", "(Ljava/lang/CharSequence;)Z")
+        | ("equalsIgnoreCase", "(Ljava/lang/String;)Z") => {
+            match equality(state, name, s, other, other_null, args)? {
+                Some(v) => v,
+                None => return Ok(None),
             }
         }
-        ("equalsIgnoreCase", "(Ljava/lang/String;)Z") => match other {
-            Some(t) => {
-                let lower = |x| op(StrOp::ToLowerAscii, vec![x]);
-                as_int(cmp(CmpOp::Eq, lower(s)?, lower(t)?)?)?
-            }
-            None if other_null => Value::int(0),
-            None => return Ok(None),
-        },
         ("startsWith", "(Ljava/lang/String;)Z")
         | ("endsWith", "(Ljava/lang/String;)Z")
         | ("contains", "(Ljava/lang/CharSequence;)Z") => {
@@ -233,63 +204,14 @@ pub fn string_method(
             };
             as_int(op(which, vec![s, t])?)?
         }
-        ("indexOf", "(Ljava/lang/String;)I") | ("indexOf", "(Ljava/lang/String;I)I") => {
-            let Some(t) = other else {
-                return Ok(None);
-            };
-            let from = match desc {
-                "(Ljava/lang/String;)I" => Term::int(0),
-                _ => match int_of(args.get(2)) {
-                    Some(f) => f,
-                    None => return Ok(None),
-                },
-            };
-            Value::Int(index_of(s, t, from)?)
-        }
-        ("indexOf", "(I)I") | ("indexOf", "(II)I") => {
-            let Some(c) = int_of(args.get(1)) else {
-                return Ok(None);
-            };
-            // A supplementary code point is two units: not modelled.
-            if c.as_int().is_some_and(|k| !(0..=0xffff).contains(&k)) {
-                return Ok(None);
+        ("indexOf", "(Ljava/lang/String;)I" | "(Ljava/lang/String;I)I" | "(I)I" | "(II)I") => {
+            match index_of_call(desc, s, other, args)? {
+                Some(v) => v,
+                None => return Ok(None),
             }
-            let from = match desc {
-                "(I)I" => Term::int(0),
-                _ => match int_of(args.get(2)) {
-                    Some(f) => f,
-                    None => return Ok(None),
-                },
-            };
-            let unit = op(StrOp::FromChar, vec![c])?;
-            Value::Int(index_of(s, unit, from)?)
         }
         ("substring", "(I)Ljava/lang/String;") | ("substring", "(II)Ljava/lang/String;") => {
-            let Some(begin) = int_of(args.get(1)) else {
-                return Ok(None);
-            };
-            let end = match desc {
-                "(I)Ljava/lang/String;" => length()?,
-                _ => match int_of(args.get(2)) {
-                    Some(e) => e,
-                    None => return Ok(None),
-                },
-            };
-            let inside = and(
-                and(
-                    cmp(CmpOp::Ge, begin.clone(), Term::int(0))?,
-                    cmp(CmpOp::Le, begin.clone(), end.clone())?,
-                )?,
-                cmp(CmpOp::Le, end.clone(), length()?)?,
-            )?;
-            let g = guard(state, ctx, inside, OUT_OF_BOUNDS)?;
-            if let Guard::Outside(step) = g {
-                return Ok(Some(step));
-            }
-            let count = Term::binary(BinaryOp::Sub, end, begin.clone()).map_err(sort_error)?;
-            let piece = op(StrOp::Substr, vec![s, begin, count])?;
-            let v = new_string(state, ctx, piece)?;
-            return done(state, g, v);
+            return substring(state, ctx, desc, s, args)
         }
         ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => {
             let Some(t) = other else {
@@ -306,6 +228,134 @@ pub fn string_method(
         _ => return Ok(None),
     };
     finish(state, Some(value)).map(Some)
+}
+
+/// `s.charAt(i)`: the unit at `i`, `StringIndexOutOfBoundsException` outside.
+fn char_at(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    s: Term,
+    args: &[Value],
+) -> Result<Option<Step>, SymbolicError> {
+    let Some(i) = int_of(args.get(1)) else {
+        return Ok(None);
+    };
+    let length = op(StrOp::Length, vec![s.clone()])?;
+    let inside = and(
+        cmp(CmpOp::Ge, i.clone(), Term::int(0))?,
+        cmp(CmpOp::Lt, i.clone(), length)?,
+    )?;
+    let g = guard(state, ctx, inside, OUT_OF_BOUNDS)?;
+    if let Guard::Outside(step) = g {
+        return Ok(Some(step));
+    }
+    done(state, g, Value::Int(op(StrOp::CharAt, vec![s, i])?))
+}
+
+/// `equals`, `contentEquals`, `equalsIgnoreCase` (`name`) of string term `s` with the
+/// argument (`other` its term, if a string object); None if not modelled.
+fn equality(
+    state: &SymbolicState,
+    name: &str,
+    s: Term,
+    other: Option<Term>,
+    other_null: bool,
+    args: &[Value],
+) -> Result<Option<Value>, SymbolicError> {
+    if name == "equalsIgnoreCase" {
+        return Ok(match other {
+            Some(t) => {
+                let lower = |x| op(StrOp::ToLowerAscii, vec![x]);
+                Some(as_int(cmp(CmpOp::Eq, lower(s)?, lower(t)?)?)?)
+            }
+            None if other_null => Some(Value::int(0)),
+            None => None,
+        });
+    }
+    Ok(match other {
+        Some(t) => Some(as_int(cmp(CmpOp::Eq, s, t)?)?),
+        None if other_null => Some(Value::int(0)),
+        // An object that is not a string (or an opaque one).
+        None => {
+            let string_arg = object_arg(state, args.get(1))
+                .and_then(|id| state.string_of(id))
+                .is_some();
+            if string_arg {
+                None
+            } else {
+                Some(Value::int(0))
+            }
+        }
+    })
+}
+
+/// `indexOf` of a string (`other`) or of a char, from 0 or from an argument; None if not
+/// modelled.
+fn index_of_call(
+    desc: &str,
+    s: Term,
+    other: Option<Term>,
+    args: &[Value],
+) -> Result<Option<Value>, SymbolicError> {
+    let from = match desc {
+        "(Ljava/lang/String;)I" | "(I)I" => Term::int(0),
+        _ => match int_of(args.get(2)) {
+            Some(f) => f,
+            None => return Ok(None),
+        },
+    };
+    if desc.starts_with("(Ljava/lang/String;") {
+        let Some(t) = other else {
+            return Ok(None);
+        };
+        return Ok(Some(Value::Int(index_of(s, t, from)?)));
+    }
+    let Some(c) = int_of(args.get(1)) else {
+        return Ok(None);
+    };
+    // A supplementary code point is two units: not modelled.
+    if c.as_int().is_some_and(|k| !(0..=0xffff).contains(&k)) {
+        return Ok(None);
+    }
+    let unit = op(StrOp::FromChar, vec![c])?;
+    Ok(Some(Value::Int(index_of(s, unit, from)?)))
+}
+
+/// `substring(begin)` and `substring(begin, end)`: the piece,
+/// `StringIndexOutOfBoundsException` outside `0 <= begin <= end <= length`.
+fn substring(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    desc: &str,
+    s: Term,
+    args: &[Value],
+) -> Result<Option<Step>, SymbolicError> {
+    let Some(begin) = int_of(args.get(1)) else {
+        return Ok(None);
+    };
+    let length = op(StrOp::Length, vec![s.clone()])?;
+    let end = match desc {
+        "(I)Ljava/lang/String;" => length.clone(),
+        _ => match int_of(args.get(2)) {
+            Some(e) => e,
+            None => return Ok(None),
+        },
+    };
+    let inside = and(
+        and(
+            cmp(CmpOp::Ge, begin.clone(), Term::int(0))?,
+            cmp(CmpOp::Le, begin.clone(), end.clone())?,
+        )?,
+        cmp(CmpOp::Le, end.clone(), length)?,
+    )?;
+    let g = guard(state, ctx, inside, OUT_OF_BOUNDS)?;
+    if let Guard::Outside(step) = g {
+        return Ok(Some(step));
+    }
+    let count = Term::binary(BinaryOp::Sub, end, begin.clone()).map_err(sort_error)?;
+    let piece = op(StrOp::Substr, vec![s, begin, count])?;
+    let v = new_string(state, ctx, piece)?;
+    done(state, g, v)
 }
 
 /// Java's `s.indexOf(t, from)`: `from` below 0 counts from 0; past the end, an empty `t` is

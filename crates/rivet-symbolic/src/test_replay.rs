@@ -12,7 +12,7 @@ use rivet_classfile::{ClassName, Instruction, MethodDescriptor, Opcode, Operand}
 use rivet_pc::{AccessPath, Clause, SymbolId, SymbolSort, SymbolTable, Term};
 use rivet_solver::default_solver;
 
-use crate::config::ExploreConfig;
+use crate::config::{ExploreConfig, Guidance, Trace};
 use crate::error::SymbolicError;
 use crate::explorer::Explorer;
 use crate::heap::{Elements, ObjKind, StrValue};
@@ -122,7 +122,6 @@ fn driver_body(program: &mut Program, class: &ClassName) -> Result<Arc<MethodBod
         insns: vec![Instruction::new(Opcode::NOP, Operand::None)],
         handlers: Vec::new(),
         branches: Default::default(),
-        model: None,
     }))
 }
 
@@ -152,14 +151,13 @@ impl Explorer {
         let mut counters = Counters::default();
         let mut solver = default_solver(self.config().solver_timeout);
         let free = ExploreConfig {
-            trace: None,
-            trace_prefix: false,
-            follow_model: true,
+            guidance: Guidance::Model { trace: None },
             ..self.config().clone()
         };
         let guided = ExploreConfig {
-            trace: Some(test.prefix.clone()),
-            trace_prefix: true,
+            guidance: Guidance::Model {
+                trace: Some(Trace::prefix(test.prefix.clone())),
+            },
             ..free.clone()
         };
         let deadline = self.config().time_budget.map(|b| started + b);
@@ -172,8 +170,11 @@ impl Explorer {
             values: Vec::new(),
             inputs: Vec::new(),
         }];
-        let mut steps_run = 0u64;
-        let mut asked = 0u64;
+        let mut clock = Clock {
+            deadline,
+            steps_run: 0,
+            asked: 0,
+        };
         while let Some(mut cursor) = work.pop() {
             if deadline.is_some_and(|d| Instant::now() > d) {
                 return Ok(None);
@@ -205,26 +206,9 @@ impl Explorer {
                     work.push(cursor);
                 }
                 Phase::InCall { op, mref, new } => {
-                    // Run until the call returns to the driver, forks or ends.
-                    let outcome = loop {
-                        if cursor.state.frames.len() <= 1 {
-                            break None;
-                        }
-                        steps_run += 1;
-                        // As the explorer: every few thousand steps and after every query.
-                        if (steps_run.is_multiple_of(4096) || ctx.counters.solver_calls != asked)
-                            && deadline.is_some_and(|d| Instant::now() > d)
-                        {
-                            return Ok(None);
-                        }
-                        asked = ctx.counters.solver_calls;
-                        match interp::step(&mut cursor.state, &mut ctx)? {
-                            Step::Continue => {}
-                            other => break Some(other),
-                        }
-                    };
-                    match outcome {
-                        Some(Step::Fork(children)) => {
+                    match run_call(&mut cursor, &mut ctx, &mut clock)? {
+                        CallOutcome::OutOfTime => return Ok(None),
+                        CallOutcome::Forked(children) => {
                             for child in children.into_iter().rev() {
                                 work.push(Cursor {
                                     state: child,
@@ -235,54 +219,15 @@ impl Explorer {
                                 });
                             }
                         }
-                        Some(Step::End(_)) | Some(Step::Continue) => {}
-                        None => {
-                            let at_target = cursor.step == test.target;
-                            let followed = cursor.state.trace_pos >= test.prefix.len();
-                            if cursor.state.frames.is_empty() {
-                                // The call threw past the driver: the test ends here.
-                                if at_target && followed {
-                                    return Ok(Some(solution(test, cursor, symbols)));
+                        CallOutcome::Ended => {}
+                        CallOutcome::Returned => {
+                            match after_call(cursor, &mut ctx, &driver, test, op, &mref, new)? {
+                                AfterCall::Solved(cursor) => {
+                                    return Ok(Some(solution(test, cursor, symbols)))
                                 }
-                                continue;
+                                AfterCall::Next(cursor) => work.push(cursor),
+                                AfterCall::Dropped => {}
                             }
-                            let driver_pc = cursor.state.frames.last().map_or(0, |f| f.pc);
-                            if driver_pc == 0 {
-                                // A static initializer ran first: make the call again.
-                                let step = interp::invoke_ref(
-                                    &mut cursor.state,
-                                    &mut ctx,
-                                    &driver,
-                                    op,
-                                    &mref,
-                                )?;
-                                if !matches!(step, Step::Continue) {
-                                    continue;
-                                }
-                                work.push(cursor);
-                                continue;
-                            }
-                            if at_target {
-                                if followed {
-                                    return Ok(Some(solution(test, cursor, symbols)));
-                                }
-                                continue;
-                            }
-                            let result = match new {
-                                Some(v) => v,
-                                None if interp::return_descriptor(&mref.descriptor) == "V" => {
-                                    Value::null()
-                                }
-                                None => interp::Ops::pop(&mut cursor.state)?,
-                            };
-                            if let Some(f) = cursor.state.frames.last_mut() {
-                                f.pc = 0;
-                                f.stack.clear();
-                            }
-                            cursor.values.push(result);
-                            cursor.step += 1;
-                            cursor.phase = Phase::Next;
-                            work.push(cursor);
                         }
                     }
                 }
@@ -290,6 +235,120 @@ impl Explorer {
         }
         Ok(None)
     }
+}
+
+/// The replay's time limit, checked as the explorer does: every few thousand steps and
+/// after every query.
+struct Clock {
+    deadline: Option<Instant>,
+    steps_run: u64,
+    /// The solver calls counted at the last step.
+    asked: u64,
+}
+
+impl Clock {
+    /// Counts a step; true if the time is up.
+    fn expired(&mut self, solver_calls: u64) -> bool {
+        self.steps_run += 1;
+        let check = self.steps_run.is_multiple_of(4096) || solver_calls != self.asked;
+        self.asked = solver_calls;
+        check && self.deadline.is_some_and(|d| Instant::now() > d)
+    }
+}
+
+/// What running a call made from the driver came to.
+enum CallOutcome {
+    /// Control is back in the driver frame (or the call threw past it).
+    Returned,
+    /// The state forked: these are its successors, each still in the call.
+    Forked(Vec<SymbolicState>),
+    /// The path ended inside the call.
+    Ended,
+    /// The time limit passed.
+    OutOfTime,
+}
+
+/// Runs the cursor's state until the call returns to the driver, forks or ends.
+fn run_call(
+    cursor: &mut Cursor,
+    ctx: &mut Ctx<'_>,
+    clock: &mut Clock,
+) -> Result<CallOutcome, SymbolicError> {
+    while cursor.state.frames.len() > 1 {
+        if clock.expired(ctx.counters.solver_calls) {
+            return Ok(CallOutcome::OutOfTime);
+        }
+        match interp::step(&mut cursor.state, ctx)? {
+            Step::Continue => {}
+            Step::Fork(children) => return Ok(CallOutcome::Forked(children)),
+            Step::End(_) => return Ok(CallOutcome::Ended),
+        }
+    }
+    Ok(CallOutcome::Returned)
+}
+
+/// Where a cursor goes once its call returned to the driver.
+enum AfterCall {
+    /// The target call followed the whole prefix: the cursor holds a solution.
+    Solved(Cursor),
+    /// The test goes on with the cursor.
+    Next(Cursor),
+    /// Not a way through the test.
+    Dropped,
+}
+
+/// After the call `op mref` returned to the driver (or threw past it): the solution at the
+/// target statement, the call made again after a static initializer ran first, or the
+/// call's result (`new`'s object for a constructor) recorded and the next statement due.
+fn after_call(
+    mut cursor: Cursor,
+    ctx: &mut Ctx<'_>,
+    driver: &Arc<MethodBody>,
+    test: &WholeTest,
+    op: Opcode,
+    mref: &MemberRefInfo,
+    new: Option<Value>,
+) -> Result<AfterCall, SymbolicError> {
+    let at_target = cursor.step == test.target;
+    let followed = cursor.state.trace_pos >= test.prefix.len();
+    if cursor.state.frames.is_empty() {
+        // The call threw past the driver: the test ends here.
+        return Ok(if at_target && followed {
+            AfterCall::Solved(cursor)
+        } else {
+            AfterCall::Dropped
+        });
+    }
+    let driver_pc = cursor.state.frames.last().map_or(0, |f| f.pc);
+    if driver_pc == 0 {
+        // A static initializer ran first: make the call again.
+        let step = interp::invoke_ref(&mut cursor.state, ctx, driver, op, mref)?;
+        return Ok(if matches!(step, Step::Continue) {
+            AfterCall::Next(cursor)
+        } else {
+            AfterCall::Dropped
+        });
+    }
+    if at_target {
+        return Ok(if followed {
+            AfterCall::Solved(cursor)
+        } else {
+            AfterCall::Dropped
+        });
+    }
+    let result = match new {
+        Some(v) => v,
+        None if interp::return_descriptor(&mref.descriptor) == "V" => Value::null(),
+        None => interp::Ops::pop(&mut cursor.state)?,
+    };
+    if let Some(f) = cursor.state.frames.last_mut() {
+        f.pc = 0;
+        f.stack.clear();
+    }
+    cursor.values.push(result);
+    cursor.step += 1;
+    cursor.phase = Phase::Next;
+    Ok(AfterCall::Next(cursor))
 }
 
 /// Starts statement `step`: a value is returned at once; a call is made from the driver
@@ -301,55 +360,17 @@ fn start(
     step: &TestStep,
     test: &WholeTest,
 ) -> Result<Option<Value>, SymbolicError> {
-    let state = &mut cursor.state;
-    let value = |i: &usize| -> Result<Value, SymbolicError> {
-        cursor
-            .values
-            .get(*i)
-            .cloned()
-            .ok_or_else(|| unsupported(&test.class, format!("use of statement {i} before it")))
-    };
     Ok(Some(match step {
-        TestStep::Primitive { sort, value: v } => {
-            let symbol: SymbolId = ctx
-                .symbols
-                .fresh(AccessPath::root(&format!("s{}", cursor.step)), *sort);
-            state.model.set(symbol, *v);
-            cursor.inputs.push((cursor.step, symbol));
-            let t = Term::var(symbol, *sort);
-            match sort {
-                SymbolSort::Long => Value::Long(t),
-                SymbolSort::Float => Value::Float(t),
-                SymbolSort::Double => Value::Double(t),
-                _ => Value::Int(t),
-            }
-        }
-        TestStep::Str(text) if ctx.config.symbolic_strings => {
-            let symbol: SymbolId = ctx.symbols.fresh(
-                AccessPath::root(&format!("s{}", cursor.step)),
-                SymbolSort::Str,
-            );
-            state
-                .model
-                .set_string(symbol, rivet_pc::JavaString::from(text.as_str()));
-            cursor.inputs.push((cursor.step, symbol));
-            let t = Term::var(symbol, SymbolSort::Str);
-            let id = interp::alloc_string(state, ctx, StrValue::Term(t))?;
-            Value::Ref(Reference::Object(id))
-        }
-        TestStep::Str(text) => {
-            let id =
-                interp::alloc_string(state, ctx, StrValue::Concrete(Arc::from(text.as_str())))?;
-            Value::Ref(Reference::Object(id))
-        }
+        TestStep::Primitive { sort, value } => primitive_input(cursor, ctx, *sort, *value),
+        TestStep::Str(text) => string_input(cursor, ctx, text)?,
         TestStep::Null => Value::null(),
         TestStep::Array {
             component,
             elements,
         } => {
-            let values = elements.iter().map(value).collect::<Result<Vec<_>, _>>()?;
-            let id = interp::alloc_array(state, component, values.len() as i32);
-            if let Some(o) = state.object_mut(id) {
+            let values = earlier(cursor, test, elements)?;
+            let id = interp::alloc_array(&mut cursor.state, component, values.len() as i32);
+            if let Some(o) = cursor.state.object_mut(id) {
                 if let ObjKind::Array { elements, .. } = &mut o.kind {
                     *elements = Elements::Dense(values);
                 }
@@ -361,28 +382,8 @@ fn start(
             descriptor,
             args,
         } => {
-            let args = args.iter().map(value).collect::<Result<Vec<_>, _>>()?;
-            // Static initialization first (frames run to completion before the call).
-            if !interp::ensure_initialized(state, ctx, class.internal())? {
-                run_to_driver(state, ctx)?;
-            }
-            let id = interp::alloc_instance(state, ctx, class.internal())?;
-            let this = Value::Ref(Reference::Object(id));
-            let mref = MemberRefInfo {
-                owner: Arc::from(class.internal()),
-                name: Arc::from("<init>"),
-                descriptor: Arc::from(descriptor.as_str()),
-                interface: false,
-            };
-            call(
-                cursor,
-                ctx,
-                driver,
-                Opcode::INVOKESPECIAL,
-                mref,
-                Some(this),
-                args,
-            )?;
+            let args = earlier(cursor, test, args)?;
+            construct(cursor, ctx, driver, class, descriptor, args)?;
             return Ok(None);
         }
         TestStep::Call {
@@ -392,24 +393,117 @@ fn start(
             receiver,
             args,
         } => {
-            let args = args.iter().map(value).collect::<Result<Vec<_>, _>>()?;
-            let (op, receiver) = match receiver {
-                Some(r) => (Opcode::INVOKEVIRTUAL, Some(value(r)?)),
-                None => (Opcode::INVOKESTATIC, None),
+            let mut all = Vec::with_capacity(args.len() + 1);
+            let op = match receiver {
+                Some(r) => {
+                    all.extend(earlier(cursor, test, std::slice::from_ref(r))?);
+                    Opcode::INVOKEVIRTUAL
+                }
+                None => Opcode::INVOKESTATIC,
             };
+            all.extend(earlier(cursor, test, args)?);
             let mref = MemberRefInfo {
                 owner: Arc::from(class.internal()),
                 name: Arc::from(name.as_str()),
                 descriptor: Arc::from(descriptor.as_str()),
                 interface: false,
             };
-            let mut all = Vec::with_capacity(args.len() + 1);
-            all.extend(receiver);
-            all.extend(args);
             call(cursor, ctx, driver, op, mref, None, all)?;
             return Ok(None);
         }
     }))
+}
+
+/// The values of earlier statements `indices`.
+fn earlier(
+    cursor: &Cursor,
+    test: &WholeTest,
+    indices: &[usize],
+) -> Result<Vec<Value>, SymbolicError> {
+    indices
+        .iter()
+        .map(|i| {
+            cursor
+                .values
+                .get(*i)
+                .cloned()
+                .ok_or_else(|| unsupported(&test.class, format!("use of statement {i} before it")))
+        })
+        .collect()
+}
+
+/// A primitive statement: a new symbol `{sK}` whose model value is the test's.
+fn primitive_input(cursor: &mut Cursor, ctx: &mut Ctx<'_>, sort: SymbolSort, value: i64) -> Value {
+    let symbol: SymbolId = ctx
+        .symbols
+        .fresh(AccessPath::root(&format!("s{}", cursor.step)), sort);
+    cursor.state.model.set(symbol, value);
+    cursor.inputs.push((cursor.step, symbol));
+    let t = Term::var(symbol, sort);
+    match sort {
+        SymbolSort::Long => Value::Long(t),
+        SymbolSort::Float => Value::Float(t),
+        SymbolSort::Double => Value::Double(t),
+        _ => Value::Int(t),
+    }
+}
+
+/// A string statement: with symbolic strings a string symbol `{sK}` whose model value is
+/// the text, else the concrete text.
+fn string_input(
+    cursor: &mut Cursor,
+    ctx: &mut Ctx<'_>,
+    text: &str,
+) -> Result<Value, SymbolicError> {
+    let value = if ctx.config.symbolic_strings {
+        let symbol: SymbolId = ctx.symbols.fresh(
+            AccessPath::root(&format!("s{}", cursor.step)),
+            SymbolSort::Str,
+        );
+        cursor
+            .state
+            .model
+            .set_string(symbol, rivet_pc::JavaString::from(text));
+        cursor.inputs.push((cursor.step, symbol));
+        StrValue::Term(Term::var(symbol, SymbolSort::Str))
+    } else {
+        StrValue::Concrete(Arc::from(text))
+    };
+    let id = interp::alloc_string(&mut cursor.state, ctx, value)?;
+    Ok(Value::Ref(Reference::Object(id)))
+}
+
+/// `new C(args)`: the class initialized first (its frames run to completion), then the
+/// constructor called on a new instance from the driver frame.
+fn construct(
+    cursor: &mut Cursor,
+    ctx: &mut Ctx<'_>,
+    driver: &Arc<MethodBody>,
+    class: &ClassName,
+    descriptor: &str,
+    args: Vec<Value>,
+) -> Result<(), SymbolicError> {
+    let state = &mut cursor.state;
+    if !interp::ensure_initialized(state, ctx, class.internal())? {
+        run_to_driver(state, ctx)?;
+    }
+    let id = interp::alloc_instance(state, ctx, class.internal())?;
+    let this = Value::Ref(Reference::Object(id));
+    let mref = MemberRefInfo {
+        owner: Arc::from(class.internal()),
+        name: Arc::from("<init>"),
+        descriptor: Arc::from(descriptor),
+        interface: false,
+    };
+    call(
+        cursor,
+        ctx,
+        driver,
+        Opcode::INVOKESPECIAL,
+        mref,
+        Some(this),
+        args,
+    )
 }
 
 /// Runs the state's frames above the driver's to completion, without forks (static

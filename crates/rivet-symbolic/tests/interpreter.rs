@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use rivet_classpath::{Classpath, JdkImage};
-use rivet_symbolic::{ExploreConfig, Explorer, SearcherKind};
+use rivet_symbolic::{ExploreConfig, Explorer, Guidance, SearcherKind, Trace};
 use support::{explore_with, Rendered};
 
 fn fixtures() -> Arc<Classpath> {
@@ -206,7 +206,7 @@ fn searchers_find_the_same_paths_and_trace_mode_follows_one() {
         &cp,
         "sw(I)I",
         ExploreConfig {
-            trace: Some(two.record.trace.clone()),
+            guidance: Guidance::Trace(Trace::whole(two.record.trace.clone())),
             ..ExploreConfig::default()
         },
     );
@@ -218,8 +218,7 @@ fn searchers_find_the_same_paths_and_trace_mode_follows_one() {
             &cp,
             "sw(I)I",
             ExploreConfig {
-                trace: Some(trace),
-                trace_prefix: true,
+                guidance: Guidance::Trace(Trace::prefix(trace)),
                 ..ExploreConfig::default()
             },
         )

@@ -25,127 +25,144 @@ pub fn binary(
 ) -> Result<Step, SymbolicError> {
     let kind = (op.0 - 96) % 4; // 0 int, 1 long, 2 float, 3 double (for add..neg)
     let base = op.0;
-    // Negations.
-    if (116..=119).contains(&base) {
-        let v = match kind {
-            0 => Value::Int(
-                Term::unary(UnaryOp::Neg, Ops::pop_int(state)?).map_err(|e| term_err(state, e))?,
-            ),
-            1 => Value::Long(
-                Term::unary(UnaryOp::Neg, Ops::pop_long(state)?).map_err(|e| term_err(state, e))?,
-            ),
-            2 => Value::Float(
-                Term::unary(UnaryOp::Neg, Ops::pop_float(state)?)
-                    .map_err(|e| term_err(state, e))?,
-            ),
-            _ => Value::Double(
-                Term::unary(UnaryOp::Neg, Ops::pop_double(state)?)
-                    .map_err(|e| term_err(state, e))?,
-            ),
+    let value = if (116..=119).contains(&base) {
+        negation(state, kind)?
+    } else if base >= 120 {
+        shift_or_logic(state, base)?
+    } else {
+        let bop = match (base - 96) / 4 {
+            0 => BinaryOp::Add,
+            1 => BinaryOp::Sub,
+            2 => BinaryOp::Mul,
+            3 => BinaryOp::Div,
+            _ => BinaryOp::Rem,
         };
-        Ops::push(state, v)?;
-        advance(state);
-        return Ok(Step::Continue);
-    }
-    // Shifts and logic (120..=131): int and long alternate; shift counts are ints.
-    if base >= 120 {
-        let long = base % 2 == 1;
-        let bop = match base {
-            120 | 121 => BinaryOp::Shl,
-            122 | 123 => BinaryOp::Shr,
-            124 | 125 => BinaryOp::Ushr,
-            126 | 127 => BinaryOp::And,
-            128 | 129 => BinaryOp::Or,
-            _ => BinaryOp::Xor,
-        };
-        let shift = base <= 125;
-        let b = if long && !shift {
-            Ops::pop_long(state)?
-        } else {
-            Ops::pop_int(state)?
-        };
-        let a = if long {
-            Ops::pop_long(state)?
-        } else {
-            Ops::pop_int(state)?
-        };
-        let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-        Ops::push(state, if long { Value::Long(t) } else { Value::Int(t) })?;
-        advance(state);
-        return Ok(Step::Continue);
-    }
-    let bop = match (base - 96) / 4 {
-        0 => BinaryOp::Add,
-        1 => BinaryOp::Sub,
-        2 => BinaryOp::Mul,
-        3 => BinaryOp::Div,
-        _ => BinaryOp::Rem,
-    };
-    match kind {
-        0 | 1 => {
-            let (b, a) = if kind == 0 {
-                (Ops::pop_int(state)?, Ops::pop_int(state)?)
-            } else {
-                (Ops::pop_long(state)?, Ops::pop_long(state)?)
-            };
-            if matches!(bop, BinaryOp::Div | BinaryOp::Rem) {
-                let zero = if kind == 0 {
-                    Term::int(0)
-                } else {
-                    Term::long(0)
-                };
-                let is_zero =
-                    Term::compare(CmpOp::Eq, b.clone(), zero).map_err(|e| term_err(state, e))?;
-                let result = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-                let value = if kind == 0 {
-                    Value::Int(result)
-                } else {
-                    Value::Long(result)
-                };
-                return Ok(match ctx.split(state, is_zero) {
-                    Split::True => {
-                        control::throw_new(state, ctx, "java/lang/ArithmeticException")?;
-                        Step::Continue
-                    }
-                    Split::False => {
-                        Ops::push(state, value)?;
-                        advance(state);
-                        Step::Continue
-                    }
-                    Split::Both(mut other) => {
-                        Ops::push(&mut other, value)?;
-                        advance(&mut other);
-                        control::throw_new(state, ctx, "java/lang/ArithmeticException")?;
-                        control::fork(state, *other)
-                    }
-                    Split::Bound => Step::End(super::PathEnd::Bound("depth".into())),
-                });
+        match kind {
+            0 | 1 if matches!(bop, BinaryOp::Div | BinaryOp::Rem) => {
+                return integer_division(state, ctx, bop, kind == 1)
             }
-            let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-            Ops::push(
-                state,
-                if kind == 0 {
-                    Value::Int(t)
-                } else {
-                    Value::Long(t)
-                },
-            )?;
+            0 => {
+                let b = Ops::pop_int(state)?;
+                let a = Ops::pop_int(state)?;
+                Value::Int(apply(state, bop, a, b)?)
+            }
+            1 => {
+                let b = Ops::pop_long(state)?;
+                let a = Ops::pop_long(state)?;
+                Value::Long(apply(state, bop, a, b)?)
+            }
+            2 => {
+                let b = Ops::pop_float(state)?;
+                let a = Ops::pop_float(state)?;
+                Value::Float(apply(state, bop, a, b)?)
+            }
+            _ => {
+                let b = Ops::pop_double(state)?;
+                let a = Ops::pop_double(state)?;
+                Value::Double(apply(state, bop, a, b)?)
+            }
         }
-        2 => {
-            let b = Ops::pop_float(state)?;
-            let a = Ops::pop_float(state)?;
-            let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-            Ops::push(state, Value::Float(t))?;
-        }
-        _ => {
-            let b = Ops::pop_double(state)?;
-            let a = Ops::pop_double(state)?;
-            let t = Term::binary(bop, a, b).map_err(|e| term_err(state, e))?;
-            Ops::push(state, Value::Double(t))?;
-        }
-    }
+    };
+    Ops::push(state, value)?;
     advance(state);
     Ok(Step::Continue)
+}
+
+/// `a bop b` as a term.
+fn apply(state: &SymbolicState, bop: BinaryOp, a: Term, b: Term) -> Result<Term, SymbolicError> {
+    Term::binary(bop, a, b).map_err(|e| term_err(state, e))
+}
+
+/// `ineg` .. `dneg` (`kind`: 0 int, 1 long, 2 float, 3 double).
+fn negation(state: &mut SymbolicState, kind: u8) -> Result<Value, SymbolicError> {
+    let neg = |state: &SymbolicState, t: Term| {
+        Term::unary(UnaryOp::Neg, t).map_err(|e| term_err(state, e))
+    };
+    Ok(match kind {
+        0 => {
+            let t = Ops::pop_int(state)?;
+            Value::Int(neg(state, t)?)
+        }
+        1 => {
+            let t = Ops::pop_long(state)?;
+            Value::Long(neg(state, t)?)
+        }
+        2 => {
+            let t = Ops::pop_float(state)?;
+            Value::Float(neg(state, t)?)
+        }
+        _ => {
+            let t = Ops::pop_double(state)?;
+            Value::Double(neg(state, t)?)
+        }
+    })
+}
+
+/// Shifts and logic (`ishl` .. `lxor`, opcodes 120..=131): int and long alternate; shift
+/// counts are ints.
+fn shift_or_logic(state: &mut SymbolicState, base: u8) -> Result<Value, SymbolicError> {
+    let long = base % 2 == 1;
+    let bop = match base {
+        120 | 121 => BinaryOp::Shl,
+        122 | 123 => BinaryOp::Shr,
+        124 | 125 => BinaryOp::Ushr,
+        126 | 127 => BinaryOp::And,
+        128 | 129 => BinaryOp::Or,
+        _ => BinaryOp::Xor,
+    };
+    let shift = base <= 125;
+    let b = if long && !shift {
+        Ops::pop_long(state)?
+    } else {
+        Ops::pop_int(state)?
+    };
+    let a = if long {
+        Ops::pop_long(state)?
+    } else {
+        Ops::pop_int(state)?
+    };
+    let t = apply(state, bop, a, b)?;
+    Ok(if long { Value::Long(t) } else { Value::Int(t) })
+}
+
+/// `idiv`, `irem`, `ldiv`, `lrem`: a divisor that may be zero splits the path, the zero
+/// side throwing `ArithmeticException`.
+fn integer_division(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    bop: BinaryOp,
+    long: bool,
+) -> Result<Step, SymbolicError> {
+    let (b, a, zero) = if long {
+        (Ops::pop_long(state)?, Ops::pop_long(state)?, Term::long(0))
+    } else {
+        (Ops::pop_int(state)?, Ops::pop_int(state)?, Term::int(0))
+    };
+    let is_zero = Term::compare(CmpOp::Eq, b.clone(), zero).map_err(|e| term_err(state, e))?;
+    let result = apply(state, bop, a, b)?;
+    let value = if long {
+        Value::Long(result)
+    } else {
+        Value::Int(result)
+    };
+    Ok(match ctx.split(state, is_zero) {
+        Split::True => {
+            control::throw_new(state, ctx, "java/lang/ArithmeticException")?;
+            Step::Continue
+        }
+        Split::False => {
+            Ops::push(state, value)?;
+            advance(state);
+            Step::Continue
+        }
+        Split::Both(mut other) => {
+            Ops::push(&mut other, value)?;
+            advance(&mut other);
+            control::throw_new(state, ctx, "java/lang/ArithmeticException")?;
+            control::fork(state, *other)
+        }
+        Split::Bound => Step::End(super::PathEnd::Bound("depth".into())),
+    })
 }
 
 pub fn iinc(state: &mut SymbolicState, index: u16, delta: i16) -> Result<(), SymbolicError> {

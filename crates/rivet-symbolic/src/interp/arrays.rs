@@ -54,35 +54,7 @@ pub fn new_array(
     op: Opcode,
     operand: &Operand,
 ) -> Result<Step, SymbolicError> {
-    let (element, dims): (String, u8) = match (op, operand) {
-        (Opcode::NEWARRAY, Operand::NewArray(code)) => {
-            let e = match code {
-                4 => "Z",
-                5 => "C",
-                6 => "F",
-                7 => "D",
-                8 => "B",
-                9 => "S",
-                10 => "I",
-                _ => "J",
-            };
-            (e.to_string(), 1)
-        }
-        (Opcode::ANEWARRAY, Operand::Constant(i)) => {
-            let name = class_operand(ctx, method, *i)?;
-            let e = if name.starts_with('[') {
-                name.to_string()
-            } else {
-                format!("L{name};")
-            };
-            (e, 1)
-        }
-        (_, Operand::MultiANewArray { index, dimensions }) => {
-            let name = class_operand(ctx, method, *index)?;
-            (name[1..].to_string(), *dimensions)
-        }
-        _ => return Err(method_error(method, "bad array allocation")),
-    };
+    let (element, dims) = allocated_element(ctx, method, op, operand)?;
     // Lengths, outermost first.
     let mut lengths = Vec::new();
     for _ in 0..dims {
@@ -114,20 +86,7 @@ pub fn new_array(
         }
         if dims == 1 && len.as_int().is_none() {
             // A one-dimensional array keeps its symbolic length.
-            let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
-            let id = state.alloc(HeapObject {
-                type_name: Arc::from(format!("[{element}")),
-                class: None,
-                kind: ObjKind::Array {
-                    element: Arc::from(element.as_str()),
-                    length: len.clone(),
-                    elements: Elements::Filled {
-                        entries: Vec::new(),
-                        default,
-                    },
-                },
-                origin: None,
-            });
+            let id = symbolic_length_array(state, &element, len);
             Ops::push(state, Value::Ref(Reference::Object(id)))?;
             advance(state);
             return Ok(Step::Continue);
@@ -146,6 +105,64 @@ pub fn new_array(
     Ops::push(state, Value::Ref(Reference::Object(id)))?;
     advance(state);
     Ok(Step::Continue)
+}
+
+/// The element descriptor and the dimensions `newarray`, `anewarray` or `multianewarray`
+/// allocates.
+fn allocated_element(
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    op: Opcode,
+    operand: &Operand,
+) -> Result<(String, u8), SymbolicError> {
+    Ok(match (op, operand) {
+        (Opcode::NEWARRAY, Operand::NewArray(code)) => {
+            let e = match code {
+                4 => "Z",
+                5 => "C",
+                6 => "F",
+                7 => "D",
+                8 => "B",
+                9 => "S",
+                10 => "I",
+                _ => "J",
+            };
+            (e.to_string(), 1)
+        }
+        (Opcode::ANEWARRAY, Operand::Constant(i)) => {
+            let name = class_operand(ctx, method, *i)?;
+            let e = if name.starts_with('[') {
+                name.to_string()
+            } else {
+                format!("L{name};")
+            };
+            (e, 1)
+        }
+        (_, Operand::MultiANewArray { index, dimensions }) => {
+            let name = class_operand(ctx, method, *index)?;
+            (name[1..].to_string(), *dimensions)
+        }
+        _ => return Err(method_error(method, "bad array allocation")),
+    })
+}
+
+/// A new one-dimensional array of `element`s of symbolic length `len`, every element the
+/// default value.
+fn symbolic_length_array(state: &mut SymbolicState, element: &str, len: &Term) -> ObjectId {
+    let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
+    state.alloc(HeapObject {
+        type_name: Arc::from(format!("[{element}")),
+        class: None,
+        kind: ObjKind::Array {
+            element: Arc::from(element),
+            length: len.clone(),
+            elements: Elements::Filled {
+                entries: Vec::new(),
+                default,
+            },
+        },
+        origin: None,
+    })
 }
 
 /// A (possibly multi-dimensional) array; `element` is the innermost-but-`lengths.len()-1`

@@ -12,7 +12,7 @@ use crate::error::SymbolicError;
 use crate::lazy;
 use crate::program::MethodBody;
 use crate::state::{FrameKind, SymbolicState};
-use crate::value::{ObjectId, Reference, Value};
+use crate::value::{ObjectId, Reference, SymRefId, Value};
 use rivet_classfile::ClassName;
 
 /// The successors of a two-way split: the stepped state and `other`.
@@ -36,10 +36,10 @@ pub fn record_branch(
         state.new_coverage = true;
     }
     state.branches.push(id);
-    if let Some(trace) = &ctx.config.trace {
-        match trace.get(state.trace_pos) {
+    if let Some(trace) = ctx.config.guidance.trace() {
+        match trace.branches.get(state.trace_pos) {
             Some(t) if *t == id => state.trace_pos += 1,
-            None if ctx.config.trace_prefix => {}
+            None if trace.prefix => {}
             _ => return false,
         }
     }
@@ -147,7 +147,7 @@ fn traced_side(
     dest_true: u32,
     dest_false: u32,
 ) -> Option<bool> {
-    let next = ctx.config.trace.as_ref()?.get(state.trace_pos)?;
+    let next = ctx.config.guidance.trace()?.branches.get(state.trace_pos)?;
     if method.branches.get(&(offset, dest_true)) == Some(next) {
         Some(true)
     } else if method.branches.get(&(offset, dest_false)) == Some(next) {
@@ -167,10 +167,18 @@ fn traced_switch(
 ) -> bool {
     let next = ctx
         .config
-        .trace
-        .as_ref()
-        .and_then(|t| t.get(state.trace_pos));
+        .guidance
+        .trace()
+        .and_then(|t| t.branches.get(state.trace_pos));
     next.is_some() && method.branches.get(&(offset, dest)) == next
+}
+
+/// What a reference test (`ifnull`, `if_acmp*`) found.
+enum RefTest {
+    /// The test holds or not.
+    Holds(bool),
+    /// A symbolic reference decides it: it is resolved first (the instruction runs again).
+    Resolve(SymRefId),
 }
 
 /// `if*`, `if_icmp*`, `if_acmp*`, `ifnull`, `ifnonnull`.
@@ -194,98 +202,121 @@ pub fn conditional(
         .get(pc + 1)
         .map(|i| i.offset)
         .unwrap_or(u32::MAX);
-    let holds = match op {
-        Opcode::IFNULL | Opcode::IFNONNULL => {
-            let r = match Ops::peek(state, 0)? {
-                Value::Ref(r) => state.deref(*r),
-                other => {
-                    return Err(bytecode_error(
-                        state.frames.last().ok_or_else(super::no_frame)?,
-                        format!("ifnull on {other:?}"),
-                    ))
-                }
-            };
-            if let Reference::Symbolic(s) = r {
-                return lazy::resolve(state, ctx, s);
-            }
-            Ops::pop(state)?;
-            (r == Reference::Null) == (op == Opcode::IFNULL)
-        }
-        Opcode::IF_ACMPEQ | Opcode::IF_ACMPNE => {
-            let (a, b) = match (Ops::peek(state, 1)?, Ops::peek(state, 0)?) {
-                (Value::Ref(a), Value::Ref(b)) => (state.deref(*a), state.deref(*b)),
-                _ => {
-                    return Err(bytecode_error(
-                        state.frames.last().ok_or_else(super::no_frame)?,
-                        "if_acmp on non-references",
-                    ))
-                }
-            };
-            if a != b {
-                for r in [a, b] {
-                    if let Reference::Symbolic(s) = r {
-                        return lazy::resolve(state, ctx, s);
-                    }
-                }
-            }
-            Ops::pop(state)?;
-            Ops::pop(state)?;
-            (a == b) == (op == Opcode::IF_ACMPEQ)
-        }
+    let test = match op {
+        Opcode::IFNULL | Opcode::IFNONNULL => null_test(state, op)?,
+        Opcode::IF_ACMPEQ | Opcode::IF_ACMPNE => identity_test(state, op)?,
         _ => {
-            let cmp = cmp_of(op);
-            let (a, b) = if op.0 <= Opcode::IFLE.0 {
-                match Ops::pop(state)? {
-                    Value::FCmp(a, b, nan) => {
-                        let cond = crate::value::fcmp_condition(cmp, a, b, nan)
-                            .map_err(|e| super::method_error(method, e.to_string()))?;
-                        if let Some(want) =
-                            traced_side(state, ctx, method, offset, dest_true, dest_false)
-                        {
-                            return Ok(if ctx.follow(state, cond, want) {
-                                let dest = if want { dest_true } else { dest_false };
-                                single(state, ctx, method, offset, dest)?
-                            } else {
-                                Step::End(PathEnd::Dropped)
-                            });
-                        }
-                        let split = ctx.split(state, cond);
-                        return two_way(state, ctx, method, offset, dest_true, dest_false, split);
-                    }
-                    Value::Cmp(a, b) => (a, b),
-                    Value::Int(t) => (t, Term::int(0)),
-                    other => {
-                        return Err(bytecode_error(
-                            state.frames.last().ok_or_else(super::no_frame)?,
-                            format!("if on {other:?}"),
-                        ))
-                    }
-                }
-            } else {
-                let b = Ops::pop_int(state)?;
-                (Ops::pop_int(state)?, b)
-            };
-            let cond =
-                Term::compare(cmp, a, b).map_err(|e| super::method_error(method, e.to_string()))?;
-            if let Some(want) = traced_side(state, ctx, method, offset, dest_true, dest_false) {
-                return Ok(if ctx.follow(state, cond, want) {
-                    let dest = if want { dest_true } else { dest_false };
-                    single(state, ctx, method, offset, dest)?
-                } else {
-                    Step::End(PathEnd::Dropped)
-                });
-            }
-            let split = ctx.split(state, cond);
-            return two_way(state, ctx, method, offset, dest_true, dest_false, split);
+            let cond = numeric_condition(state, method, op)?;
+            return branch_on(state, ctx, method, offset, dest_true, dest_false, cond);
         }
     };
-    single(
-        state,
-        ctx,
-        method,
-        offset,
-        if holds { dest_true } else { dest_false },
-    )
+    match test {
+        RefTest::Resolve(s) => lazy::resolve(state, ctx, s),
+        RefTest::Holds(holds) => single(
+            state,
+            ctx,
+            method,
+            offset,
+            if holds { dest_true } else { dest_false },
+        ),
+    }
+}
+
+/// `ifnull`, `ifnonnull`: the reference on the stack (popped unless it must be resolved).
+fn null_test(state: &mut SymbolicState, op: Opcode) -> Result<RefTest, SymbolicError> {
+    let r = match Ops::peek(state, 0)? {
+        Value::Ref(r) => state.deref(*r),
+        other => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                format!("ifnull on {other:?}"),
+            ))
+        }
+    };
+    if let Reference::Symbolic(s) = r {
+        return Ok(RefTest::Resolve(s));
+    }
+    Ops::pop(state)?;
+    Ok(RefTest::Holds(
+        (r == Reference::Null) == (op == Opcode::IFNULL),
+    ))
+}
+
+/// `if_acmpeq`, `if_acmpne`: the two references on the stack (popped unless one must be
+/// resolved; equal references need not be).
+fn identity_test(state: &mut SymbolicState, op: Opcode) -> Result<RefTest, SymbolicError> {
+    let (a, b) = match (Ops::peek(state, 1)?, Ops::peek(state, 0)?) {
+        (Value::Ref(a), Value::Ref(b)) => (state.deref(*a), state.deref(*b)),
+        _ => {
+            return Err(bytecode_error(
+                state.frames.last().ok_or_else(super::no_frame)?,
+                "if_acmp on non-references",
+            ))
+        }
+    };
+    if a != b {
+        for r in [a, b] {
+            if let Reference::Symbolic(s) = r {
+                return Ok(RefTest::Resolve(s));
+            }
+        }
+    }
+    Ops::pop(state)?;
+    Ops::pop(state)?;
+    Ok(RefTest::Holds((a == b) == (op == Opcode::IF_ACMPEQ)))
+}
+
+/// The condition of a numeric `if*` or `if_icmp*` (the jump's), its operands popped: a
+/// comparison's result (`lcmp`, `fcmp*`, `dcmp*`) against zero is the comparison itself.
+fn numeric_condition(
+    state: &mut SymbolicState,
+    method: &MethodBody,
+    op: Opcode,
+) -> Result<Term, SymbolicError> {
+    let cmp = cmp_of(op);
+    let (a, b) = if op.0 <= Opcode::IFLE.0 {
+        match Ops::pop(state)? {
+            Value::FCmp(a, b, nan) => {
+                return crate::value::fcmp_condition(cmp, a, b, nan)
+                    .map_err(|e| super::method_error(method, e.to_string()))
+            }
+            Value::Cmp(a, b) => (a, b),
+            Value::Int(t) => (t, Term::int(0)),
+            other => {
+                return Err(bytecode_error(
+                    state.frames.last().ok_or_else(super::no_frame)?,
+                    format!("if on {other:?}"),
+                ))
+            }
+        }
+    } else {
+        let b = Ops::pop_int(state)?;
+        (Ops::pop_int(state)?, b)
+    };
+    Term::compare(cmp, a, b).map_err(|e| super::method_error(method, e.to_string()))
+}
+
+/// Branches on `cond` (true: the jump to `dest_true`): the trace's side when the trace
+/// decides this branch, else both feasible sides.
+fn branch_on(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    method: &Arc<MethodBody>,
+    offset: u32,
+    dest_true: u32,
+    dest_false: u32,
+    cond: Term,
+) -> Result<Step, SymbolicError> {
+    if let Some(want) = traced_side(state, ctx, method, offset, dest_true, dest_false) {
+        return Ok(if ctx.follow(state, cond, want) {
+            let dest = if want { dest_true } else { dest_false };
+            single(state, ctx, method, offset, dest)?
+        } else {
+            Step::End(PathEnd::Dropped)
+        });
+    }
+    let split = ctx.split(state, cond);
+    two_way(state, ctx, method, offset, dest_true, dest_false, split)
 }
 
 /// `tableswitch` and `lookupswitch`: one successor per feasible case key and the default.
@@ -344,12 +375,14 @@ pub fn switch(
     for (clause, dest) in alternatives {
         if state.model.eval(&clause) == Concrete::Bool(true) {
             feasible.push((clause, dest, None));
-        } else if ctx.config.follow_model && traced_switch(state, ctx, method, offset, dest) {
+        } else if ctx.config.guidance.follows_model()
+            && traced_switch(state, ctx, method, offset, dest)
+        {
             // Concolic replay: only the model's case, unless the trace wants this one.
             if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model) {
                 feasible.push((clause, dest, Some(m)));
             }
-        } else if ctx.config.follow_model {
+        } else if ctx.config.guidance.follows_model() {
             ctx.counters.pruned += 1;
         } else if let Some(m) = ctx.feasible(&state.numeric, &clause, &state.model) {
             feasible.push((clause, dest, Some(m)));

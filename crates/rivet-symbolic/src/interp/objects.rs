@@ -10,19 +10,11 @@ use rivet_pc::Term;
 
 use super::{advance, bytecode_error, control, method_error, Ctx, Ops, PathEnd, Step};
 use crate::error::SymbolicError;
-use crate::heap::{HeapObject, ObjKind, StrValue};
+use crate::heap::{is_string_class, HeapObject, ObjKind, StrValue};
 use crate::lazy;
-use crate::program::{ClassId, MethodBody};
+use crate::program::{ClassId, MemberRefInfo, MethodBody};
 use crate::state::{ClassStatics, Frame, FrameKind, InitState, SymbolicState};
 use crate::value::{ObjectId, Reference, SymRefId, Value};
-
-/// Classes whose instances are modelled as strings.
-pub fn is_string_class(name: &str) -> bool {
-    matches!(
-        name,
-        "java/lang/String" | "java/lang/StringBuilder" | "java/lang/StringBuffer"
-    )
-}
 
 /// Allocates an instance of `class` with default field values (no constructor runs).
 pub fn alloc_instance(
@@ -197,7 +189,7 @@ pub fn ensure_initialized(
             .statics_mut()
             .insert(class.id, ClassStatics { init, values });
         if let Some(m) = clinit {
-            if m.model.is_none() {
+            if crate::natives::model_of(&m).is_none() {
                 let locals = vec![Value::Top; m.max_locals];
                 state.frames.push(Frame {
                     method: m,
@@ -278,93 +270,109 @@ pub fn field_op(
         return Err(method_error(method, "field access without a reference"));
     };
     let fref = ctx.program.member_ref(method.class, *index)?;
-    let desc0 = fref.descriptor.as_bytes().first().copied().unwrap_or(b'I');
     match op {
-        Opcode::GETSTATIC | Opcode::PUTSTATIC => {
-            let Some((class, slot)) = static_owner(ctx, &fref.owner, &fref.name)? else {
-                return Ok(Step::End(PathEnd::Unsupported(format!(
-                    "no static field {}.{}",
-                    ClassName::from_internal(&fref.owner),
-                    fref.name
-                ))));
-            };
-            let cname = ctx.program.class_by_id(class).name.clone();
-            if !ensure_initialized(state, ctx, &cname)? {
-                return Ok(Step::Continue);
-            }
-            if op == Opcode::GETSTATIC {
-                let v = state
-                    .statics
-                    .get(&class)
-                    .and_then(|s| s.values.get(slot).cloned())
-                    .unwrap_or_else(|| Value::default_for(desc0));
-                Ops::push(state, v)?;
-            } else {
-                let v = Ops::pop(state)?.settled();
-                if let Some(s) = state.statics_mut().get_mut(&class) {
-                    if let Some(cell) = s.values.get_mut(slot) {
-                        *cell = v;
-                    }
-                }
+        Opcode::GETSTATIC | Opcode::PUTSTATIC => static_field_op(state, ctx, op, &fref),
+        _ => instance_field_op(state, ctx, op, &fref),
+    }
+}
+
+/// `getstatic`, `putstatic`: the owner's statics, once it is initialized.
+fn static_field_op(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    op: Opcode,
+    fref: &MemberRefInfo,
+) -> Result<Step, SymbolicError> {
+    let Some((class, slot)) = static_owner(ctx, &fref.owner, &fref.name)? else {
+        return Ok(Step::End(PathEnd::Unsupported(format!(
+            "no static field {}.{}",
+            ClassName::from_internal(&fref.owner),
+            fref.name
+        ))));
+    };
+    let cname = ctx.program.class_by_id(class).name.clone();
+    if !ensure_initialized(state, ctx, &cname)? {
+        return Ok(Step::Continue);
+    }
+    if op == Opcode::GETSTATIC {
+        let desc0 = fref.descriptor.as_bytes().first().copied().unwrap_or(b'I');
+        let v = state
+            .statics
+            .get(&class)
+            .and_then(|s| s.values.get(slot).cloned())
+            .unwrap_or_else(|| Value::default_for(desc0));
+        Ops::push(state, v)?;
+    } else {
+        let v = Ops::pop(state)?.settled();
+        if let Some(s) = state.statics_mut().get_mut(&class) {
+            if let Some(cell) = s.values.get_mut(slot) {
+                *cell = v;
             }
         }
-        _ => {
-            let depth = usize::from(op == Opcode::PUTFIELD);
-            let target = peek_ref(state, depth)?;
-            let id = match target {
-                Reference::Symbolic(s) => return lazy::resolve(state, ctx, s),
-                Reference::Null => {
-                    Ops::pop(state)?;
-                    if depth == 1 {
-                        Ops::pop(state)?;
-                    }
-                    control::throw_new(state, ctx, "java/lang/NullPointerException")?;
-                    return Ok(Step::Continue);
-                }
-                Reference::Object(id) => id,
-            };
-            let class = state.object(id).and_then(|o| o.class);
-            let slot = match class {
-                Some(c)
-                    if matches!(
-                        state.object(id).map(|o| &o.kind),
-                        Some(ObjKind::Instance(_))
-                    ) =>
-                {
-                    field_slot(ctx, c, &fref.owner, &fref.name)?
-                }
-                _ => None,
-            };
-            if op == Opcode::GETFIELD {
+    }
+    advance(state);
+    Ok(Step::Continue)
+}
+
+/// `getfield`, `putfield`: a symbolic receiver is resolved first, a null one throws; a
+/// field the object lacks reads as a fresh value (and is not written).
+fn instance_field_op(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    op: Opcode,
+    fref: &MemberRefInfo,
+) -> Result<Step, SymbolicError> {
+    let depth = usize::from(op == Opcode::PUTFIELD);
+    let id = match peek_ref(state, depth)? {
+        Reference::Symbolic(s) => return lazy::resolve(state, ctx, s),
+        Reference::Null => {
+            Ops::pop(state)?;
+            if depth == 1 {
                 Ops::pop(state)?;
-                let v = match slot.and_then(|s| match &state.object(id)?.kind {
-                    ObjKind::Instance(f) => f.get(s).cloned(),
-                    _ => None,
-                }) {
-                    Some(v) => v,
-                    None => super::calls::fresh_value(
-                        state,
-                        ctx,
-                        &fref.descriptor,
-                        &format!(
-                            "{}.{}",
-                            fref.owner.rsplit('/').next().unwrap_or(""),
-                            fref.name
-                        ),
-                    )?,
-                };
-                Ops::push(state, v)?;
-            } else {
-                let v = Ops::pop(state)?.settled();
-                Ops::pop(state)?;
-                if let Some(s) = slot {
-                    if let Some(ObjKind::Instance(fields)) =
-                        state.object_mut(id).map(|o| &mut o.kind)
-                    {
-                        if let Some(cell) = fields.get_mut(s) {
-                            *cell = v;
-                        }
-                    }
+            }
+            control::throw_new(state, ctx, "java/lang/NullPointerException")?;
+            return Ok(Step::Continue);
+        }
+        Reference::Object(id) => id,
+    };
+    let class = state.object(id).and_then(|o| o.class);
+    let slot = match class {
+        Some(c)
+            if matches!(
+                state.object(id).map(|o| &o.kind),
+                Some(ObjKind::Instance(_))
+            ) =>
+        {
+            field_slot(ctx, c, &fref.owner, &fref.name)?
+        }
+        _ => None,
+    };
+    if op == Opcode::GETFIELD {
+        Ops::pop(state)?;
+        let v = match slot.and_then(|s| match &state.object(id)?.kind {
+            ObjKind::Instance(f) => f.get(s).cloned(),
+            _ => None,
+        }) {
+            Some(v) => v,
+            None => super::calls::fresh_value(
+                state,
+                ctx,
+                &fref.descriptor,
+                &format!(
+                    "{}.{}",
+                    fref.owner.rsplit('/').next().unwrap_or(""),
+                    fref.name
+                ),
+            )?,
+        };
+        Ops::push(state, v)?;
+    } else {
+        let v = Ops::pop(state)?.settled();
+        Ops::pop(state)?;
+        if let Some(s) = slot {
+            if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
+                if let Some(cell) = fields.get_mut(s) {
+                    *cell = v;
                 }
             }
         }

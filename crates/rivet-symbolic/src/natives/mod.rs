@@ -27,6 +27,9 @@
 //!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
 //! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed).
 
+mod class;
+mod numbers;
+
 use std::sync::Arc;
 
 use rivet_pc::{Term, TermKind};
@@ -38,6 +41,8 @@ use crate::program::MethodBody;
 use crate::state::SymbolicState;
 use crate::strings;
 use crate::value::{Reference, Value};
+use class::{array_new_instance, class_method, get_class};
+use numbers::{box_value, float_bits, fp_math, number_to_string, parse_int, strict_math};
 
 /// A Rust model standing in for a JDK method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +127,11 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         ) => Model::Builder,
         _ => return None,
     })
+}
+
+/// The model standing in for method `body`, if it has one (looked up at each call).
+pub fn model_of(body: &MethodBody) -> Option<Model> {
+    lookup(&body.class_name, &body.name, &body.descriptor)
 }
 
 /// Pushes a method's result (if any) and continues after the call.
@@ -264,25 +274,6 @@ fn identity_hash_code(
     }
 }
 
-/// `Object.getClass`: the mirror of the object's class.
-fn get_class(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: &[Value],
-) -> Result<Step, SymbolicError> {
-    let ty = object_arg(state, args.first())
-        .and_then(|id| state.object(id))
-        .map(|o| o.type_name.clone());
-    match ty {
-        Some(ty) => {
-            let m = interp::mirror(state, ctx, &ty)?;
-            finish(state, Some(Value::Ref(Reference::Object(m))))
-        }
-        None => not_followed(state, ctx, target),
-    }
-}
-
 /// `Object.clone`: a shallow copy, a new object of no input's.
 fn clone_object(
     state: &mut SymbolicState,
@@ -300,155 +291,6 @@ fn clone_object(
     copy.origin = None;
     let new = state.alloc(copy);
     finish(state, Some(Value::Ref(Reference::Object(new))))
-}
-
-/// `Array.newInstance(component, length)` with a concrete length.
-fn array_new_instance(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: &[Value],
-) -> Result<Step, SymbolicError> {
-    let component = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
-        ObjKind::Mirror(t) => Some(t.clone()),
-        _ => None,
-    });
-    let len = match args.get(1) {
-        Some(Value::Int(t)) => ctx.concretize(state, &t.clone()),
-        _ => 0,
-    };
-    match component {
-        Some(c) if (0..1 << 20).contains(&len) => {
-            let element = descriptor_of(&c);
-            let id = interp::alloc_array(state, &element, len as i32);
-            finish(state, Some(Value::Ref(Reference::Object(id))))
-        }
-        _ => not_followed(state, ctx, target),
-    }
-}
-
-/// `Integer.valueOf` and the other boxing factories: a new box holding the value.
-fn box_value(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: &[Value],
-) -> Result<Step, SymbolicError> {
-    let id = interp::alloc_instance(state, ctx, &target.class_name)?;
-    let slot = ctx
-        .program
-        .require(&target.class_name)?
-        .field_by_name("value");
-    if let (Some(slot), Some(v)) = (slot, args.first()) {
-        if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
-            if let Some(cell) = fields.get_mut(slot) {
-                *cell = v.clone();
-            }
-        }
-    }
-    finish(state, Some(Value::Ref(Reference::Object(id))))
-}
-
-/// `Integer.toString` and friends: the text of a concrete value, a string term under
-/// symbolic strings, an opaque string otherwise.
-fn number_to_string(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    args: &[Value],
-) -> Result<Step, SymbolicError> {
-    if ctx.config.symbolic_strings {
-        if let Some(step) = crate::strings_symbolic::number_to_string(state, ctx, args)? {
-            return Ok(step);
-        }
-    }
-    let text = args.first().and_then(|a| display_value(state, a, "I"));
-    let value = match text {
-        Some(t) => StrValue::Concrete(Arc::from(t)),
-        None => StrValue::Opaque,
-    };
-    let id = interp::alloc_string(state, ctx, value)?;
-    finish(state, Some(Value::Ref(Reference::Object(id))))
-}
-
-/// `Float.floatToRawIntBits`, `Double.doubleToRawLongBits` and their inverses.
-fn float_bits(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: &[Value],
-) -> Result<Step, SymbolicError> {
-    let bits = |op, t: &Term| -> Option<Term> { Term::unary(op, t.clone()).ok() };
-    let v = match (&*target.name, args.first()) {
-        ("floatToRawIntBits", Some(Value::Float(f))) => match f.as_float() {
-            Some(k) => Value::int(k.to_bits() as i32),
-            None => match bits(rivet_pc::UnaryOp::F2Bits, f) {
-                Some(t) => Value::Int(t),
-                None => return Ok(Step::End(PathEnd::Unsupported("floatToRawIntBits".into()))),
-            },
-        },
-        ("doubleToRawLongBits", Some(Value::Double(d))) => match d.as_double() {
-            Some(k) => Value::Long(Term::long(k.to_bits() as i64)),
-            None => match bits(rivet_pc::UnaryOp::D2Bits, d) {
-                Some(t) => Value::Long(t),
-                None => {
-                    return Ok(Step::End(PathEnd::Unsupported(
-                        "doubleToRawLongBits".into(),
-                    )))
-                }
-            },
-        },
-        ("intBitsToFloat", Some(Value::Int(t))) => {
-            Value::float(f32::from_bits(ctx.concretize(state, &t.clone()) as u32))
-        }
-        ("longBitsToDouble", Some(Value::Long(t))) => {
-            Value::double(f64::from_bits(ctx.concretize(state, &t.clone()) as u64))
-        }
-        _ => return not_followed(state, ctx, target),
-    };
-    finish(state, Some(v))
-}
-
-/// `StrictMath`'s functions on concrete doubles.
-fn strict_math(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: &[Value],
-) -> Result<Step, SymbolicError> {
-    let mut d: Vec<f64> = Vec::with_capacity(args.len());
-    for a in args {
-        d.push(match a {
-            Value::Double(t) => {
-                let k = ctx.concretize_term(state, t);
-                k.as_double().unwrap_or(f64::NAN)
-            }
-            _ => 0.0,
-        });
-    }
-    let x = d.first().copied().unwrap_or(0.0);
-    let y = d.get(1).copied().unwrap_or(0.0);
-    let r = match &*target.name {
-        "sin" => x.sin(),
-        "cos" => x.cos(),
-        "tan" => x.tan(),
-        "asin" => x.asin(),
-        "acos" => x.acos(),
-        "atan" => x.atan(),
-        "exp" => x.exp(),
-        "log" => x.ln(),
-        "log10" => x.log10(),
-        "sqrt" => x.sqrt(),
-        "cbrt" => x.cbrt(),
-        "pow" => x.powf(y),
-        "atan2" => x.atan2(y),
-        "hypot" => x.hypot(y),
-        "sinh" => x.sinh(),
-        "cosh" => x.cosh(),
-        "tanh" => x.tanh(),
-        "expm1" => x.exp_m1(),
-        _ => x.ln_1p(),
-    };
-    finish(state, Some(Value::double(r)))
 }
 
 /// The few `Unsafe` queries the JDK's collections make while they start.
@@ -485,222 +327,6 @@ fn unsafe_value(
         _ => None,
     };
     finish(state, v)
-}
-
-/// `Math.sqrt` and `abs`/`min`/`max` of floats and doubles as terms.
-fn fp_math(
-    state: &mut SymbolicState,
-    target: &Arc<MethodBody>,
-    args: Vec<Value>,
-) -> Result<Step, SymbolicError> {
-    use rivet_pc::{BinaryOp, UnaryOp};
-    let term = |v: Option<&Value>| match v {
-        Some(Value::Float(t) | Value::Double(t)) => Some(t.clone()),
-        _ => None,
-    };
-    let (a, b) = (term(args.first()), term(args.get(1)));
-    let result = match (&*target.name, a, b) {
-        ("sqrt", Some(a), None) => Term::unary(UnaryOp::Sqrt, a),
-        ("abs", Some(a), None) => Term::unary(UnaryOp::Abs, a),
-        ("min", Some(a), Some(b)) => Term::binary(BinaryOp::Min, a, b),
-        ("max", Some(a), Some(b)) => Term::binary(BinaryOp::Max, a, b),
-        _ => {
-            return Ok(Step::End(PathEnd::Unsupported(format!(
-                "{}.{}{} on these arguments",
-                target.class_name, target.name, target.descriptor
-            ))))
-        }
-    };
-    let t = result.map_err(|e| interp::method_error(target, e.to_string()))?;
-    let v = if t.sort() == rivet_pc::Sort::Float {
-        Value::Float(t)
-    } else {
-        Value::Double(t)
-    };
-    finish(state, Some(v))
-}
-
-/// The field descriptor of a type named by internal name, descriptor or primitive name.
-fn descriptor_of(ty: &str) -> String {
-    match ty {
-        "int" => "I".into(),
-        "long" => "J".into(),
-        "boolean" => "Z".into(),
-        "byte" => "B".into(),
-        "char" => "C".into(),
-        "short" => "S".into(),
-        "float" => "F".into(),
-        "double" => "D".into(),
-        t if t.starts_with('[') => t.to_string(),
-        t => format!("L{t};"),
-    }
-}
-
-/// `Integer.parseInt(String)`.
-fn parse_int(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: Vec<Value>,
-) -> Result<Step, SymbolicError> {
-    if ctx.config.symbolic_strings {
-        if let Some(step) = crate::strings_symbolic::parse_int(state, ctx, &args)? {
-            return Ok(step);
-        }
-    }
-    let text = object_arg(state, args.first()).and_then(|id| match state.string_of(id)? {
-        StrValue::Concrete(s) => Some(s.clone()),
-        _ => None,
-    });
-    let null = matches!(args.first(), Some(Value::Ref(r)) if state.deref(*r) == Reference::Null);
-    match text {
-        // ASCII text: Java's parse and Rust's agree (an optional sign, then digits in range).
-        Some(t) if t.is_ascii() => match t.parse::<i32>() {
-            Ok(v) => finish(state, Some(Value::int(v))),
-            Err(_) => {
-                interp::throw_new(state, ctx, "java/lang/NumberFormatException")?;
-                Ok(Step::Continue)
-            }
-        },
-        _ if null => {
-            interp::throw_new(state, ctx, "java/lang/NumberFormatException")?;
-            Ok(Step::Continue)
-        }
-        // Other digits (Java accepts any Unicode decimal digit) and opaque strings: not
-        // modelled.
-        _ => interp::not_followed(
-            state,
-            ctx,
-            &target.class_name,
-            &target.name,
-            &target.descriptor,
-        ),
-    }
-}
-
-fn class_method(
-    state: &mut SymbolicState,
-    ctx: &mut Ctx<'_>,
-    target: &Arc<MethodBody>,
-    args: Vec<Value>,
-) -> Result<Step, SymbolicError> {
-    // `Class.getPrimitiveClass("int")` (static; from the static initializers of the boxes):
-    // the primitive type's mirror.
-    if &*target.name == "getPrimitiveClass" {
-        let name = object_arg(state, args.first())
-            .and_then(|id| match state.string_of(id)? {
-                StrValue::Concrete(s) => Some(s.to_string()),
-                StrValue::Opaque | StrValue::Term(_) => None,
-            })
-            .filter(|n| {
-                matches!(
-                    n.as_str(),
-                    "int"
-                        | "long"
-                        | "boolean"
-                        | "byte"
-                        | "char"
-                        | "short"
-                        | "float"
-                        | "double"
-                        | "void"
-                )
-            });
-        if let Some(name) = name {
-            let id = interp::mirror(state, ctx, &name)?;
-            interp::Ops::push(state, Value::Ref(Reference::Object(id)))?;
-            interp::advance(state);
-            return Ok(Step::Continue);
-        }
-    }
-    let ty = object_arg(state, args.first()).and_then(|id| match &state.object(id)?.kind {
-        ObjKind::Mirror(t) => Some(t.clone()),
-        _ => None,
-    });
-    let Some(ty) = ty else {
-        return interp::not_followed(
-            state,
-            ctx,
-            &target.class_name,
-            &target.name,
-            &target.descriptor,
-        );
-    };
-    let primitive = matches!(
-        &*ty,
-        "int" | "long" | "boolean" | "byte" | "char" | "short" | "float" | "double" | "void"
-    );
-    let result = match (&*target.name, &*target.descriptor) {
-        ("desiredAssertionStatus", _) => Value::int(0),
-        ("isArray", _) => Value::int(i32::from(ty.starts_with('['))),
-        ("isPrimitive", _) => Value::int(i32::from(primitive)),
-        ("isInterface", _) => {
-            let i = !primitive
-                && !ty.starts_with('[')
-                && ctx.program.load(&ty)?.is_some_and(|c| c.is_interface());
-            Value::int(i32::from(i))
-        }
-        ("hashCode", "()I") => Value::int(
-            object_arg(state, args.first())
-                .map(identity_hash)
-                .unwrap_or(0),
-        ),
-        ("getName" | "getTypeName" | "getSimpleName", _) => {
-            let binary = rivet_classfile::ClassName::from_internal(&ty).binary();
-            let text = if &*target.name == "getSimpleName" {
-                binary
-                    .rsplit(['.', '$'])
-                    .next()
-                    .unwrap_or(&binary)
-                    .to_string()
-            } else {
-                binary
-            };
-            let id = interp::alloc_string(state, ctx, StrValue::Concrete(Arc::from(text)))?;
-            Value::Ref(Reference::Object(id))
-        }
-        ("getComponentType", _) => match ty.strip_prefix('[') {
-            Some(c) => {
-                let name = c
-                    .strip_prefix('L')
-                    .and_then(|c| c.strip_suffix(';'))
-                    .unwrap_or(c);
-                let name = match name {
-                    "I" => "int",
-                    "J" => "long",
-                    "Z" => "boolean",
-                    "B" => "byte",
-                    "C" => "char",
-                    "S" => "short",
-                    "F" => "float",
-                    "D" => "double",
-                    other => other,
-                };
-                Value::Ref(Reference::Object(interp::mirror(state, ctx, name)?))
-            }
-            None => Value::null(),
-        },
-        ("isInstance", _) => {
-            let of = object_arg(state, args.get(1))
-                .and_then(|id| state.object(id))
-                .map(|o| o.type_name.clone());
-            let fits = match of {
-                Some(t) => ctx.program.is_assignable(&t, &ty),
-                None => false,
-            };
-            Value::int(i32::from(fits))
-        }
-        _ => {
-            return interp::not_followed(
-                state,
-                ctx,
-                &target.class_name,
-                &target.name,
-                &target.descriptor,
-            )
-        }
-    };
-    finish(state, Some(result))
 }
 
 fn array_copy(
