@@ -1,40 +1,54 @@
-//! `rivet generate`: turns the flags into a `GenerateConfig`, runs the engine with a progress
-//! bar on a terminal, prints the summary and maps failures to exit codes.
+//! `rivet generate`: turns the flags into a `GenerateRequest`, has the engine settle it into a
+//! run (one class or many: `rivet_engine::resolve_run`) and run it, shows progress on
+//! stderr, prints the project found, the summary and the HTML report's place, and maps the
+//! outcome to an exit code (0 when a class got tests).
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use rivet_engine::{
-    generate, AccessMode, EngineError, Event, GenerateConfig, NodeOrder, PcPolicy, StrategyChoice,
+    generate_run, resolve_run, AccessMode, BuildTool, ClasspathSource, EngineError,
+    ExpectedExceptions, GenerateConfig, GenerateRequest, JUnitVersion, NodeOrder, PcPolicy,
+    ProjectFound, RunOutcome, RunPlan, RunShape, StrategyChoice,
 };
-use rivet_junit::JUnitVersion;
 
 use crate::bad_input;
 use crate::cli::{Access, ConcolicOrder, GenerateArgs, PcPolicyArg};
-use crate::report::summary;
+use crate::progress::{ClassBar, ClassLines};
+use crate::report::{html, project_summary, summary};
 
-/// The settings the flags describe (`class` is the first `--class`, if any), with the
-/// classpath, output directory and JUnit version settled.
-pub fn base_config(
-    args: &GenerateArgs,
-    classpath: String,
-    out: std::path::PathBuf,
-    junit: JUnitVersion,
-) -> GenerateConfig {
-    GenerateConfig {
-        classpath,
-        class: args.class.first().cloned().unwrap_or_default(),
+/// What the flags ask for.
+fn request(args: &GenerateArgs) -> GenerateRequest {
+    GenerateRequest {
+        project: args.project.clone(),
+        classpath: args.classpath.clone(),
+        classes: args.class.clone(),
+        package: args.package.clone(),
+        all: args.all,
+        target: args.target.clone(),
         method: args.method.clone(),
-        out,
+        out: args.out.clone(),
+        junit: args.junit.as_deref().map(|j| match j {
+            "4" => JUnitVersion::Four,
+            _ => JUnitVersion::Five,
+        }),
+        test_classpath: args.test_classpath.clone(),
+        sourcepath: args.sourcepath.clone(),
+        shard: args.shard.clone(),
+        total_budget_s: args.total_budget,
+        parallel_classes: args.parallel_classes,
+        settings: settings(args),
+    }
+}
+
+/// The settings of every class's run the flags give (the engine decides the classpath, the
+/// class, the output, the JUnit and the test classpath).
+fn settings(args: &GenerateArgs) -> GenerateConfig {
+    GenerateConfig {
         budget_s: args.budget,
         seed: args.seed,
         workers: args.workers,
-        junit,
-        // `--junit 4` without a project: the system's JUnit 4 (Debian's 4.13.2) has
-        // assertThrows.
-        expected_exceptions: rivet_junit::ExpectedExceptions::AssertThrows,
-        test_classpath: args.test_classpath.clone(),
         keep_artifacts: args.keep_artifacts.clone(),
         // Clap accepts only `all` and the registered names.
         strategy: StrategyChoice::named(&args.strategy).unwrap_or(StrategyChoice::All),
@@ -60,81 +74,91 @@ pub fn base_config(
         pc_until_budget: args.pc_until_budget,
         learned_invariants: !args.no_learned_invariants,
         mutation: !args.no_mutation,
+        ..GenerateConfig::new("", "", std::path::PathBuf::new())
+    }
+}
+
+/// The user's mistakes exit 2, Rivet's own failures 1.
+fn engine_error(e: EngineError) -> anyhow::Error {
+    if e.is_bad_input() {
+        bad_input(e.to_string())
+    } else {
+        anyhow::Error::new(e)
     }
 }
 
 pub fn run(args: &GenerateArgs, guard: &crate::guard::TimeGuard) -> Result<ExitCode> {
-    if let Some(dir) = &args.project {
-        return crate::generate_project::run_project_dir(args, dir);
+    let plan = resolve_run(&request(args)).map_err(engine_error)?;
+    if let Some(project) = &plan.project {
+        eprintln!(
+            "{}",
+            project_line(project, plan.config.base.expected_exceptions)
+        );
+        if !project.unresolved.is_empty() {
+            eprintln!(
+                "rivet: warning: dependencies not found: {} (pass --classpath with them)",
+                project.unresolved.join(", ")
+            );
+        }
     }
-    let (Some(classpath), Some(out)) = (args.classpath.clone(), args.out.clone()) else {
-        return Err(bad_input(
-            "--classpath and --out are needed without --project",
-        ));
+    match plan.shape {
+        RunShape::OneClass => one_class(&plan, guard),
+        RunShape::Classes => classes(&plan),
+    }
+}
+
+/// `rivet: Maven project shop: classes …, 3 dependencies (…), JUnit 4 …`.
+fn project_line(p: &ProjectFound, expected: ExpectedExceptions) -> String {
+    let from = match p.classpath_source {
+        ClasspathSource::User => "--classpath",
+        ClasspathSource::Maven => "mvn -o dependency:build-classpath",
+        ClasspathSource::LocalRepository => "the local Maven repository",
+        ClasspathSource::None => "none needed",
     };
-    if args.class.is_empty() && args.package.is_none() && !args.all {
-        return Err(bad_input(
-            "name the classes to test: --class FQN (repeatable), --package PKG or --all",
-        ));
-    }
-    let junit = match args.junit.as_deref() {
-        Some("4") => JUnitVersion::Four,
-        _ => JUnitVersion::Five,
-    };
-    let config = base_config(args, classpath, out, junit);
-    let single = args.class.len() == 1
-        && args.package.is_none()
-        && !args.all
-        && args.shard.is_none()
-        && args.total_budget.is_none();
-    if !single {
-        if args.method.is_some() {
-            return Err(bad_input("--method needs exactly one --class"));
-        }
-        return crate::generate_project::run(args, config, None, args.sourcepath.clone());
-    }
-    guard.arm(config.time_bound());
-    let mut bar: Option<indicatif::ProgressBar> = None;
-    let mut budget = std::time::Duration::ZERO;
-    let outcome = generate(&config, &mut |event| match event {
-        Event::Started {
-            branches,
-            budget: b,
-        } => {
-            budget = b;
-            bar = progress_bar(branches as u64, b);
-        }
-        Event::Progress(p) => {
-            if let Some(bar) = &bar {
-                bar.set_position(p.branches_covered as u64);
-                let left = budget.saturating_sub(p.elapsed).as_secs();
-                bar.set_message(format!(
-                    "{}: {} executions, {left} s left",
-                    p.phase, p.executions
-                ));
-            }
-        }
-        Event::Finishing | Event::Mutating => {
-            if let Some(bar) = bar.take() {
-                bar.finish_and_clear();
-            }
-        }
-    });
-    if let Some(bar) = bar.take() {
-        bar.finish_and_clear();
-    }
-    let outcome = outcome.map_err(|e: EngineError| {
-        if e.is_bad_input() {
-            bad_input(e.to_string())
+    format!(
+        "rivet: {} project {}: classes {}, {} dependencies ({from}), JUnit {}{}{}",
+        match p.tool {
+            BuildTool::Maven => "Maven",
+            BuildTool::Gradle => "Gradle",
+        },
+        p.name,
+        p.classes.display(),
+        p.dependencies,
+        if p.junit == JUnitVersion::Four { 4 } else { 5 },
+        if p.junit_assumed {
+            " (the build names no JUnit)"
         } else {
-            anyhow::Error::new(e)
+            ""
+        },
+        match (p.junit, expected) {
+            (JUnitVersion::Four, ExpectedExceptions::TryCatch) => format!(
+                " ({}: expected exceptions as try/fail/catch, without assertThrows)",
+                p.junit4_version
+                    .as_deref()
+                    .unwrap_or("version not in the build file")
+            ),
+            _ => String::new(),
         }
-    })?;
-    let index = rivet_report::ProjectReport::of_class(&outcome.report, &config.out);
-    let html = crate::generate_project::html(&config.out, &index, args.sourcepath.as_deref())?;
-    print!("{}", summary(&outcome.report, &outcome.report_file));
+    )
+}
+
+/// One class: a progress bar on a terminal, the class's summary.
+fn one_class(plan: &RunPlan, guard: &crate::guard::TimeGuard) -> Result<ExitCode> {
+    guard.arm(plan.config.base.time_bound());
+    let mut bar = ClassBar::new(std::io::stderr().is_terminal());
+    let outcome = generate_run(plan, &mut |event| bar.show(event));
+    bar.finish();
+    let RunOutcome { report, class, .. } = outcome.map_err(engine_error)?;
+    let Some(class) = class else {
+        return Err(anyhow::anyhow!(
+            "internal error: a one-class run of {} without the class's outcome",
+            plan.config.base.class
+        ));
+    };
+    let html = html(plan.report_dir(), &report, plan.sourcepath.as_deref())?;
+    print!("{}", summary(&class.report, &class.report_file));
     println!("  html        {}", html.display());
-    if !outcome.report.verified {
+    if !class.report.verified {
         eprintln!(
             "rivet: warning: the tests were not verified: no JUnit jars found (pass --test-classpath with junit-platform-console-standalone.jar and the JUnit API jars, or install Debian's junit5/junit4)"
         );
@@ -142,19 +166,28 @@ pub fn run(args: &GenerateArgs, guard: &crate::guard::TimeGuard) -> Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-fn progress_bar(len: u64, budget: std::time::Duration) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
+/// Many classes: a line per class done (and a live line on a terminal), the table.
+fn classes(plan: &RunPlan) -> Result<ExitCode> {
+    let mut lines = ClassLines::new(std::io::stderr().is_terminal());
+    let outcome = generate_run(plan, &mut |event| lines.show(event)).map_err(engine_error)?;
+    let r = &outcome.report;
+    let html = html(plan.report_dir(), r, plan.sourcepath.as_deref())?;
+    print!("{}", project_summary(r, &outcome.report_file));
+    println!("  html        {}", html.display());
+    if r.generated == 0 {
+        let what = if r.failed > 0 {
+            format!("{} failed, {} skipped", r.failed, r.skipped)
+        } else {
+            format!("all {} skipped", r.skipped)
+        };
+        return Err(bad_input(format!("no class got tests ({what}; see above)")));
     }
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(len),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} branches {pos}/{len} [{bar:30}] {msg}")
-    {
-        bar.set_style(style.progress_chars("=> "));
+    if r.failed > 0 {
+        eprintln!(
+            "rivet: warning: {} of {} classes failed (see the report)",
+            r.failed,
+            r.classes.len()
+        );
     }
-    bar.set_message(format!("{} s left", budget.as_secs()));
-    Some(bar)
+    Ok(ExitCode::SUCCESS)
 }

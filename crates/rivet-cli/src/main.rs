@@ -8,10 +8,11 @@ mod cli;
 mod crash;
 mod explore;
 mod generate;
-mod generate_project;
 mod guard;
 mod instrument;
+mod merge;
 mod mutate;
+mod progress;
 mod report;
 
 use clap::Parser;
@@ -136,9 +137,7 @@ fn main() -> ExitCode {
                     Command::Generate(args) => generate::run(&args, &armed),
                     Command::Explore(args) => explore::run(&args),
                     Command::Mutate(args) => mutate::run(&args),
-                    Command::Report(cli::ReportCommand::Merge(args)) => {
-                        generate_project::merge(&args)
-                    }
+                    Command::Report(cli::ReportCommand::Merge(args)) => merge::run(&args),
                 }));
             let _ = done.send(result);
         });

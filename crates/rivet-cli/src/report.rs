@@ -1,4 +1,5 @@
-//! The one-screen summary `rivet generate` prints from the engine's report.
+//! The one-screen summaries `rivet generate` and `rivet report merge` print from the engine's
+//! reports, and the HTML report they write.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -262,4 +263,21 @@ pub fn project_summary(r: &rivet_report::ProjectReport, report_path: &Path) -> S
     }
     let _ = writeln!(s, "  report      {}", report_path.display());
     s
+}
+
+/// Writes the HTML report of `index` under `out`.
+pub fn html(
+    out: &std::path::Path,
+    index: &rivet_report::ProjectReport,
+    sourcepath: Option<&str>,
+) -> anyhow::Result<std::path::PathBuf> {
+    let dirs: Vec<std::path::PathBuf> = sourcepath
+        .map(|s| {
+            s.split(':')
+                .filter(|d| !d.is_empty())
+                .map(std::path::PathBuf::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(rivet_html::write_site(out, index, &dirs)?)
 }

@@ -35,6 +35,9 @@ pub enum EngineError {
         #[source]
         source: Box<rivet_verify::VerifyError>,
     },
+    /// The project of a run (its directory, build file, compiled classes).
+    #[error(transparent)]
+    Project(#[from] rivet_project::ProjectError),
     /// A class's plan (its package listed, its bytecode analysed).
     #[error(transparent)]
     Plan(#[from] rivet_strategy::PlanError),
@@ -53,7 +56,7 @@ impl EngineError {
     /// Is this the user's mistake (bad flag, missing or untestable class) rather than Rivet's?
     pub fn is_bad_input(&self) -> bool {
         match self {
-            EngineError::BadInput(_) => true,
+            EngineError::BadInput(_) | EngineError::Project(_) => true,
             EngineError::Api { source, .. } => match &**source {
                 // A class file that does not parse, or holds another class, is the user's input.
                 rivet_api::ApiError::Classpath { source, .. } => matches!(

@@ -15,7 +15,11 @@
 //! * [`generate`] does all of it for one class from a [`GenerateConfig`];
 //!   [`generate_project`] for many classes (a list, a package, a jar; sharded) on one
 //!   instrumentation, several classes at a time when cores allow (a worker pool per lane),
-//!   with an index report.
+//!   with an index report;
+//! * [`resolve_run`] settles what a `rivet generate` asks for ([`GenerateRequest`]: a project
+//!   or a classpath, the classes, `--out`, `--junit`) into a [`RunPlan`] (where tests and
+//!   reports go, the JUnit, how tests expect exceptions, the test classpath, one class or
+//!   many), and [`generate_run`] runs it: one path for one class or many.
 
 mod class_report;
 mod config;
@@ -27,6 +31,7 @@ mod mutation;
 mod mutation_stage;
 mod oracle;
 mod project;
+mod request;
 mod session;
 mod strategy_phase;
 
@@ -38,7 +43,12 @@ pub use mutation::{mutate, MutateConfig};
 pub use project::{
     generate_project, ClassSelection, ProjectConfig, ProjectEvent, ProjectOutcome, Shard,
 };
+pub use request::{
+    generate_run, resolve_run, GenerateRequest, ProjectFound, RunOutcome, RunPlan, RunShape,
+};
 pub use rivet_concolic::NodeOrder;
+pub use rivet_junit::{ExpectedExceptions, JUnitVersion};
+pub use rivet_project::{BuildTool, ClasspathSource};
 pub use rivet_strategy::{
     drive, goal_classes, Budget, ClassPlan, DriveProgress, DriveResult, SearchStrategy,
     StepOutcome, Strategy,

@@ -220,6 +220,31 @@ pub fn open(dir: &Path, options: &OpenOptions) -> Result<Project, ProjectError> 
 }
 
 impl Project {
+    /// The classpath the project's classes run on: its compiled classes, then its
+    /// dependencies, `:`-separated.
+    pub fn classpath(&self) -> String {
+        std::iter::once(&self.classes)
+            .chain(&self.dependencies)
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+
+    /// The JUnit jars the tests compile and run with, `:`-separated: those of the project's
+    /// JUnit found in the local Maven repository; None when they are not all there (the
+    /// system's are used).
+    pub fn test_classpath(&self) -> Option<String> {
+        if self.junit_jars.is_empty() {
+            return None;
+        }
+        let jars: Vec<String> = self
+            .junit_jars
+            .iter()
+            .map(|j| j.display().to_string())
+            .collect();
+        Some(jars.join(":"))
+    }
+
     /// How tests for `junit` expect exceptions in this project: with `assertThrows`, unless
     /// they are JUnit 4 tests and the project's JUnit 4 is older than 4.13 (which added
     /// `assertThrows`) or its version is not in the build file (set by a parent POM, say):
@@ -472,6 +497,24 @@ mod tests {
         assert_eq!(p.dependencies, vec![repo.join("a/b/lib/1.2/lib-1.2.jar")]);
         assert_eq!(p.unresolved, vec!["c:gone:3".to_string()]);
         assert_eq!(p.junit_jars.len(), 2);
+        // The classes first, then the dependencies; the JUnit jars of the repository.
+        assert_eq!(
+            p.classpath(),
+            format!(
+                "{}:{}",
+                root.join("target/classes").display(),
+                repo.join("a/b/lib/1.2/lib-1.2.jar").display()
+            )
+        );
+        assert_eq!(
+            p.test_classpath(),
+            Some(format!(
+                "{}:{}",
+                repo.join("junit/junit/4.13.2/junit-4.13.2.jar").display(),
+                repo.join("org/hamcrest/hamcrest-core/1.3/hamcrest-core-1.3.jar")
+                    .display()
+            ))
+        );
         assert_eq!(p.test_sources, root.join("src/test/java"));
         assert_eq!(p.junit4_version.as_deref(), Some("4.13.2"));
         assert_eq!(
@@ -535,6 +578,27 @@ mod tests {
             Some("4.12")
         );
         assert_eq!(gradle_junit4_version("testImplementation libs.junit"), None);
+    }
+
+    #[test]
+    fn a_project_without_junit_jars_in_the_repository_leaves_the_test_classpath_to_the_system() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path().join("bare");
+        std::fs::create_dir_all(root.join("target/classes")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(
+            root.join("pom.xml"),
+            "<project><artifactId>bare</artifactId></project>",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let p =
+            open(&root, &options(&dir.path().join("empty-repo"))).unwrap_or_else(|e| panic!("{e}"));
+        assert!(p.junit_jars.is_empty());
+        assert_eq!(p.test_classpath(), None);
+        // No dependencies: the compiled classes alone.
+        assert_eq!(
+            p.classpath(),
+            root.join("target/classes").display().to_string()
+        );
     }
 
     #[test]
