@@ -175,12 +175,12 @@ impl ApiModel {
     /// (constructors and factories stay).
     pub fn build(
         classpath: Arc<Classpath>,
-        class: &str,
+        class: &ClassName,
         method: Option<&str>,
         mode: AccessMode,
     ) -> Result<ApiModel, ApiError> {
-        let name = internal_name(class);
-        let class_name = ClassName::from_internal(&name);
+        let name = class.internal().to_string();
+        let class_name = class.clone();
         let binary = class_name.clone();
         let access = Access::beside(&class_name, mode);
         let cf = classpath

@@ -19,7 +19,7 @@ fn classpath(extra: &[std::path::PathBuf]) -> Arc<Classpath> {
 fn scheduler_lists_get_process_elements() {
     let model = ApiModel::build(
         classpath(&[]),
-        "sushi.Scheduler",
+        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
         None,
         AccessMode::SamePackage,
     )
@@ -73,13 +73,19 @@ fn scheduler_lists_get_process_elements() {
 fn constants_and_generation_are_seeded() {
     let model = ApiModel::build(
         classpath(&[]),
-        "lct.Examples",
+        &rivet_classfile::ClassName::from_binary("lct.Examples"),
         None,
         AccessMode::SamePackage,
     )
     .unwrap();
     assert!(model.constants.ints.contains(&2789));
-    let bar = ApiModel::build(classpath(&[]), "evodse.Bar", None, AccessMode::SamePackage).unwrap();
+    let bar = ApiModel::build(
+        classpath(&[]),
+        &rivet_classfile::ClassName::from_binary("evodse.Bar"),
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
     assert!(bar.constants.strings.contains(&"baz".to_string()));
     let generator = Generator::new(&model, GenConfig::default());
     let a = generator.random_test(&mut Rng::new(9), 6);
@@ -91,16 +97,26 @@ fn constants_and_generation_are_seeded() {
 fn untestable_classes_are_errors_naming_the_class() {
     let cp = classpath(&[]);
     assert!(matches!(
-        ApiModel::build(cp.clone(), "no.Such", None, AccessMode::SamePackage),
+        ApiModel::build(
+            cp.clone(),
+            &rivet_classfile::ClassName::from_binary("no.Such"),
+            None,
+            AccessMode::SamePackage
+        ),
         Err(ApiError::ClassNotFound { .. })
     ));
     assert!(matches!(
-        ApiModel::build(cp.clone(), "java.util.List", None, AccessMode::SamePackage),
+        ApiModel::build(
+            cp.clone(),
+            &rivet_classfile::ClassName::from_binary("java.util.List"),
+            None,
+            AccessMode::SamePackage
+        ),
         Err(ApiError::Interface { .. })
     ));
     let e = ApiModel::build(
         cp,
-        "structures.AvlTree",
+        &rivet_classfile::ClassName::from_binary("structures.AvlTree"),
         Some("nope"),
         AccessMode::SamePackage,
     )
@@ -112,7 +128,7 @@ fn untestable_classes_are_errors_naming_the_class() {
 fn fraction_has_static_factories() {
     let model = ApiModel::build(
         classpath(&[rivet_testkit::debian_jar("commons-lang3")]),
-        "org.apache.commons.lang3.math.Fraction",
+        &rivet_classfile::ClassName::from_binary("org.apache.commons.lang3.math.Fraction"),
         None,
         AccessMode::SamePackage,
     )
@@ -249,7 +265,7 @@ fn doubles_and_floats_include_nan_and_the_infinities() {
 fn avl_model() -> ApiModel {
     ApiModel::build(
         classpath(&[]),
-        "structures.AvlTree",
+        &rivet_classfile::ClassName::from_binary("structures.AvlTree"),
         None,
         AccessMode::SamePackage,
     )
@@ -262,7 +278,7 @@ fn a_list_the_class_hands_out_gets_the_list_queries_and_a_list_argument_only_its
     let guava = rivet_testkit::debian_jar("guava");
     let model = ApiModel::build(
         classpath(&[guava]),
-        "com.google.common.primitives.Ints",
+        &rivet_classfile::ClassName::from_binary("com.google.common.primitives.Ints"),
         None,
         AccessMode::SamePackage,
     )
@@ -342,7 +358,7 @@ fn a_collection_given_itself_is_taken_out_of_a_test_with_what_depends_on_it() {
     use rivet_testcase::{MemberRef, Statement, TypedTest};
     let model = ApiModel::build(
         classpath(&[]),
-        "sushi.Scheduler",
+        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
         None,
         AccessMode::SamePackage,
     )
@@ -398,7 +414,9 @@ fn an_overload_a_generic_overload_makes_ambiguous_in_source_is_left_out() {
     let collections = rivet_testkit::debian_jar("commons-collections4");
     let model = ApiModel::build(
         classpath(&[collections]),
-        "org.apache.commons.collections4.map.DefaultedMap",
+        &rivet_classfile::ClassName::from_binary(
+            "org.apache.commons.collections4.map.DefaultedMap",
+        ),
         None,
         AccessMode::SamePackage,
     )

@@ -13,7 +13,13 @@ use rivet_testcase::{JType, LambdaBody, Statement};
 fn model(jar: &str, class: &str) -> ApiModel {
     let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
     let cp = Classpath::from_paths(vec![rivet_testkit::debian_jar(jar)], Some(jdk)).unwrap();
-    ApiModel::build(Arc::new(cp), class, None, AccessMode::SamePackage).unwrap()
+    ApiModel::build(
+        Arc::new(cp),
+        &rivet_classfile::ClassName::from_binary(class),
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap()
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use rivet_classfile::ClassName;
 use rivet_engine::{
     generate_run, resolve_run, AccessMode, BuildTool, ClasspathSource, EngineError,
     ExpectedExceptions, GenerateConfig, GenerateRequest, JUnitVersion, NodeOrder, PcPolicy,
@@ -23,7 +24,11 @@ fn request(args: &GenerateArgs) -> GenerateRequest {
     GenerateRequest {
         project: args.project.clone(),
         classpath: args.classpath.clone(),
-        classes: args.class.clone(),
+        classes: args
+            .class
+            .iter()
+            .map(|c| ClassName::from_binary(c))
+            .collect(),
         package: args.package.clone(),
         all: args.all,
         target: args.target.clone(),
@@ -74,7 +79,7 @@ fn settings(args: &GenerateArgs) -> GenerateConfig {
         pc_until_budget: args.pc_until_budget,
         learned_invariants: !args.no_learned_invariants,
         mutation: !args.no_mutation,
-        ..GenerateConfig::new("", "", std::path::PathBuf::new())
+        ..GenerateConfig::new("", &ClassName::from_internal(""), std::path::PathBuf::new())
     }
 }
 

@@ -23,7 +23,7 @@ pub fn run(args: &MutateArgs) -> Result<ExitCode> {
     }
     let config = MutateConfig {
         classpath: args.classpath.clone(),
-        class: args.class.clone(),
+        class: rivet_classfile::ClassName::from_binary(&args.class),
         tests: args.tests.clone(),
         test_classpath: args.test_classpath.clone(),
         keep_artifacts: args.keep_artifacts.clone(),

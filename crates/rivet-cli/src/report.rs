@@ -144,7 +144,7 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         let _ = writeln!(s, "  not covered:");
         for b in missed.iter().take(10) {
             let line = b.line.map_or_else(|| "-".into(), |l| l.to_string());
-            let simple = b.class.rsplit('.').next().unwrap_or(&b.class);
+            let simple = b.class.simple();
             let _ = writeln!(
                 s,
                 "    {simple}.{} line {line} ({}), branch {}",

@@ -48,11 +48,11 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
     let stdout = run(&subjects, &whole, &[]);
     let r = index(&whole);
     assert_eq!(r.kind, "project");
-    let generated: Vec<&str> = r
+    let generated: Vec<String> = r
         .classes
         .iter()
         .filter(|c| c.status == ClassStatus::Generated)
-        .map(|c| c.class.as_str())
+        .map(|c| c.class.binary())
         .collect();
     assert_eq!(
         generated,
@@ -87,10 +87,10 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
         .classes
         .iter()
         .chain(rb.classes.iter())
-        .map(|c| c.class.clone())
+        .map(|c| c.class.binary())
         .collect();
     classes.sort();
-    let unsharded: Vec<String> = r.classes.iter().map(|c| c.class.clone()).collect();
+    let unsharded: Vec<String> = r.classes.iter().map(|c| c.class.binary()).collect();
     assert_eq!(classes, unsharded);
     // The classes that run are dealt evenly.
     assert_eq!((ra.generated, rb.generated), (1, 1), "{ra:?}\n{rb:?}");
@@ -102,7 +102,7 @@ fn a_package_sharded_and_merged_covers_the_same_classes_as_one_run() {
     let m_s = merged.display().to_string();
     common::rivet_ok(&["report", "merge", &a_s, &b_s, "--out", &m_s]);
     let m = index(&merged);
-    let names: Vec<String> = m.classes.iter().map(|c| c.class.clone()).collect();
+    let names: Vec<String> = m.classes.iter().map(|c| c.class.binary()).collect();
     assert_eq!(names, unsharded);
     assert_eq!(m.branches_total, r.branches_total);
     // The shards' own figures add up (their coverage is their runs', not the unsharded one's).
@@ -235,7 +235,7 @@ fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
         .iter()
         .filter(|c| c.status == ClassStatus::Generated)
     {
-        assert!(text.contains(&c.class), "{text}");
+        assert!(text.contains(&c.class.binary()), "{text}");
         assert!(
             text.contains(&format!("{}/{}", c.branches_covered, c.branches_total)),
             "{text}"
@@ -246,11 +246,11 @@ fn html_renders(out: &Path, r: &ProjectReport, scratch: &Path) {
         )
         .unwrap();
         let page = page_text(&out.join(format!("rivet-html/{}.html", c.class)));
-        assert!(page.contains(&c.class), "{page}");
+        assert!(page.contains(&c.class.binary()), "{page}");
         let covered = report.branches.iter().find(|b| b.covered).unwrap();
         // Methods are shown as Java spells them, a constructor by its class's name.
         let shown = match covered.method.as_str() {
-            "<init>" => format!("{}(", covered.class.rsplit(['.', '$']).next().unwrap()),
+            "<init>" => format!("{}(", covered.class.simple().rsplit('$').next().unwrap()),
             "<clinit>" => "static initializer".to_string(),
             m => format!("{m}("),
         };
@@ -290,7 +290,7 @@ fn classes_run_two_at_a_time_each_reported_once_in_order_with_passing_tests() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     let r = index(&out);
-    let names: Vec<&str> = r.classes.iter().map(|c| c.class.as_str()).collect();
+    let names: Vec<String> = r.classes.iter().map(|c| c.class.binary()).collect();
     let expected = [
         "sushi.Ledger",
         "sushi.Process",

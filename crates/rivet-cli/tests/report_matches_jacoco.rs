@@ -154,7 +154,7 @@ fn the_report_counts_what_jacoco_measures_class_by_class() {
         let claimed: BTreeMap<String, (usize, usize)> = report
             .classes
             .iter()
-            .map(|r| (r.class.clone(), (r.covered, r.branches)))
+            .map(|r| (r.class.binary(), (r.covered, r.branches)))
             .collect();
         assert_eq!(claimed, jacoco, "{class}: the report against JaCoCo");
     }

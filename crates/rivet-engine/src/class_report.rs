@@ -24,7 +24,7 @@ pub(crate) fn class_report(
         JUnitVersion::Four => "4",
     };
     Report {
-        class: run.plan.class.binary(),
+        class: run.plan.class.clone(),
         method: config.method.clone(),
         seed: config.seed,
         budget_s: config.budget_s,

@@ -1,5 +1,6 @@
 //! The one explicit configuration of a generation run, passed down from the CLI.
 
+use rivet_classfile::ClassName;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -37,8 +38,8 @@ impl StrategyChoice {
 pub struct GenerateConfig {
     /// `:`-separated directories and jars.
     pub classpath: String,
-    /// The class under test (binary or internal name).
-    pub class: String,
+    /// The class under test.
+    pub class: ClassName,
     /// Only this method's branches, when given.
     pub method: Option<String>,
     pub out: PathBuf,
@@ -83,10 +84,10 @@ pub struct GenerateConfig {
 impl GenerateConfig {
     /// The settings of `rivet generate --classpath CP --class CLASS --out OUT` with every
     /// other flag at its default (budget 60 s, seed 0, JUnit 5, every strategy).
-    pub fn new(classpath: &str, class: &str, out: PathBuf) -> GenerateConfig {
+    pub fn new(classpath: &str, class: &ClassName, out: PathBuf) -> GenerateConfig {
         GenerateConfig {
             classpath: classpath.into(),
-            class: class.into(),
+            class: class.clone(),
             method: None,
             out,
             budget_s: 60,
@@ -177,7 +178,11 @@ mod tests {
     use super::*;
 
     fn config() -> GenerateConfig {
-        GenerateConfig::new("x", "a.B", PathBuf::from("/nonexistent/rivet-out"))
+        GenerateConfig::new(
+            "x",
+            &ClassName::from_binary("a.B"),
+            PathBuf::from("/nonexistent/rivet-out"),
+        )
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use rivet_classfile::ClassName;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -13,25 +14,27 @@ pub enum EngineError {
     /// The API error names the class itself.
     #[error("{source}")]
     Api {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<rivet_api::ApiError>,
     },
-    #[error("instrumenting the classpath for {class}: {source}")]
+    #[error("instrumenting the classpath{}: {source}", for_class(class))]
     Instrument {
-        class: String,
+        /// The first of the classes it was instrumented for (none when it had none).
+        class: Option<ClassName>,
         #[source]
         source: Box<rivet_instrument::InstrumentError>,
     },
-    #[error("starting the worker JVMs for {class}: {source}")]
+    #[error("starting the worker JVMs{}: {source}", for_class(class))]
     Worker {
-        class: String,
+        /// The first of the classes they were started for (none when they had none).
+        class: Option<ClassName>,
         #[source]
         source: Box<rivet_worker::WorkerError>,
     },
     #[error("verifying the tests of {class}: {source}")]
     Verify {
-        class: String,
+        class: ClassName,
         #[source]
         source: Box<rivet_verify::VerifyError>,
     },
@@ -43,13 +46,21 @@ pub enum EngineError {
     Plan(#[from] rivet_strategy::PlanError),
     /// A bug of Rivet's while generating for a class.
     #[error("class {class}: {reason}")]
-    Internal { class: String, reason: String },
+    Internal { class: ClassName, reason: String },
     #[error("writing {path}: {source}")]
     Write {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+}
+
+/// ` for a.b.C`, or nothing.
+fn for_class(class: &Option<ClassName>) -> String {
+    class
+        .as_ref()
+        .map(|c| format!(" for {c}"))
+        .unwrap_or_default()
 }
 
 impl EngineError {

@@ -76,12 +76,12 @@ pub struct Verification {
 pub fn check(
     class: TestClass,
     verifier: Option<&Verifier>,
-    class_name: &str,
+    class_name: &ClassName,
 ) -> Result<Checked, EngineError> {
     match verifier {
         Some(v) => {
             let v = v.verify(class).map_err(|source| EngineError::Verify {
-                class: class_name.to_string(),
+                class: class_name.clone(),
                 source: Box::new(source),
             })?;
             Ok(Checked {

@@ -66,7 +66,7 @@ pub fn generate(
     let started = Instant::now();
     config.validate().map_err(EngineError::BadInput)?;
     let session = Session::open(&config.classpath)?;
-    let class = ClassName::from_binary(&config.class);
+    let class = config.class.clone();
     let _span = info_span!("generate", class = %class).entered();
     let model = api_model(&session, config)?;
     // Instrument the class (cached per input state) and start the workers.
@@ -115,7 +115,7 @@ pub(crate) fn api_model(
         config.access,
     )
     .map_err(|source| EngineError::Api {
-        class: ClassName::from_binary(&config.class).binary(),
+        class: config.class.clone(),
         source: Box::new(source),
     })
 }
@@ -131,7 +131,7 @@ pub(crate) fn run_class(
     (started, report_file): (Instant, &std::path::Path),
     observe: &mut dyn FnMut(Event),
 ) -> Result<Outcome, EngineError> {
-    let class = ClassName::from_binary(&config.class);
+    let class = config.class.clone();
     let keep_artifacts = keep_artifacts(config);
     // A project's classes share the pool: this class's events are those from here on.
     let before = PoolMark::of(&workers.pool);
@@ -256,7 +256,7 @@ impl FinishRun<'_, '_> {
         verifier: Option<&Verifier>,
         observe: &mut dyn FnMut(Event),
     ) -> Result<Checked, EngineError> {
-        let class = ClassName::from_binary(&self.config.class);
+        let class = self.config.class.clone();
         let budget = self.config.strategy_budget();
         let mut round = 0;
         loop {
@@ -272,7 +272,7 @@ impl FinishRun<'_, '_> {
                     (self.config.junit, self.config.expected_exceptions),
                 ),
                 verifier,
-                &class.binary(),
+                &class,
             )?;
             // Goals whose tests verification dropped go back to a search while budget
             // remains.
@@ -373,7 +373,7 @@ fn report_coverage(
         .extra_jvm_args
         .push("-Drivet.keepStatics=true".into());
     let mut fresh = WorkerPool::new(&fresh_config).map_err(|source| EngineError::Worker {
-        class: class.binary(),
+        class: Some(class.clone()),
         source: Box::new(source),
     })?;
     let (covering, m) = final_coverage(plan, &checked.class, &checked.emitted, &mut fresh);
@@ -432,7 +432,7 @@ fn mutation_stage(
     if report.assertions_after == report.assertions_before && report.tests_dropped == 0 {
         return (checked, Some(outcome.score), Some(report));
     }
-    match check(pruned, Some(v), &class.binary()) {
+    match check(pruned, Some(v), &class) {
         Ok(again) if !again.class.tests.is_empty() => {
             let mut merged = again;
             if let (Some(first), Some(second)) = (checked.verified, merged.verified.as_mut()) {

@@ -102,7 +102,7 @@ pub(crate) fn total_share(
 struct Queue<'a> {
     session: &'a Session,
     base: &'a GenerateConfig,
-    classes: &'a [String],
+    classes: &'a [ClassName],
     next: AtomicUsize,
     lanes: usize,
     started: Instant,
@@ -164,7 +164,7 @@ impl Queue<'_> {
     fn run(
         &self,
         workers: &mut Workers,
-        class: &str,
+        class: &ClassName,
         index: usize,
         budget_s: u64,
         send: &dyn Fn(ProjectEvent),
@@ -172,9 +172,13 @@ impl Queue<'_> {
         let class_started = Instant::now();
         let started_s = seconds(class_started.duration_since(self.started));
         let class_config = GenerateConfig {
-            class: class.to_string(),
+            class: class.clone(),
             budget_s,
-            keep_artifacts: self.base.keep_artifacts.as_ref().map(|d| d.join(class)),
+            keep_artifacts: self
+                .base
+                .keep_artifacts
+                .as_ref()
+                .map(|d| d.join(class.binary())),
             ..self.base.clone()
         };
         let report_file = self
@@ -206,13 +210,13 @@ impl Queue<'_> {
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "a panic".into());
             Err(EngineError::Internal {
-                class: class.to_string(),
+                class: class.clone(),
                 reason: format!("internal error: {what}"),
             })
         });
         let done = match result {
             Ok(outcome) => ClassEntry {
-                class: class.to_string(),
+                class: class.clone(),
                 status: ClassStatus::Generated,
                 reason: no_tests_reason(&outcome.report),
                 tests: outcome.report.tests,
@@ -254,8 +258,8 @@ impl Queue<'_> {
 pub(crate) struct LaneRun<'a> {
     pub session: &'a Session,
     pub base: &'a GenerateConfig,
-    /// The classes to run (binary names), in order.
-    pub classes: &'a [String],
+    /// The classes to run, in order.
+    pub classes: &'a [ClassName],
     /// Classes at a time (None: [`default_lanes`]).
     pub lanes: Option<usize>,
     pub cache_root: &'a Path,
@@ -276,11 +280,7 @@ pub(crate) fn run_lanes(
     let lanes = lane_count(run.lanes, run.classes.len(), run.base.workers);
     // One instrumentation of all the classes (cached: the second pool reuses the first's),
     // a pool of workers per lane, started before any class runs.
-    let names: Vec<ClassName> = run
-        .classes
-        .iter()
-        .map(|c| ClassName::from_binary(c))
-        .collect();
+    let names: Vec<ClassName> = run.classes.to_vec();
     let mut pools = Vec::with_capacity(lanes);
     for workers in lane_workers(lanes, run.base.workers) {
         pools.push(run.session.start_workers(&names, run.cache_root, workers)?);

@@ -18,8 +18,8 @@ use crate::session::Session;
 #[derive(Debug, Clone)]
 pub struct MutateConfig {
     pub classpath: String,
-    /// The class whose mutants the tests face (binary name).
-    pub class: String,
+    /// The class whose mutants the tests face.
+    pub class: ClassName,
     /// A directory of JUnit 5 or 4 test sources (searched recursively).
     pub tests: PathBuf,
     /// JUnit jars, when not Debian's.
@@ -35,9 +35,11 @@ const LIMIT_CONSTANT: Duration = Duration::from_millis(1000);
 /// The reach run's time limit.
 const REACH_LIMIT: Duration = Duration::from_secs(300);
 
-pub(crate) fn verify_error(class: &str) -> impl Fn(rivet_verify::VerifyError) -> EngineError + '_ {
+pub(crate) fn verify_error(
+    class: &ClassName,
+) -> impl Fn(rivet_verify::VerifyError) -> EngineError + '_ {
     move |source| EngineError::Verify {
-        class: class.to_string(),
+        class: class.clone(),
         source: Box::new(source),
     }
 }
@@ -91,7 +93,7 @@ pub fn mutate(config: &MutateConfig) -> Result<MutationScore, EngineError> {
     let bad = EngineError::BadInput;
     let session = Session::open(&config.classpath)?;
     let class = &config.class;
-    let bytes = class_files(&session, &ClassName::from_binary(class))?;
+    let bytes = class_files(&session, class)?;
     let mut sources = Vec::new();
     let tests_dir = std::path::absolute(&config.tests).unwrap_or_else(|_| config.tests.clone());
     java_sources(&tests_dir, &mut sources);
@@ -206,7 +208,9 @@ pub(crate) fn score(
         .iter()
         .map(|b| MutableClass::parse(b).map_err(|e| EngineError::BadInput(e.to_string())))
         .collect::<Result<_, _>>()?;
-    let class = mutable.first().map(|m| m.name.binary()).unwrap_or_default();
+    let Some(class) = mutable.first().map(|m| m.name.clone()) else {
+        return Err(EngineError::BadInput("no class file to mutate".into()));
+    };
     // One numbering over the classes: each class's mutants from its offset.
     let mut offsets = Vec::with_capacity(mutable.len());
     let mut reach_classes = Vec::with_capacity(mutable.len());
@@ -214,7 +218,7 @@ pub(crate) fn score(
     for m in &mutable {
         offsets.push(n);
         let bytes = m.reach_bytes(n).map_err(|e| EngineError::Internal {
-            class: m.name.binary(),
+            class: m.name.clone(),
             reason: e.to_string(),
         })?;
         reach_classes.push((m.name.clone(), bytes));

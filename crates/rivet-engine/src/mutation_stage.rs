@@ -79,10 +79,10 @@ fn run(
     // One javac for the runner and the soft copy.
     let (runner, errors) = verifier
         .mutation_runner_with(&work, &[source])
-        .map_err(verify_error(&cut.binary()))?;
+        .map_err(verify_error(cut))?;
     if let Some((_, e)) = errors.first() {
         return Err(EngineError::Internal {
-            class: cut.binary(),
+            class: cut.clone(),
             reason: format!("the soft copy of the tests does not compile: {}", e.message),
         });
     }

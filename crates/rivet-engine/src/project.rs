@@ -22,8 +22,8 @@ use rivet_report::seconds;
 /// Which classes a run takes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClassSelection {
-    /// These classes (binary names).
-    Classes(Vec<String>),
+    /// These classes.
+    Classes(Vec<ClassName>),
     /// The classes of a package and its sub-packages (`com.example`).
     Package(String),
     /// Every class of this directory or jar (None: the classpath's first entry).
@@ -64,7 +64,7 @@ impl Shard {
     /// This shard's part of the classes to test and of the skipped ones, each dealt on its
     /// own, so that shards share the work evenly (a package's nested classes, all skipped,
     /// would otherwise crowd some shards).
-    pub fn deal<S>(&self, to_test: Vec<String>, skipped: Vec<S>) -> (Vec<String>, Vec<S>) {
+    pub fn deal<T, S>(&self, to_test: Vec<T>, skipped: Vec<S>) -> (Vec<T>, Vec<S>) {
         (self.take(to_test), self.take(skipped))
     }
 }
@@ -98,7 +98,7 @@ pub enum ProjectEvent {
     Selected { classes: usize },
     /// Class `index` (0-based) of `of` starts.
     Class {
-        class: String,
+        class: ClassName,
         index: usize,
         of: usize,
     },
@@ -119,39 +119,37 @@ pub struct ProjectOutcome {
 fn candidates(session: &Session, selection: &ClassSelection) -> Result<Vec<String>, EngineError> {
     let bad = EngineError::BadInput;
     let classpath: &Classpath = &session.classpath;
-    let mut names =
-        match selection {
-            ClassSelection::Classes(list) => list
-                .iter()
-                .map(|c| ClassName::from_binary(c).internal().to_string())
-                .collect(),
-            ClassSelection::Package(pkg) => {
-                let prefix = format!("{}/", pkg.trim_end_matches('.').replace('.', "/"));
-                let mut all = classpath.user_classes().map_err(|e| bad(e.to_string()))?;
-                all.retain(|n| n.starts_with(&prefix));
-                if all.is_empty() {
-                    return Err(bad(format!(
-                        "package {pkg} has no classes on the classpath (sub-packages included)"
-                    )));
-                }
-                all
+    let mut names = match selection {
+        ClassSelection::Classes(list) => list.iter().map(|c| c.internal().to_string()).collect(),
+        ClassSelection::Package(pkg) => {
+            let prefix = format!("{}/", pkg.trim_end_matches('.').replace('.', "/"));
+            let mut all = classpath.user_classes().map_err(|e| bad(e.to_string()))?;
+            all.retain(|n| n.starts_with(&prefix));
+            if all.is_empty() {
+                return Err(bad(format!(
+                    "package {pkg} has no classes on the classpath (sub-packages included)"
+                )));
             }
-            ClassSelection::All(target) => {
-                let entry =
-                    match target {
-                        Some(path) => ClasspathEntry::open(path).map_err(|e| bad(e.to_string()))?,
-                        None => ClasspathEntry::open(session.entries.first().ok_or_else(|| {
-                            bad("the classpath names no directory or jar".into())
-                        })?)
-                        .map_err(|e| bad(e.to_string()))?,
-                    };
-                let all = entry.class_names().map_err(|e| bad(e.to_string()))?;
-                if all.is_empty() {
-                    return Err(bad(format!("{} holds no classes", entry.path().display())));
-                }
-                all
+            all
+        }
+        ClassSelection::All(target) => {
+            let entry = match target {
+                Some(path) => ClasspathEntry::open(path).map_err(|e| bad(e.to_string()))?,
+                None => ClasspathEntry::open(
+                    session
+                        .entries
+                        .first()
+                        .ok_or_else(|| bad("the classpath names no directory or jar".into()))?,
+                )
+                .map_err(|e| bad(e.to_string()))?,
+            };
+            let all = entry.class_names().map_err(|e| bad(e.to_string()))?;
+            if all.is_empty() {
+                return Err(bad(format!("{} holds no classes", entry.path().display())));
             }
-        };
+            all
+        }
+    };
     names.sort();
     names.dedup();
     Ok(names)
@@ -205,13 +203,13 @@ pub(crate) fn no_tests_reason(report: &rivet_report::Report) -> Option<String> {
 }
 
 pub(crate) fn entry(
-    class: &str,
+    class: &ClassName,
     status: ClassStatus,
     reason: Option<String>,
     budget_s: u64,
 ) -> ClassEntry {
     ClassEntry {
-        class: class.to_string(),
+        class: class.clone(),
         status,
         reason,
         tests: 0,
@@ -260,10 +258,10 @@ pub fn generate_project(
     let mut skipped = Vec::new();
     let mut runnable = Vec::new();
     for name in names {
-        let binary = ClassName::from_internal(&name).binary();
+        let class = ClassName::from_internal(&name);
         match skip_reason(&session.classpath, &name) {
-            Some(reason) => skipped.push((binary, reason)),
-            None => runnable.push(binary),
+            Some(reason) => skipped.push((class, reason)),
+            None => runnable.push(class),
         }
     }
     if let Some(shard) = config.shard {

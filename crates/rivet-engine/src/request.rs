@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use rivet_classfile::ClassName;
 use rivet_junit::{ExpectedExceptions, JUnitVersion};
 use rivet_project::{BuildTool, ClasspathSource, OpenOptions, Project};
 use rivet_report::ProjectReport;
@@ -25,8 +26,8 @@ pub struct GenerateRequest {
     /// The classes and their dependencies; with a project, its dependencies only (default:
     /// asked of Maven).
     pub classpath: Option<String>,
-    /// Classes to test (binary names).
-    pub classes: Vec<String>,
+    /// Classes to test.
+    pub classes: Vec<ClassName>,
     /// Every class of this package and its sub-packages.
     pub package: Option<String>,
     /// Every class of the classpath's first entry, or of `target`.
@@ -168,7 +169,12 @@ fn base(
 ) -> GenerateConfig {
     GenerateConfig {
         classpath,
-        class: request.classes.first().cloned().unwrap_or_default(),
+        // A run of many classes sets each class's own (`lanes`).
+        class: request
+            .classes
+            .first()
+            .cloned()
+            .unwrap_or_else(|| ClassName::from_internal("")),
         method: request.method.clone(),
         out,
         junit,

@@ -22,7 +22,11 @@ fn request() -> GenerateRequest {
         shard: None,
         total_budget_s: None,
         parallel_classes: None,
-        settings: GenerateConfig::new("", "", PathBuf::new()),
+        settings: GenerateConfig::new(
+            "",
+            &rivet_classfile::ClassName::from_binary(""),
+            PathBuf::new(),
+        ),
     }
 }
 
@@ -30,7 +34,7 @@ fn classpath_request(classes: &[&str]) -> GenerateRequest {
     GenerateRequest {
         classpath: Some("/cp/classes:/cp/lib.jar".into()),
         out: Some(PathBuf::from("/tmp/rivet-out")),
-        classes: classes.iter().map(|c| c.to_string()).collect(),
+        classes: classes.iter().map(|c| ClassName::from_binary(c)).collect(),
         ..request()
     }
 }

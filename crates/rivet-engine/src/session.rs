@@ -61,7 +61,7 @@ impl Session {
         cache_root: &Path,
         workers: Option<usize>,
     ) -> Result<Workers, EngineError> {
-        let name = classes.first().map(ClassName::binary).unwrap_or_default();
+        let name = classes.first().cloned();
         let config = InstrumentConfig {
             scope: ProbeScope::Classes(classes.to_vec()),
             threads: 0,

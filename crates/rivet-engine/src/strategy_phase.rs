@@ -275,7 +275,11 @@ mod tests {
     use super::*;
 
     fn config(strategy: StrategyChoice) -> GenerateConfig {
-        let mut c = GenerateConfig::new("x", "a.B", PathBuf::from("/nonexistent"));
+        let mut c = GenerateConfig::new(
+            "x",
+            &ClassName::from_binary("a.B"),
+            PathBuf::from("/nonexistent"),
+        );
         c.strategy = strategy;
         c
     }

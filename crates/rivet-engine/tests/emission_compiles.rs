@@ -22,7 +22,13 @@ const TESTS: usize = 60;
 
 /// The class's plan, as `rivet generate` builds it (its nested classes' branches included).
 fn plan(cp: &Arc<Classpath>, class: &str) -> ClassPlan {
-    let model = ApiModel::build(cp.clone(), class, None, AccessMode::SamePackage).expect("model");
+    let model = ApiModel::build(
+        cp.clone(),
+        &rivet_classfile::ClassName::from_binary(class),
+        None,
+        AccessMode::SamePackage,
+    )
+    .expect("model");
     let internal = class.replace('.', "/");
     let package = internal.rsplit_once('/').map_or("", |(p, _)| p);
     let mut names: Vec<String> = cp

@@ -13,7 +13,11 @@ use rivet_engine::{
 };
 
 fn request(classpath: &str, class: &str, out: PathBuf) -> GenerateRequest {
-    let mut settings = GenerateConfig::new("", "", PathBuf::new());
+    let mut settings = GenerateConfig::new(
+        "",
+        &rivet_classfile::ClassName::from_binary(""),
+        PathBuf::new(),
+    );
     settings.budget_s = 3;
     settings.mutation = false;
     settings.workers = Some(1);

@@ -33,7 +33,13 @@ fn probes(cp: &Classpath, classes: &[&str]) -> ProbeMap {
 
 /// The API model of a whole class, as a test in its package sees it.
 fn model_of(cp: &Arc<Classpath>, class: &str) -> ApiModel {
-    ApiModel::build(cp.clone(), class, None, AccessMode::SamePackage).expect("model")
+    ApiModel::build(
+        cp.clone(),
+        &rivet_classfile::ClassName::from_binary(class),
+        None,
+        AccessMode::SamePackage,
+    )
+    .expect("model")
 }
 
 #[test]
@@ -86,7 +92,7 @@ fn figure1_plan() -> ClassPlan {
     let cp = classpath();
     let model = ApiModel::build(
         cp.clone(),
-        "lct.Examples",
+        &rivet_classfile::ClassName::from_binary("lct.Examples"),
         Some("figure1"),
         AccessMode::SamePackage,
     )

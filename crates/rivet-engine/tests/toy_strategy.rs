@@ -72,7 +72,7 @@ fn a_strategy_added_through_the_registry_runs_and_reports() {
     let out = tempfile::tempdir().unwrap();
     let mut config = GenerateConfig::new(
         &subjects.to_string_lossy(),
-        "structures.AvlTree",
+        &rivet_classfile::ClassName::from_binary("structures.AvlTree"),
         out.path().join("tests"),
     );
     config.budget_s = 4;

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use minijinja::{context, Environment};
+use rivet_classfile::ClassName;
 use rivet_report::{BranchRow, ClassStatus, MutantStatus, ProjectReport, Report};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -118,7 +119,7 @@ struct Survivor {
 fn survivors_by_line(report: &Report) -> BTreeMap<u32, Vec<String>> {
     let mut out: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for r in report.mutation.iter().flat_map(|m| &m.rows) {
-        if r.status == MutantStatus::Survived && (r.class.is_empty() || r.class == report.class) {
+        if r.status == MutantStatus::Survived && (r.class.is_empty() || report.class.is(&r.class)) {
             if let Some(l) = r.line {
                 out.entry(l).or_default().push(r.description.clone());
             }
@@ -158,13 +159,13 @@ fn read_report(path: &Path) -> Result<Report, HtmlError> {
 /// The source file of `class` under one of `sourcepath`, with each line marked by the
 /// coverage of the branches on it.
 fn source_view(
-    class: &str,
+    class: &ClassName,
     rows: &[BranchRow],
     survivors: &BTreeMap<u32, Vec<String>>,
     sourcepath: &[PathBuf],
 ) -> Option<SourceView> {
-    let outer = class.split('$').next().unwrap_or(class);
-    let relative = format!("{}.java", outer.replace('.', "/"));
+    let outer = class.internal().split('$').next().unwrap_or_default();
+    let relative = format!("{outer}.java");
     let (file, text) = sourcepath.iter().find_map(|dir| {
         let f = dir.join(&relative);
         std::fs::read_to_string(&f).ok().map(|t| (f, t))
@@ -201,10 +202,11 @@ fn source_view(
 
 /// A method as Java spells it, with simple type names: `add(int, Object)`; a constructor by
 /// its class's name; a nested class's member prefixed with that class (`TreeList$AVLNode.`).
-fn java_label(page_class: &str, class: &str, method: &str, descriptor: &str) -> String {
+fn java_label(page_class: &ClassName, class: &ClassName, method: &str, descriptor: &str) -> String {
     let simple = |binary: &str| binary.rsplit('.').next().unwrap_or(binary).to_string();
     let name = match method {
-        "<init>" => simple(class)
+        "<init>" => class
+            .simple()
             .rsplit('$')
             .next()
             .unwrap_or_default()
@@ -215,7 +217,7 @@ fn java_label(page_class: &str, class: &str, method: &str, descriptor: &str) -> 
     let owner = if class == page_class {
         String::new()
     } else {
-        format!("{}.", simple(class))
+        format!("{}.", class.simple())
     };
     if method == "<clinit>" {
         return format!("{owner}{name}");
@@ -271,7 +273,7 @@ fn class_page(
         .filter(|r| r.status == MutantStatus::Survived)
         .map(|r| Survivor {
             line: r.line.map(|l| l.to_string()).unwrap_or_default(),
-            method: match r.class.strip_prefix(report.class.as_str()) {
+            method: match r.class.strip_prefix(report.class.binary().as_str()) {
                 Some(nested) if nested.starts_with('$') => format!("{}.{}", &nested[1..], r.method),
                 _ => r.method.clone(),
             },
@@ -313,7 +315,7 @@ pub fn write_site(
             page = Some(name);
         }
         rows.push(IndexRow {
-            class: c.class.clone(),
+            class: c.class.binary(),
             status: match c.status {
                 ClassStatus::Generated => "generated",
                 ClassStatus::Skipped => "skipped",
@@ -352,10 +354,11 @@ pub fn write_site(
 #[cfg(test)]
 mod tests {
     use super::java_label;
+    use rivet_classfile::ClassName;
 
     #[test]
     fn methods_are_labelled_as_java_spells_them() {
-        let page = "org.example.TreeList";
+        let page = &ClassName::from_binary("org.example.TreeList");
         assert_eq!(
             java_label(page, page, "add", "(ILjava/lang/Object;)V"),
             "add(int, Object)"
@@ -367,7 +370,7 @@ mod tests {
         assert_eq!(
             java_label(
                 page,
-                "org.example.TreeList$AVLNode",
+                &ClassName::from_binary("org.example.TreeList$AVLNode"),
                 "<init>",
                 "([Ljava/lang/Object;IILorg/example/TreeList$AVLNode;)V"
             ),

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use rivet_analysis::BranchPlace;
+use rivet_classfile::ClassName;
 use rivet_tardis::{Bucket, Source};
 use rivet_testcase::GoalId;
 use serde::{Deserialize, Serialize};
@@ -12,7 +13,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BranchRow {
     pub id: u32,
-    pub class: String,
+    pub class: ClassName,
     pub method: String,
     pub descriptor: String,
     pub offset: u32,
@@ -29,7 +30,7 @@ impl BranchRow {
     pub fn new(place: &BranchPlace, covering_test: Option<String>) -> BranchRow {
         BranchRow {
             id: place.branch.0,
-            class: place.class.binary(),
+            class: place.class.clone(),
             method: place.method.clone(),
             descriptor: place.descriptor.clone(),
             offset: place.offset,
@@ -45,7 +46,7 @@ impl BranchRow {
 /// What a `rivet generate` run did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    pub class: String,
+    pub class: ClassName,
     pub method: Option<String>,
     pub seed: u64,
     pub budget_s: u64,
@@ -131,7 +132,7 @@ pub struct StrategyFailureRow {
 /// One class's branches in the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassCoverage {
-    pub class: String,
+    pub class: ClassName,
     pub branches: usize,
     pub covered: usize,
 }
@@ -526,11 +527,14 @@ mod tests {
         ];
         let covering = BTreeMap::from([(GoalId(2), "t".to_string())]);
         let classes = Report::classes(&Report::rows(&places, &covering));
-        let counts: Vec<(&str, usize, usize)> = classes
+        let counts: Vec<(String, usize, usize)> = classes
             .iter()
-            .map(|c| (c.class.as_str(), c.branches, c.covered))
+            .map(|c| (c.class.binary(), c.branches, c.covered))
             .collect();
-        assert_eq!(counts, vec![("a.B$C", 2, 1), ("a.B", 1, 0)]);
+        assert_eq!(
+            counts,
+            vec![("a.B$C".to_string(), 2, 1), ("a.B".to_string(), 1, 0)]
+        );
     }
 
     #[test]

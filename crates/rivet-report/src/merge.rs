@@ -206,12 +206,12 @@ mod tests {
         );
         let out = root.path().join("out");
         let merged = merge_reports(&[a, b], &out).unwrap();
-        let classes: Vec<(&str, usize)> = merged
+        let classes: Vec<(String, usize)> = merged
             .classes
             .iter()
-            .map(|c| (c.class.as_str(), c.branches_covered))
+            .map(|c| (c.class.binary(), c.branches_covered))
             .collect();
-        assert_eq!(classes, [("p.A", 3), ("p.B", 7)]);
+        assert_eq!(classes, [("p.A".to_string(), 3), ("p.B".to_string(), 7)]);
         assert_eq!(
             (merged.generated, merged.failed, merged.branches_covered),
             (2, 0, 10)

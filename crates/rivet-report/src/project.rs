@@ -1,6 +1,7 @@
 //! The index `rivet-report.json` of a run over many classes: one entry per class with what
 //! became of it, and the totals.
 
+use rivet_classfile::ClassName;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,7 @@ pub enum ClassStatus {
 /// One class in the index report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClassEntry {
-    pub class: String,
+    pub class: ClassName,
     pub status: ClassStatus,
     /// Why a class was skipped or failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -88,11 +89,7 @@ impl ProjectReport {
                 // The run wrote it under the same directory named another way (`./out`).
                 Err(_) => format!(
                     "{}RivetTest.java",
-                    one.class
-                        .split('$')
-                        .next()
-                        .unwrap_or(&one.class)
-                        .replace('.', "/")
+                    one.class.internal().split('$').next().unwrap_or_default()
                 ),
             }
         });

@@ -117,7 +117,13 @@ fn model() -> ApiModel {
         Classpath::from_paths([rivet_testkit::compiled_subjects(11)], Some(jdk))
             .expect("classpath"),
     );
-    ApiModel::build(cp, "lct.Examples", Some("figure1"), AccessMode::SamePackage).expect("model")
+    ApiModel::build(
+        cp,
+        &rivet_testcase::ClassName::from_binary("lct.Examples"),
+        Some("figure1"),
+        AccessMode::SamePackage,
+    )
+    .expect("model")
 }
 
 fn goals() -> Goals {

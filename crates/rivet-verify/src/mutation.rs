@@ -243,7 +243,7 @@ impl MutationRunner<'_> {
     pub fn run(
         &self,
         suite: &CompiledSuite,
-        target: &str,
+        target: &ClassName,
         mutants: usize,
         jobs: &[MutantJob],
         (budget, lanes): (Duration, usize),
@@ -283,7 +283,7 @@ impl MutationRunner<'_> {
     fn run_lane(
         &self,
         suite: &CompiledSuite,
-        target: &str,
+        target: &ClassName,
         mutants: usize,
         jobs: &[MutantJob],
         budget: Duration,
