@@ -432,7 +432,7 @@ fn mutation_stage(
     if report.assertions_after == report.assertions_before && report.tests_dropped == 0 {
         return (checked, Some(outcome.score), Some(report));
     }
-    match check(pruned, Some(v), &class) {
+    match check(pruned, Some(v), class) {
         Ok(again) if !again.class.tests.is_empty() => {
             let mut merged = again;
             if let (Some(first), Some(second)) = (checked.verified, merged.verified.as_mut()) {

@@ -138,12 +138,12 @@ pub struct Learner {
     null_starts: HashMap<(Name, Name, Name), CountTally>,
 }
 
-fn internal(binary: &str) -> String {
-    ClassName::from_binary(binary).internal().to_string()
+fn internal(binary: &str) -> ClassName {
+    ClassName::from_binary(binary)
 }
 
-fn binary(internal: &str) -> Name {
-    Arc::from(ClassName::from_internal(internal).binary())
+fn binary(class: &ClassName) -> Name {
+    Arc::from(class.binary())
 }
 
 fn object_id(v: &ObservedValue) -> Option<u32> {
@@ -567,7 +567,7 @@ impl Learner {
         }
         // Through one field when one does; through several only otherwise.
         counts.sort();
-        let mut counted: BTreeSet<(String, String, String)> = BTreeSet::new();
+        let mut counted: BTreeSet<(ClassName, String, String)> = BTreeSet::new();
         for (k, inv, n) in counts {
             let Invariant::Count {
                 class,

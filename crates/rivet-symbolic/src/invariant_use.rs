@@ -42,9 +42,7 @@ pub fn region(state: &SymbolicState, obj: ObjectId) -> Option<(Arc<str>, Arc<str
 pub fn applies(scope: &Scope, region: Option<&(Arc<str>, Arc<str>)>) -> bool {
     match scope {
         Scope::All => true,
-        Scope::Within { root, field } => {
-            region.is_some_and(|(r, f)| **r == **root && **f == **field)
-        }
+        Scope::Within { root, field } => region.is_some_and(|(r, f)| root.is(r) && **f == **field),
     }
 }
 

@@ -52,29 +52,29 @@ pub enum Scope {
     /// The objects (other than the root) reachable from a root object of class `root`
     /// (internal name) through its field `field`; in the executor, the input objects whose
     /// access path starts at a root of that class with that field.
-    Within { root: String, field: String },
+    Within { root: ClassName, field: String },
 }
 
-/// One invariant, a line of the file. Classes are internal names.
+/// One invariant, a line of the file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Invariant {
     NotNull {
-        class: String,
+        class: ClassName,
         field: String,
         scope: Scope,
     },
     AliasOnly {
-        class: String,
+        class: ClassName,
         field: String,
         path: Vec<AliasStep>,
     },
     ExpandOnly {
-        class: String,
-        subclasses: Vec<String>,
+        class: ClassName,
+        subclasses: Vec<ClassName>,
     },
     /// For an object `o` of `class` in scope with `o.field` non-null: `o.field.back == o`.
     Inverse {
-        class: String,
+        class: ClassName,
         field: String,
         back: String,
         scope: Scope,
@@ -82,13 +82,13 @@ pub enum Invariant {
     /// The object `o.field` refers to is referred to by no other field and is no root: lazy
     /// initialization never makes it an alias of an earlier input.
     Unshared {
-        class: String,
+        class: ClassName,
         field: String,
         scope: Scope,
     },
     /// `min <= o.field <= max` for an int-like field.
     Range {
-        class: String,
+        class: ClassName,
         field: String,
         min: Option<i64>,
         max: Option<i64>,
@@ -96,7 +96,7 @@ pub enum Invariant {
     /// `o.field` equals the number of distinct objects reached from `o.start` through the
     /// fields `steps` (`o` itself not counted) plus `offset`.
     Count {
-        class: String,
+        class: ClassName,
         field: String,
         start: String,
         steps: Vec<String>,
@@ -104,14 +104,14 @@ pub enum Invariant {
     },
 }
 
-/// The binary name of an internal one, for the file.
-fn binary(internal: &str) -> String {
-    ClassName::from_internal(internal).binary()
+/// A class as the file names it.
+fn binary(class: &ClassName) -> String {
+    class.binary()
 }
 
-/// The internal form of a class named in the file (binary names are accepted).
-fn internal(class: &str) -> String {
-    ClassName::from_binary(class).internal().to_string()
+/// A class named in the file (binary names; internal ones are accepted).
+fn internal(class: &str) -> ClassName {
+    ClassName::from_binary(class)
 }
 
 impl fmt::Display for Scope {
@@ -202,7 +202,7 @@ impl fmt::Display for Invariant {
     }
 }
 
-fn split_field(text: &str) -> Result<(String, String), String> {
+fn split_field(text: &str) -> Result<(ClassName, String), String> {
     let (class, field) = text
         .rsplit_once('.')
         .ok_or_else(|| format!("expected CLASS.FIELD, found {text:?}"))?;
@@ -345,11 +345,11 @@ impl Invariant {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Invariants {
     items: Vec<Invariant>,
-    /// (class, field) → invariants of that field, by number.
+    /// (class (internal name), field) → invariants of that field, by number.
     by_field: HashMap<(String, String), Vec<usize>>,
-    /// Class → its expand-only invariant.
+    /// Class (internal name) → its expand-only invariant.
     expand_only: HashMap<String, usize>,
-    /// Count invariants by the class of their counted field.
+    /// Count invariants by the class (internal name) of their counted field.
     counts: HashMap<String, Vec<usize>>,
 }
 
@@ -394,13 +394,17 @@ impl Invariants {
             | Invariant::Unshared { class, field, .. }
             | Invariant::Range { class, field, .. } => self
                 .by_field
-                .entry((class.clone(), field.clone()))
+                .entry((class.internal().to_string(), field.clone()))
                 .or_default()
                 .push(n),
             Invariant::ExpandOnly { class, .. } => {
-                self.expand_only.insert(class.clone(), n);
+                self.expand_only.insert(class.internal().to_string(), n);
             }
-            Invariant::Count { class, .. } => self.counts.entry(class.clone()).or_default().push(n),
+            Invariant::Count { class, .. } => self
+                .counts
+                .entry(class.internal().to_string())
+                .or_default()
+                .push(n),
         }
         self.items.push(inv);
         n
@@ -420,7 +424,7 @@ impl Invariants {
     }
 
     /// The classes `class` expands to, if an expand-only invariant lists them.
-    pub fn expand_only(&self, class: &str) -> Option<(usize, &[String])> {
+    pub fn expand_only(&self, class: &str) -> Option<(usize, &[ClassName])> {
         let n = *self.expand_only.get(class)?;
         match self.items.get(n)? {
             Invariant::ExpandOnly { subclasses, .. } => Some((n, subclasses)),

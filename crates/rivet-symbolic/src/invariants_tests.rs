@@ -32,7 +32,7 @@ fn parses_the_hand_written_kinds() {
     );
     assert_eq!(
         inv.expand_only("java/util/List").map(|(_, s)| s.to_vec()),
-        Some(vec!["java/util/ArrayList".to_string()])
+        Some(vec![ClassName::from_internal("java/util/ArrayList")])
     );
 }
 
@@ -111,15 +111,15 @@ fn name() -> impl Strategy<Value = String> {
     "[a-z][a-z0-9]{0,5}"
 }
 
-fn class() -> impl Strategy<Value = String> {
+fn class() -> impl Strategy<Value = ClassName> {
     (
         "[a-z]{1,3}",
         "[A-Z][a-z]{0,4}",
         proptest::option::of("[A-Z][a-z]{0,4}"),
     )
         .prop_map(|(p, c, nested)| match nested {
-            Some(n) => format!("{p}/{c}${n}"),
-            None => format!("{p}/{c}"),
+            Some(n) => ClassName::from_internal(&format!("{p}/{c}${n}")),
+            None => ClassName::from_internal(&format!("{p}/{c}")),
         })
 }
 

@@ -258,7 +258,7 @@ fn fresh_choices(
     out: &mut Choices,
 ) -> Result<(), SymbolicError> {
     let mut classes: Vec<Arc<str>> = match ctx.config.invariants.expand_only(&sr.ty) {
-        Some((_, list)) => list.iter().map(|c| Arc::from(c.as_str())).collect(),
+        Some((_, list)) => list.iter().map(|c| Arc::from(c.internal())).collect(),
         None => ctx.program.concrete_subtypes(&sr.ty)?.to_vec(),
     };
     if let Some(cast) = &sr.cast {
