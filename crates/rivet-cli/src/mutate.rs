@@ -1,6 +1,7 @@
 //! `rivet mutate`: scores a test suite by the mutants of a class it kills; prints the score
 //! and the survivors, and writes the report.
 
+use rivet_classfile::ClassName;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -60,10 +61,7 @@ pub fn summary(class: &str, s: &MutationScore, report: &str) -> String {
     for r in survivors.iter().take(SHOWN) {
         let line = r.line.map_or("?".into(), |l| l.to_string());
         // A nested class's mutants name their class.
-        let method = match r.class.strip_prefix(class).filter(|n| n.starts_with('$')) {
-            Some(nested) => format!("{}.{}", &nested[1..], r.method),
-            None => r.method.clone(),
-        };
+        let method = r.place_in(&ClassName::from_binary(class));
         let _ = writeln!(
             out,
             "    survived  {method}:{line} {} ({})",

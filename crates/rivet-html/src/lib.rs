@@ -119,7 +119,7 @@ struct Survivor {
 fn survivors_by_line(report: &Report) -> BTreeMap<u32, Vec<String>> {
     let mut out: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for r in report.mutation.iter().flat_map(|m| &m.rows) {
-        if r.status == MutantStatus::Survived && (r.class.is_empty() || report.class.is(&r.class)) {
+        if r.status == MutantStatus::Survived && r.is_of(&report.class) {
             if let Some(l) = r.line {
                 out.entry(l).or_default().push(r.description.clone());
             }
@@ -273,10 +273,7 @@ fn class_page(
         .filter(|r| r.status == MutantStatus::Survived)
         .map(|r| Survivor {
             line: r.line.map(|l| l.to_string()).unwrap_or_default(),
-            method: match r.class.strip_prefix(report.class.binary().as_str()) {
-                Some(nested) if nested.starts_with('$') => format!("{}.{}", &nested[1..], r.method),
-                _ => r.method.clone(),
-            },
+            method: r.place_in(&report.class),
             operator: r.operator.name().to_string(),
             description: r.description.clone(),
         })

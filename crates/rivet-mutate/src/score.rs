@@ -1,6 +1,7 @@
 //! What the tests did to each mutant, and the score: PIT's statuses and counting (a mutant
 //! that times out or crashes the JVM is detected, like a killed one).
 
+use rivet_classfile::ClassName;
 use serde::{Deserialize, Serialize};
 
 use crate::find::Mutant;
@@ -40,9 +41,10 @@ impl MutantStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MutantRow {
     pub id: u32,
-    /// The class it mutates (binary name): the class under test or one nested in it.
-    #[serde(default)]
-    pub class: String,
+    /// The class it mutates: the class under test or one nested in it (absent in reports
+    /// written before classes were named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<ClassName>,
     pub method: String,
     pub line: Option<u32>,
     pub operator: Operator,
@@ -56,6 +58,26 @@ pub struct MutantRow {
 }
 
 impl MutantRow {
+    /// Is this a mutant of `class` itself (a row that names no class is taken to be)?
+    pub fn is_of(&self, class: &ClassName) -> bool {
+        self.class.as_ref().is_none_or(|c| c == class)
+    }
+
+    /// Where a mutant of a class nested in `outer` is: its method as `Inner.method`; else
+    /// the method alone.
+    pub fn place_in(&self, outer: &ClassName) -> String {
+        let nested = self
+            .class
+            .as_ref()
+            .filter(|c| c.is_nested_in(outer))
+            .and_then(|c| c.internal().strip_prefix(outer.internal()))
+            .and_then(|rest| rest.strip_prefix('$'));
+        match nested {
+            Some(inner) => format!("{inner}.{}", self.method),
+            None => self.method.clone(),
+        }
+    }
+
     pub fn new(
         m: &Mutant,
         status: MutantStatus,
@@ -64,7 +86,7 @@ impl MutantRow {
     ) -> Self {
         MutantRow {
             id: m.id.0,
-            class: m.class.binary(),
+            class: Some(m.class.clone()),
             method: m.method.clone(),
             line: m.line,
             operator: m.operator,
@@ -152,7 +174,7 @@ mod tests {
     fn row(status: MutantStatus) -> MutantRow {
         MutantRow {
             id: 0,
-            class: "C".into(),
+            class: Some(ClassName::from_binary("C")),
             method: "m".into(),
             line: Some(1),
             operator: Operator::Math,
