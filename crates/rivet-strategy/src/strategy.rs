@@ -23,6 +23,12 @@ pub trait Strategy {
     /// A short name for progress and reports (`search`, `symbolic`).
     fn name(&self) -> &'static str;
 
+    /// Its weight in the portfolio before any turn has paid (the schedule's prior; today's
+    /// split gives the search twice the others' time).
+    fn prior_weight(&self) -> f64 {
+        1.0
+    }
+
     /// Adds or retires goals before a step (path-condition goals, say); the default does
     /// nothing.
     fn update_goals(&mut self, _goals: &mut Goals, _archive: &Archive) {}
@@ -84,6 +90,10 @@ impl<'g, 'm> SearchStrategy<'g, 'm> {
 impl Strategy for SearchStrategy<'_, '_> {
     fn name(&self) -> &'static str {
         "search"
+    }
+
+    fn prior_weight(&self) -> f64 {
+        2.0
     }
 
     fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
