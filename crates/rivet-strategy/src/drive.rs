@@ -361,6 +361,7 @@ pub fn drive(
             counted.count,
         );
         let name = strategy.name();
+        strategy.allow_turn(schedule.allowance(i, &done, budget.time));
         let (turn_start, phase_before) = (start.elapsed(), strategy.phase());
         if let Some(w) = watch {
             w.begin(

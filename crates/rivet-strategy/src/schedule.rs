@@ -8,7 +8,7 @@
 //! run schedules the same way every time.
 
 /// Each active strategy's least share of the time.
-pub const FLOOR: f64 = 0.08;
+pub const FLOOR: f64 = 0.06;
 
 /// How a turn's cost is measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -118,6 +118,19 @@ impl Schedule {
             .zip(&active)
             .map(|(w, a)| if *a { floor + free * w / total } else { 0.0 })
             .collect()
+    }
+
+    /// How long a turn of strategy `i` should take at most: its share of a quarter of the
+    /// strategies' `time`, at least a twentieth of a second.
+    pub fn allowance(
+        &self,
+        i: usize,
+        done: &[bool],
+        time: std::time::Duration,
+    ) -> std::time::Duration {
+        let share = self.shares(done).get(i).copied().unwrap_or(FLOOR);
+        time.mul_f64(share / 4.0)
+            .max(std::time::Duration::from_millis(50))
     }
 
     /// Records a turn of strategy `turn` that cost `cost` and brought `rewards[j]` goals

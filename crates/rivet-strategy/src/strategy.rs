@@ -29,6 +29,11 @@ pub trait Strategy {
         1.0
     }
 
+    /// How long its next turn should take at most, from its share of the time (the
+    /// portfolio cannot cut a turn short: a strategy whose unit of work can be long, an
+    /// exploration, keeps it within this).
+    fn allow_turn(&mut self, _allowance: Duration) {}
+
     /// Adds or retires goals before a step (path-condition goals, say); the default does
     /// nothing.
     fn update_goals(&mut self, _goals: &mut Goals, _archive: &Archive) {}
