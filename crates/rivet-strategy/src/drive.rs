@@ -6,8 +6,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use rivet_search::{Archive, Arena, Goals};
-use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase};
+use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase, TypedTest};
 
+use crate::schedule::{Cost, Schedule};
 use crate::strategy::{StepOutcome, Strategy};
 use crate::watch::Watch;
 
@@ -29,6 +30,19 @@ pub struct DriveProgress {
     pub branches_covered: usize,
     pub executions: u64,
     pub elapsed: Duration,
+}
+
+impl Budget {
+    /// How the schedule measures a turn: by the tests it ran under an execution cap (so a
+    /// capped run schedules alike every time), else by its time.
+    pub fn cost(&self) -> Cost {
+        match self.max_executions {
+            Some(cap) => Cost::Work { whole: cap as f64 },
+            None => Cost::Time {
+                whole: self.time.as_secs_f64(),
+            },
+        }
+    }
 }
 
 /// What the strategies did.
@@ -168,6 +182,21 @@ impl Executor for Counted<'_> {
     }
 }
 
+/// What a turn of strategy `turn` brought each of the `n` strategies: the goals credited to
+/// it since `before` (a technique that is not a strategy, the adaptive DSE, counts for the
+/// strategy whose turn it was).
+fn rewards(values: &[StrategyValue], before: &[usize], turn: usize, n: usize) -> Vec<f64> {
+    let mut out = vec![0.0; n];
+    for (j, v) in values.iter().enumerate() {
+        let gained = v.first_covered - before.get(j).copied().unwrap_or(0);
+        let k = if j < n { j } else { turn };
+        if let Some(r) = out.get_mut(k) {
+            *r += gained as f64;
+        }
+    }
+    out
+}
+
 /// Credits each goal covered for the first time in a turn to the technique its test is
 /// credited to (a row is added for a technique that is not a strategy).
 fn credit_first_covered(
@@ -193,6 +222,97 @@ fn credit_first_covered(
         };
         values[k].first_covered += 1;
         values[k].first_covered_branches += usize::from(branch_goals.contains(g));
+    }
+}
+
+/// The failure of a turn from `start` to `end` (since the drive began) that ended past its
+/// limit: the later of its start and the strategies' `time`, plus the grace.
+fn overran(
+    name: &'static str,
+    (start, end): (Duration, Duration),
+    time: Duration,
+    phase: Option<String>,
+) -> Option<StrategyFailure> {
+    let limit = start.max(time) + overrun_grace(time);
+    (end > limit).then(|| {
+        let phase = phase.unwrap_or_else(|| "searching".into());
+        StrategyFailure::overran(
+            name,
+            end.saturating_sub(start),
+            end.saturating_sub(time),
+            &phase,
+        )
+    })
+}
+
+/// What the first strategy still running that says is doing (`searching` when none does).
+fn current_phase(strategies: &[&mut dyn Strategy], failed: &[bool]) -> String {
+    strategies
+        .iter()
+        .zip(failed)
+        .find_map(|(s, f)| if *f { None } else { s.phase() })
+        .unwrap_or_else(|| "searching".into())
+}
+
+/// A strategy's turn: its goals updated, then one step; a panic is caught and returned.
+fn take_turn(
+    strategy: &mut dyn Strategy,
+    goals: &mut Goals,
+    archive: &mut Archive,
+    executor: &mut dyn Executor,
+) -> Result<StepOutcome, Box<dyn std::any::Any + Send>> {
+    catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)))?;
+    let mut arena = Arena {
+        goals,
+        archive,
+        executor,
+    };
+    catch_unwind(AssertUnwindSafe(|| strategy.step(&mut arena)))
+}
+
+/// The goals `name` added in its turn (those from `goals_before` on) that are not branches
+/// guide the tests that cover them (SUSHI's PC goals).
+fn register_guides(goals: &Goals, archive: &mut Archive, goals_before: usize, name: &'static str) {
+    for g in goals_before..goals.len() {
+        let id = rivet_testcase::GoalId(g as u32);
+        if !goals.get(id).is_some_and(|g| g.is_branch()) {
+            archive.guides.insert(id, name);
+        }
+    }
+}
+
+/// What strategy `from` covered first or offers goes to the others (the search builds on it).
+fn hand_out(strategies: &mut [&mut dyn Strategy], from: usize, arrivals: &[TypedTest]) {
+    if arrivals.is_empty() {
+        return;
+    }
+    for (j, other) in strategies.iter_mut().enumerate() {
+        if j != from {
+            other.seed(arrivals);
+        }
+    }
+}
+
+/// Closes every strategy that did not fail; a panic in a close is reported, not passed on.
+fn close_all(
+    strategies: &mut [&mut dyn Strategy],
+    failed: &[bool],
+    (goals, archive): (&mut Goals, &mut Archive),
+    watch: Option<&Watch>,
+    failures: &mut Vec<StrategyFailure>,
+) {
+    for (s, failed) in strategies.iter_mut().zip(failed) {
+        if *failed {
+            continue;
+        }
+        let name = s.name();
+        if let Some(w) = watch {
+            w.begin(name, "closing".into());
+        }
+        archive.origin = name;
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| s.close(goals, archive))) {
+            failures.push(StrategyFailure::new(name, payload.as_ref()));
+        }
     }
 }
 
@@ -231,15 +351,17 @@ pub fn drive(
         .collect();
     let mut failures = Vec::new();
     let mut steps = 0u64;
-    let mut turn = 0usize;
-    while !done.iter().all(|d| *d) {
-        let i = turn % strategies.len();
-        turn += 1;
-        if done[i] {
-            continue;
-        }
+    let measure = budget.cost();
+    let priors: Vec<f64> = strategies.iter().map(|s| s.prior_weight()).collect();
+    let mut schedule = Schedule::new(measure, &priors);
+    while let Some(i) = schedule.next(&done) {
         let strategy = &mut *strategies[i];
+        let (first_before, tests_before): (Vec<usize>, u64) = (
+            values.iter().map(|v| v.first_covered).collect(),
+            counted.count,
+        );
         let name = strategy.name();
+        strategy.allow_turn(schedule.allowance(i, &done, budget.time));
         let (turn_start, phase_before) = (start.elapsed(), strategy.phase());
         if let Some(w) = watch {
             w.begin(
@@ -251,14 +373,12 @@ pub fn drive(
             archive.entries.keys().copied().collect();
         let goals_before = goals.len();
         archive.origin = name;
-        let updated = catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)));
-        let mut arena = Arena {
+        let stepped = take_turn(strategy, goals, archive, &mut counted);
+        let arena = Arena {
             goals,
             archive,
             executor: &mut counted,
         };
-        let stepped =
-            updated.and_then(|()| catch_unwind(AssertUnwindSafe(|| strategy.step(&mut arena))));
         match stepped {
             Ok(StepOutcome::Done) => done[i] = true,
             Ok(StepOutcome::Worked) => {}
@@ -271,25 +391,18 @@ pub fn drive(
         steps += 1;
         values[i].turns += 1;
         values[i].time += start.elapsed().saturating_sub(turn_start);
-        // Goals the strategy added guide the tests that cover them (SUSHI's PC goals).
-        for g in goals_before..arena.goals.len() {
-            let id = rivet_testcase::GoalId(g as u32);
-            if !arena.goals.get(id).is_some_and(|g| g.is_branch()) {
-                arena.archive.guides.insert(id, name);
-            }
-        }
+        register_guides(arena.goals, arena.archive, goals_before, name);
         credit_first_covered(&mut values, &covered_before, arena.archive, &branch_goals);
+        let turn_seconds = start.elapsed().saturating_sub(turn_start).as_secs_f64();
         // A turn may not run far past the strategies' time: a strategy whose turn did is
         // stopped (its tests so far are kept), so that a second overrun cannot follow.
-        let limit = turn_start.max(budget.time) + overrun_grace(budget.time);
-        let turn_end = start.elapsed();
-        if !failed[i] && turn_end > limit {
-            let phase = phase_before.unwrap_or_else(|| "searching".into());
-            let past = turn_end.saturating_sub(budget.time);
-            let took = turn_end.saturating_sub(turn_start);
-            failures.push(StrategyFailure::overran(name, took, past, &phase));
-            done[i] = true;
-            failed[i] = true;
+        if !failed[i] {
+            let turn = (turn_start, start.elapsed());
+            if let Some(f) = overran(name, turn, budget.time, phase_before) {
+                failures.push(f);
+                done[i] = true;
+                failed[i] = true;
+            }
         }
         // What this strategy covered first, and what it offers, goes to the others (the
         // search builds on it).
@@ -301,26 +414,15 @@ pub fn drive(
         if !failed[i] {
             arrivals.extend(strategy.offers());
         }
-        if !arrivals.is_empty() {
-            for (j, other) in strategies.iter_mut().enumerate() {
-                if j != i {
-                    other.seed(&arrivals);
-                }
-            }
-        }
+        hand_out(strategies, i, &arrivals);
         let all_covered = arena.all_covered()
             && strategies
                 .iter()
                 .zip(&done)
                 .all(|(s, d)| *d || !s.pending());
-        let phase = strategies
-            .iter()
-            .zip(&failed)
-            .find_map(|(s, f)| if *f { None } else { s.phase() })
-            .unwrap_or_else(|| "searching".into());
         progress(DriveProgress {
             strategy: name,
-            phase,
+            phase: current_phase(strategies, &failed),
             branches_covered: goals
                 .iter()
                 .filter(|g| g.is_branch() && archive.is_covered(g.id))
@@ -328,24 +430,15 @@ pub fn drive(
             executions: counted.count,
             elapsed: start.elapsed(),
         });
+        let cost = measure.of_turn(turn_seconds, counted.count - tests_before);
+        let brought = rewards(&values, &first_before, i, strategies.len());
+        schedule.record(i, cost, &brought, &done);
         let capped = budget.max_executions.is_some_and(|m| counted.count >= m);
         if start.elapsed() >= budget.time || capped || all_covered {
             break;
         }
     }
-    for (s, failed) in strategies.iter_mut().zip(failed) {
-        if failed {
-            continue;
-        }
-        let name = s.name();
-        if let Some(w) = watch {
-            w.begin(name, "closing".into());
-        }
-        archive.origin = name;
-        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| s.close(goals, archive))) {
-            failures.push(StrategyFailure::new(name, payload.as_ref()));
-        }
-    }
+    close_all(strategies, &failed, (goals, archive), watch, &mut failures);
     if let Some(w) = watch {
         w.end(archive, true, (counted.count, steps));
     }
@@ -360,422 +453,5 @@ pub fn drive(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use rivet_search::{BranchObjective, Goal};
-    use rivet_testcase::{ExecutionStatus, GoalId, ProbeId, TypedTest};
-
-    use super::*;
-
-    /// Covers every probe a test names as an int statement.
-    struct FakeExecutor;
-
-    impl Executor for FakeExecutor {
-        fn execute(&mut self, tests: &[TestCase]) -> Vec<Execution> {
-            tests
-                .iter()
-                .map(|t| {
-                    let mut covered: Vec<ProbeId> = t
-                        .statements
-                        .iter()
-                        .filter_map(|s| match s {
-                            rivet_testcase::Statement::Primitive(
-                                rivet_testcase::PrimitiveValue::Int(p),
-                            ) => Some(ProbeId(*p as u32)),
-                            _ => None,
-                        })
-                        .collect();
-                    covered.sort();
-                    Execution {
-                        status: ExecutionStatus::Completed,
-                        outcomes: vec![
-                            rivet_testcase::StatementOutcome::NotRun;
-                            t.statements.len()
-                        ],
-                        distances: covered.iter().map(|p| (*p, 0.0)).collect(),
-                        hits: Vec::new(),
-                        seeds: Vec::new(),
-                        covered,
-                        duration: Duration::ZERO,
-                        worker: None,
-                        stray_threads: 0,
-                        observations: Vec::new(),
-                        snapshots: Vec::new(),
-                    }
-                })
-                .collect()
-        }
-    }
-
-    /// Covers probe `next` and then `next + 1`… one per step, `runs` tests per step, until
-    /// `last`.
-    struct Counter {
-        name: &'static str,
-        next: i32,
-        last: i32,
-        runs: usize,
-        log: Vec<&'static str>,
-        /// Offers a test after each step.
-        offering: bool,
-        offered: Vec<TypedTest>,
-        /// Tests handed in by the others.
-        received: usize,
-        /// Panics at the step that would cover this probe.
-        panics_at: Option<i32>,
-        /// Sleeps this long in every step (a strategy that does not yield).
-        stalls: Duration,
-    }
-
-    impl Strategy for Counter {
-        fn name(&self) -> &'static str {
-            self.name
-        }
-
-        fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
-            self.log.push(self.name);
-            if self.panics_at == Some(self.next) {
-                panic!("boom at probe {}", self.next);
-            }
-            std::thread::sleep(self.stalls);
-            let mut t = TypedTest::new();
-            t.push(
-                rivet_testcase::Statement::Primitive(rivet_testcase::PrimitiveValue::Int(
-                    self.next,
-                )),
-                None,
-            );
-            arena.evaluate(&vec![t.clone(); self.runs]);
-            if self.offering {
-                self.offered.push(t);
-            }
-            self.next += 1;
-            if self.next > self.last {
-                StepOutcome::Done
-            } else {
-                StepOutcome::Worked
-            }
-        }
-
-        fn offers(&mut self) -> Vec<TypedTest> {
-            std::mem::take(&mut self.offered)
-        }
-
-        fn seed(&mut self, tests: &[TypedTest]) {
-            self.received += tests.len();
-        }
-    }
-
-    fn goals(n: u32) -> Goals {
-        Goals::new(
-            (0..n)
-                .map(|i| Goal {
-                    id: GoalId(i),
-                    objective: Arc::new(BranchObjective::new(ProbeId(i))),
-                    controlling: Vec::new(),
-                    method: "C.m".into(),
-                    line: None,
-                    what: "true".into(),
-                })
-                .collect(),
-        )
-    }
-
-    fn counter(name: &'static str, next: i32, last: i32) -> Counter {
-        Counter {
-            name,
-            next,
-            last,
-            runs: 2,
-            log: Vec::new(),
-            offering: false,
-            offered: Vec::new(),
-            received: 0,
-            panics_at: None,
-            stalls: Duration::ZERO,
-        }
-    }
-
-    fn budget() -> Budget {
-        Budget {
-            time: Duration::from_secs(30),
-            max_executions: None,
-        }
-    }
-
-    /// Drives `strategies` within the default budget, ignoring progress.
-    fn run(
-        strategies: &mut [&mut dyn Strategy],
-        goals: &mut Goals,
-        archive: &mut Archive,
-    ) -> DriveResult {
-        drive(
-            strategies,
-            goals,
-            archive,
-            &mut FakeExecutor,
-            budget(),
-            &mut |_| {},
-            None,
-        )
-    }
-
-    #[test]
-    fn strategies_take_turns_and_share_one_archive_until_all_is_covered() {
-        let mut goals = goals(4);
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 1);
-        let mut b = counter("b", 2, 3);
-        let mut seen = Vec::new();
-        let result = drive(
-            &mut [&mut a, &mut b],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            budget(),
-            &mut |p| seen.push((p.strategy, p.branches_covered)),
-            None,
-        );
-        assert_eq!(seen, vec![("a", 1), ("b", 2), ("a", 3), ("b", 4)]);
-        assert_eq!(archive.covered().len(), 4);
-        assert_eq!(result.steps, 4);
-        assert_eq!(result.executions, 8);
-    }
-
-    #[test]
-    fn each_strategy_is_credited_with_the_goals_it_covered_first_and_their_tests() {
-        let mut goals = goals(5);
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 2);
-        // b covers what a covers in the same turn order, one behind: nothing first but 4.
-        let mut b = counter("b", 0, 4);
-        b.runs = 1;
-        let result = run(&mut [&mut a, &mut b], &mut goals, &mut archive);
-        let value = |name| result.values.iter().find(|v| v.strategy == name).cloned();
-        let a = value("a").expect("a's value");
-        let b = value("b").expect("b's value");
-        assert_eq!(
-            (a.turns, a.first_covered, a.first_covered_branches),
-            (3, 3, 3)
-        );
-        assert_eq!((b.turns, b.first_covered), (5, 2));
-        assert_eq!(archive.origins.get(&GoalId(0)), Some(&"a"));
-        assert_eq!(archive.origins.get(&GoalId(4)), Some(&"b"));
-        assert_eq!(archive.origin, "", "no strategy's turn after the drive");
-    }
-
-    /// Met when probe `0` fires, without being a branch (a stand-in for a PC goal).
-    #[derive(Debug)]
-    struct Needs(ProbeId);
-
-    impl rivet_search::Objective for Needs {
-        fn fitness(&self, _test: &TestCase, execution: &Execution) -> f64 {
-            if execution.covered.contains(&self.0) {
-                0.0
-            } else {
-                1.0
-            }
-        }
-    }
-
-    /// Adds one `Needs` goal in its first turn and is then done.
-    struct Guide;
-
-    impl Strategy for Guide {
-        fn name(&self) -> &'static str {
-            "guide"
-        }
-
-        fn update_goals(&mut self, goals: &mut Goals, _archive: &Archive) {
-            goals.add(
-                Arc::new(Needs(ProbeId(2))),
-                "C.m".into(),
-                None,
-                "a path".into(),
-            );
-        }
-
-        fn step(&mut self, _arena: &mut Arena<'_>) -> StepOutcome {
-            StepOutcome::Done
-        }
-    }
-
-    #[test]
-    fn a_test_that_meets_a_goal_a_strategy_added_is_credited_to_that_strategy() {
-        let mut goals = goals(4);
-        let mut archive = Archive::default();
-        let mut guide = Guide;
-        let mut a = counter("a", 0, 3);
-        let result = run(&mut [&mut guide, &mut a], &mut goals, &mut archive);
-        let value = |name| result.values.iter().find(|v| v.strategy == name).cloned();
-        let guide = value("guide").expect("the guide's value");
-        let a = value("a").expect("a's value");
-        // a's test of probe 2 meets the guide's goal (4): it and branch 2 are the guide's.
-        assert_eq!((guide.first_covered, guide.first_covered_branches), (2, 1));
-        assert_eq!((a.first_covered, a.first_covered_branches), (3, 3));
-        assert_eq!(archive.origins.get(&GoalId(2)), Some(&"guide"));
-        assert_eq!(archive.origins.get(&GoalId(4)), Some(&"guide"));
-        assert_eq!(archive.origins.get(&GoalId(3)), Some(&"a"));
-    }
-
-    #[test]
-    fn a_done_strategy_gets_no_more_turns() {
-        let mut goals = goals(6);
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 0);
-        let mut b = counter("b", 1, 5);
-        run(&mut [&mut a, &mut b], &mut goals, &mut archive);
-        assert_eq!(a.log.len(), 1);
-        assert_eq!(b.log.len(), 5);
-        assert_eq!(archive.covered().len(), 6);
-    }
-
-    #[test]
-    fn the_execution_cap_stops_the_run() {
-        let mut goals = goals(10);
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 9);
-        let result = drive(
-            &mut [&mut a],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            Budget {
-                time: Duration::from_secs(30),
-                max_executions: Some(5),
-            },
-            &mut |_| {},
-            None,
-        );
-        assert_eq!(
-            result.executions, 6,
-            "stops after the step that reaches the cap"
-        );
-        assert_eq!(archive.covered().len(), 3);
-    }
-
-    #[test]
-    fn retired_goals_need_no_cover() {
-        let mut goals = goals(3);
-        goals.retire(GoalId(2));
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 9);
-        run(&mut [&mut a], &mut goals, &mut archive);
-        assert_eq!(a.log.len(), 2);
-    }
-
-    #[test]
-    fn what_a_strategy_offers_goes_to_the_others() {
-        let mut goals = goals(8);
-        let mut archive = Archive::default();
-        // a covers nothing new after its first step but offers a test each step.
-        let mut a = counter("a", 0, 2);
-        a.offering = true;
-        a.runs = 1;
-        let mut b = counter("b", 0, 2);
-        b.runs = 1;
-        run(&mut [&mut a, &mut b], &mut goals, &mut archive);
-        // b gets a's three offers and a's first arrivals (probes 0, 1, 2); a gets none of
-        // its own, and none from b, which only covers what a covered first.
-        assert_eq!(b.received, 6);
-        assert_eq!(a.received, 0);
-    }
-
-    #[test]
-    fn a_strategy_that_panics_is_stopped_and_the_others_keep_their_tests() {
-        let mut goals = goals(6);
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 5);
-        a.panics_at = Some(1);
-        let mut b = counter("b", 3, 5);
-        let result = run(&mut [&mut a, &mut b], &mut goals, &mut archive);
-        assert_eq!(a.log.len(), 2, "no turn after the panic");
-        assert_eq!(b.log.len(), 3);
-        let covered: Vec<GoalId> = archive.covered().into_iter().collect();
-        assert_eq!(covered, [0, 3, 4, 5].map(GoalId));
-        assert_eq!(
-            result.failures,
-            vec![StrategyFailure {
-                strategy: "a",
-                message: "boom at probe 1".into()
-            }]
-        );
-    }
-
-    #[test]
-    fn a_strategy_whose_turn_overruns_the_time_is_stopped_and_reported() {
-        let mut goals = goals(6);
-        let mut archive = Archive::default();
-        let mut a = counter("a", 0, 5);
-        let mut b = counter("b", 3, 5);
-        b.stalls = Duration::from_millis(1_300);
-        let short = Budget {
-            time: Duration::from_millis(100),
-            max_executions: None,
-        };
-        let result = drive(
-            &mut [&mut a, &mut b],
-            &mut goals,
-            &mut archive,
-            &mut FakeExecutor,
-            short,
-            &mut |_| {},
-            None,
-        );
-        assert_eq!(b.log.len(), 1, "no turn after the overrun");
-        let covered: Vec<GoalId> = archive.covered().into_iter().collect();
-        // What `a` found is kept; the test `b` asked to run after the strategies' time (and
-        // grace) was not run.
-        assert_eq!(covered, [GoalId(0)]);
-        assert_eq!(result.failures.len(), 1, "{:?}", result.failures);
-        assert_eq!(result.failures[0].strategy, "b");
-        assert!(
-            result.failures[0]
-                .message
-                .starts_with("did not yield in time: a turn took 1."),
-            "{}",
-            result.failures[0].message
-        );
-    }
-
-    #[test]
-    fn a_strategy_stuck_in_one_call_is_left_behind_with_the_tests_found_before_it() {
-        use crate::watch::{watched, Message};
-        let result = watched(
-            Duration::from_millis(100),
-            |watch, tx| {
-                let mut goals = goals(6);
-                let mut archive = Archive::default();
-                let mut a = counter("a", 0, 5);
-                let mut b = counter("b", 3, 5);
-                // b never yields: the driver's own check never gets its turn back.
-                b.stalls = Duration::from_secs(3600);
-                let driven = drive(
-                    &mut [&mut a, &mut b],
-                    &mut goals,
-                    &mut archive,
-                    &mut FakeExecutor,
-                    Budget {
-                        time: Duration::from_millis(100),
-                        max_executions: None,
-                    },
-                    &mut |_| {},
-                    Some(watch),
-                );
-                let _ = tx.send(Message::Done(Box::new(driven)));
-            },
-            &mut |_| {},
-        );
-        let abandoned = result.expect_err("the stuck turn is not waited for");
-        assert_eq!(abandoned.failure.strategy, "b");
-        assert!(
-            abandoned.failure.message.starts_with("did not yield"),
-            "{}",
-            abandoned.failure.message
-        );
-        // What `a` covered in its turn before is kept.
-        let kept: Vec<GoalId> = abandoned.archive.entries.keys().copied().collect();
-        assert_eq!(kept, [GoalId(0)]);
-        assert_eq!(abandoned.steps, 1);
-    }
-}
+#[path = "drive_tests.rs"]
+mod tests;

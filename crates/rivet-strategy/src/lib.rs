@@ -15,6 +15,7 @@ mod drive;
 mod error;
 mod plan;
 mod plugin;
+pub mod schedule;
 mod strategy;
 pub mod watch;
 

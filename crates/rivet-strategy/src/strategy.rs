@@ -23,6 +23,17 @@ pub trait Strategy {
     /// A short name for progress and reports (`search`, `symbolic`).
     fn name(&self) -> &'static str;
 
+    /// Its weight in the portfolio before any turn has paid (the schedule's prior; today's
+    /// split gives the search twice the others' time).
+    fn prior_weight(&self) -> f64 {
+        1.0
+    }
+
+    /// How long its next turn should take at most, from its share of the time (the
+    /// portfolio cannot cut a turn short: a strategy whose unit of work can be long, an
+    /// exploration, keeps it within this).
+    fn allow_turn(&mut self, _allowance: Duration) {}
+
     /// Adds or retires goals before a step (path-condition goals, say); the default does
     /// nothing.
     fn update_goals(&mut self, _goals: &mut Goals, _archive: &Archive) {}
@@ -84,6 +95,10 @@ impl<'g, 'm> SearchStrategy<'g, 'm> {
 impl Strategy for SearchStrategy<'_, '_> {
     fn name(&self) -> &'static str {
         "search"
+    }
+
+    fn prior_weight(&self) -> f64 {
+        2.0
     }
 
     fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {

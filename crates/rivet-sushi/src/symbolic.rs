@@ -186,6 +186,9 @@ pub struct SymbolicStrategy {
     alternatives: Option<Alternatives>,
     /// Tests for the search's population: the source tests of alternatives made goals.
     offered: Vec<TypedTest>,
+    /// The longest the next turn should take (the portfolio's allowance; none outside a
+    /// drive).
+    allowance: Option<Duration>,
 }
 
 impl SymbolicStrategy {
@@ -265,6 +268,7 @@ impl SymbolicStrategy {
             alternatives: None,
             offered: Vec::new(),
             reexplored_for: 0,
+            allowance: None,
         }
     }
 
@@ -448,6 +452,10 @@ const MAX_DEPTH: u32 = 200;
 impl Strategy for SymbolicStrategy {
     fn name(&self) -> &'static str {
         "symbolic"
+    }
+
+    fn allow_turn(&mut self, allowance: Duration) {
+        self.allowance = Some(allowance);
     }
 
     fn report_sections(&self, elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {

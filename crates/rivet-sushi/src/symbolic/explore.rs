@@ -69,7 +69,9 @@ impl SymbolicStrategy {
             self.phase = Phase::Select;
             return;
         }
-        let share = left / (self.queue.len() as u32 + 1);
+        // Its share of the exploration time, within the portfolio's allowance for a turn (a
+        // method not finished goes on at its next pass).
+        let share = (left / (self.queue.len() as u32 + 1)).min(self.allowance.unwrap_or(left));
         let m = &mut self.methods[i];
         m.depth = match (m.searcher, m.depth) {
             (_, 0) => FIRST_DEPTH,

@@ -1,0 +1,175 @@
+//! The adaptive portfolio: which strategy takes the next turn. Each strategy's share of the
+//! strategies' time follows its recent reward (goals it covered first per unit of cost) times
+//! its prior weight (today's fixed split: the search twice the others), above a floor for
+//! each, so that a technique that starts paying late is noticed and one that has returned
+//! nothing for a while is asked less often, never not at all. Turns go to the strategy
+//! furthest behind its share (stride scheduling on virtual time). The cost of a turn is its
+//! wall-clock time, or, under an execution cap, the tests it ran plus one, so that a capped
+//! run schedules the same way every time.
+
+/// Each active strategy's least share of the time.
+pub const FLOOR: f64 = 0.06;
+
+/// How a turn's cost is measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cost {
+    /// Seconds of wall-clock time; the whole is the strategies' time.
+    Time { whole: f64 },
+    /// Tests run, plus one per turn; the whole is the execution cap.
+    Work { whole: f64 },
+}
+
+impl Cost {
+    /// The cost of one turn that took `seconds` and ran `tests` tests.
+    pub fn of_turn(self, seconds: f64, tests: u64) -> f64 {
+        match self {
+            // Even a turn that does nothing costs a little: no strategy can take turns for
+            // free.
+            Cost::Time { .. } => seconds.max(0.002),
+            Cost::Work { .. } => tests as f64 + 1.0,
+        }
+    }
+
+    fn whole(self) -> f64 {
+        match self {
+            Cost::Time { whole } | Cost::Work { whole } => whole.max(f64::MIN_POSITIVE),
+        }
+    }
+}
+
+/// One strategy's standing.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Standing {
+    prior: f64,
+    /// Recent goals covered first and recent cost, decayed with the run's progress.
+    reward: f64,
+    cost: f64,
+    /// Cost over share so far: the next turn goes to the lowest.
+    virtual_time: f64,
+}
+
+/// The portfolio's state over one drive.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    measure: Cost,
+    standings: Vec<Standing>,
+}
+
+impl Schedule {
+    /// A schedule over strategies with these prior weights (positive; today's split).
+    pub fn new(measure: Cost, priors: &[f64]) -> Schedule {
+        Schedule {
+            measure,
+            standings: priors
+                .iter()
+                .map(|p| Standing {
+                    prior: p.max(f64::MIN_POSITIVE),
+                    ..Standing::default()
+                })
+                .collect(),
+        }
+    }
+
+    pub fn measure(&self) -> Cost {
+        self.measure
+    }
+
+    /// The strategy to take the next turn among those not `done`: the one furthest behind its
+    /// share (the first on a tie); None when all are done.
+    pub fn next(&self, done: &[bool]) -> Option<usize> {
+        self.standings
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !done.get(*i).copied().unwrap_or(true))
+            .min_by(|(_, a), (_, b)| a.virtual_time.total_cmp(&b.virtual_time))
+            .map(|(i, _)| i)
+    }
+
+    /// The shares of the time the strategies not `done` get now (0 for the done ones).
+    pub fn shares(&self, done: &[bool]) -> Vec<f64> {
+        let active: Vec<bool> = (0..self.standings.len())
+            .map(|i| !done.get(i).copied().unwrap_or(true))
+            .collect();
+        let n = active.iter().filter(|a| **a).count();
+        if n == 0 {
+            return vec![0.0; self.standings.len()];
+        }
+        // The recent rate (goals per unit of cost, the cost counted from a twentieth of the
+        // whole so that one lucky cheap turn is no rate), plus one goal over the whole run:
+        // without rewards the time follows the priors.
+        let whole = self.measure.whole();
+        let weights: Vec<f64> = self
+            .standings
+            .iter()
+            .zip(&active)
+            .map(|(s, a)| {
+                if *a {
+                    s.prior * (s.reward / (s.cost + whole / 20.0) + 1.0 / whole)
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let floor = FLOOR.min(1.0 / n as f64);
+        let free = 1.0 - floor * n as f64;
+        weights
+            .iter()
+            .zip(&active)
+            .map(|(w, a)| if *a { floor + free * w / total } else { 0.0 })
+            .collect()
+    }
+
+    /// How long a turn of strategy `i` should take at most: its share of a quarter of the
+    /// strategies' `time`, at least a twentieth of a second.
+    pub fn allowance(
+        &self,
+        i: usize,
+        done: &[bool],
+        time: std::time::Duration,
+    ) -> std::time::Duration {
+        let share = self.shares(done).get(i).copied().unwrap_or(FLOOR);
+        time.mul_f64(share / 4.0)
+            .max(std::time::Duration::from_millis(50))
+    }
+
+    /// Records a turn of strategy `turn` that cost `cost` and brought `rewards[j]` goals
+    /// covered first to each strategy `j` (a test a strategy's goal guided is that
+    /// strategy's, whoever ran it). Older rewards and costs fade: by half over a quarter of
+    /// the whole.
+    pub fn record(&mut self, turn: usize, cost: f64, rewards: &[f64], done: &[bool]) {
+        let shares = self.shares(done);
+        let fade = 0.5f64.powf(cost / (self.measure.whole() / 4.0));
+        for s in &mut self.standings {
+            s.reward *= fade;
+            s.cost *= fade;
+        }
+        if let Some(s) = self.standings.get_mut(turn) {
+            s.cost += cost;
+            let share = shares.get(turn).copied().unwrap_or(FLOOR).max(FLOOR / 2.0);
+            s.virtual_time += cost / share;
+        }
+        for (s, r) in self.standings.iter_mut().zip(rewards) {
+            s.reward += r;
+        }
+        // A strategy that was behind by more than a whole share catches up from the front of
+        // the pack, not from where it was (it does not get a burst of turns).
+        let front = self
+            .standings
+            .iter()
+            .zip(done)
+            .filter(|(_, d)| !**d)
+            .map(|(s, _)| s.virtual_time)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let window = self.measure.whole() / 10.0;
+        for (s, d) in self.standings.iter_mut().zip(done) {
+            if !*d && s.virtual_time < front - window {
+                s.virtual_time = front - window;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "schedule_tests.rs"]
+mod tests;
