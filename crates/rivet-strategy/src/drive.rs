@@ -354,7 +354,12 @@ pub fn drive(
     let measure = budget.cost();
     let priors: Vec<f64> = strategies.iter().map(|s| s.prior_weight()).collect();
     let mut schedule = Schedule::new(measure, &priors);
-    while let Some(i) = schedule.next(&done) {
+    loop {
+        let warming: Vec<bool> = strategies.iter().map(|s| s.warming_up()).collect();
+        schedule.set_warming(&warming);
+        let Some(i) = schedule.next(&done) else {
+            break;
+        };
         let strategy = &mut *strategies[i];
         let (first_before, tests_before): (Vec<usize>, u64) = (
             values.iter().map(|v| v.first_covered).collect(),

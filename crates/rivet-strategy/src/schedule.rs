@@ -6,9 +6,18 @@
 //! furthest behind its share (stride scheduling on virtual time). The cost of a turn is its
 //! wall-clock time, or, under an execution cap, the tests it ran plus one, so that a capped
 //! run schedules the same way every time.
+//!
+//! A technique's reward can come late (SUSHI pays only after its exploration), so each
+//! strategy keeps at least its prior share until it has spent its prior share of the first
+//! half of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
+//! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
+//! time at least while it does.
 
 /// Each active strategy's least share of the time.
 pub const FLOOR: f64 = 0.06;
+
+/// The least share of a strategy warming up.
+pub const WARM_UP: f64 = 0.5;
 
 /// How a turn's cost is measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +55,8 @@ struct Standing {
     cost: f64,
     /// Cost over share so far: the next turn goes to the lowest.
     virtual_time: f64,
+    /// All the cost so far, undecayed.
+    spent: f64,
 }
 
 /// The portfolio's state over one drive.
@@ -53,6 +64,8 @@ struct Standing {
 pub struct Schedule {
     measure: Cost,
     standings: Vec<Standing>,
+    /// Which strategies are warming up now.
+    warming: Vec<bool>,
 }
 
 impl Schedule {
@@ -67,7 +80,14 @@ impl Schedule {
                     ..Standing::default()
                 })
                 .collect(),
+            warming: vec![false; priors.len()],
         }
+    }
+
+    /// Says which strategies are warming up (work that must come before any reward).
+    pub fn set_warming(&mut self, warming: &[bool]) {
+        self.warming = warming.to_vec();
+        self.warming.resize(self.standings.len(), false);
     }
 
     pub fn measure(&self) -> Cost {
@@ -113,11 +133,56 @@ impl Schedule {
         let total: f64 = weights.iter().sum();
         let floor = FLOOR.min(1.0 / n as f64);
         let free = 1.0 - floor * n as f64;
-        weights
+        let adaptive: Vec<f64> = weights
             .iter()
             .zip(&active)
             .map(|(w, a)| if *a { floor + free * w / total } else { 0.0 })
-            .collect()
+            .collect();
+        self.protect_priors(adaptive, &active)
+    }
+
+    /// Raises each strategy that has spent less than its prior share of half the whole to its
+    /// prior share, and each warming up to half the time (when others are active); the
+    /// others give up the difference in proportion.
+    fn protect_priors(&self, mut shares: Vec<f64>, active: &[bool]) -> Vec<f64> {
+        let prior_total: f64 = self
+            .standings
+            .iter()
+            .zip(active)
+            .filter(|(_, a)| **a)
+            .map(|(s, _)| s.prior)
+            .sum();
+        let half = self.measure.whole() / 2.0;
+        let mut raised = vec![false; shares.len()];
+        let mut extra = 0.0;
+        for (i, s) in self.standings.iter().enumerate() {
+            let prior_share = s.prior / prior_total;
+            let mut least: f64 = 0.0;
+            if s.spent < prior_share * half {
+                least = prior_share;
+            }
+            if self.warming.get(i).copied().unwrap_or(false) {
+                least = least.max(WARM_UP);
+            }
+            if active[i] && shares[i] < least {
+                extra += least - shares[i];
+                shares[i] = least;
+                raised[i] = true;
+            }
+        }
+        let rest: f64 = (0..shares.len())
+            .filter(|i| active[*i] && !raised[*i])
+            .map(|i| shares[i])
+            .sum();
+        if extra > 0.0 && rest > 0.0 {
+            let keep = ((rest - extra) / rest).max(0.0);
+            for i in 0..shares.len() {
+                if active[i] && !raised[i] {
+                    shares[i] *= keep;
+                }
+            }
+        }
+        shares
     }
 
     /// How long a turn of strategy `i` should take at most: its share of a quarter of the
@@ -146,6 +211,7 @@ impl Schedule {
         }
         if let Some(s) = self.standings.get_mut(turn) {
             s.cost += cost;
+            s.spent += cost;
             let share = shares.get(turn).copied().unwrap_or(FLOOR).max(FLOOR / 2.0);
             s.virtual_time += cost / share;
         }

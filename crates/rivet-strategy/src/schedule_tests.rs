@@ -119,3 +119,47 @@ fn the_same_costs_and_rewards_give_the_same_turns() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn a_delayed_reward_keeps_its_prior_share_of_the_first_half() {
+    // 0 pays every turn from the start; 1 pays nothing for its first 10 units of cost (an
+    // exploration), which it must be given although 0 is paying all the while.
+    let whole = 100.0;
+    let mut s = Schedule::new(Cost::Time { whole }, &[2.0, 1.0]);
+    let done = [false, false];
+    let (mut elapsed, mut spent) = (0.0, [0.0, 0.0]);
+    while elapsed < whole / 2.0 {
+        let i = s.next(&done).expect("a strategy");
+        let reward = f64::from(u8::from(i == 0 || spent[1] >= 10.0));
+        let mut rewards = [0.0, 0.0];
+        rewards[i] = reward;
+        s.record(i, 0.5, &rewards, &done);
+        spent[i] += 0.5;
+        elapsed += 0.5;
+    }
+    assert!(
+        spent[1] >= whole / 2.0 / 3.0 - 1.0,
+        "its prior third of the first half: {spent:?}"
+    );
+}
+
+#[test]
+fn a_strategy_warming_up_gets_half_the_time() {
+    let mut s = Schedule::new(Cost::Time { whole: 100.0 }, &[2.0, 1.0, 1.0]);
+    let done = [false, false, false];
+    // Spend past every prior protection, paying only strategy 0.
+    for _ in 0..400 {
+        let i = s.next(&done).expect("a strategy");
+        let mut rewards = [0.0; 3];
+        rewards[0] = f64::from(u8::from(i == 0));
+        s.record(i, 0.25, &rewards, &done);
+    }
+    assert!(s.shares(&done)[1] < 0.2, "{:?}", s.shares(&done));
+    s.set_warming(&[false, true, false]);
+    let shares = s.shares(&done);
+    assert!((shares[1] - WARM_UP).abs() < 1e-9, "{shares:?}");
+    assert!(
+        (shares.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+        "{shares:?}"
+    );
+}

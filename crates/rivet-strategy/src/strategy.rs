@@ -34,6 +34,13 @@ pub trait Strategy {
     /// exploration, keeps it within this).
     fn allow_turn(&mut self, _allowance: Duration) {}
 
+    /// Is it doing work that must come before it can cover anything (an exploration before
+    /// its goals exist)? The portfolio gives a strategy warming up half the time at least:
+    /// its reward comes late, and judging it before would starve it.
+    fn warming_up(&self) -> bool {
+        false
+    }
+
     /// Adds or retires goals before a step (path-condition goals, say); the default does
     /// nothing.
     fn update_goals(&mut self, _goals: &mut Goals, _archive: &Archive) {}

@@ -458,6 +458,10 @@ impl Strategy for SymbolicStrategy {
         self.allowance = Some(allowance);
     }
 
+    fn warming_up(&self) -> bool {
+        matches!(self.phase, Phase::Exploring | Phase::Select)
+    }
+
     fn report_sections(&self, elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {
         let symbolic = rivet_report::SymbolicReport {
             invariants: self.learned_invariants(),
