@@ -166,6 +166,60 @@ fn an_execution_cap_stops_the_search_early() {
     assert!(r["elapsed_s"].as_f64().unwrap() < 30.0);
 }
 
+/// Under an execution cap, `--strategy all` writes the same tests for the same seed: the
+/// strategies read their phases, slices and explorations' time on the virtual clock that
+/// only the work done advances, the portfolio's turns follow it, and each worker JVM gets the
+/// same tests. `tardis.SampleClass` (symbolic exploration, PC goals, concolic solving) wrote
+/// different tests on two runs before.
+#[test]
+fn a_capped_run_of_every_strategy_writes_the_same_tests_twice() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let file = "tardis/SampleClassRivetTest.java";
+    let runs: Vec<(String, serde_json::Value)> = ["a", "b"]
+        .iter()
+        .map(|r| {
+            let out = rivet_testkit::cache_dir().join(format!("cli-generate-capped-{r}"));
+            let o = generate(
+                &subjects,
+                "tardis.SampleClass",
+                &out,
+                &[
+                    "--budget",
+                    "60",
+                    "--seed",
+                    "3",
+                    "--strategy",
+                    "all",
+                    "--max-executions",
+                    "1500",
+                ],
+            );
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            (
+                std::fs::read_to_string(out.join(file)).unwrap(),
+                report(&out),
+            )
+        })
+        .collect();
+    let ((ta, ra), (tb, rb)) = (&runs[0], &runs[1]);
+    assert_eq!(ta, tb);
+    assert_eq!(ra["executions"], rb["executions"]);
+    let turns = |r: &serde_json::Value| -> Vec<(String, u64)> {
+        r["techniques"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["strategy"].to_string(), t["turns"].as_u64().unwrap()))
+            .collect()
+    };
+    assert_eq!(turns(ra), turns(rb), "the same turns");
+    assert!(
+        turns(ra).len() >= 3,
+        "every strategy took turns: {:?}",
+        turns(ra)
+    );
+}
+
 #[test]
 fn a_class_left_without_tests_gets_no_test_file() {
     // An abstract class with no branches and no method a test can call: nothing to test. An

@@ -41,7 +41,8 @@ impl StrategyPlugin for ConcolicPlugin {
             ctx.plan,
             ctx.probes,
             ctx.generator,
-            Explorer::new(ctx.classpath.clone(), ExploreConfig::default()),
+            Explorer::new(ctx.classpath.clone(), ExploreConfig::default())
+                .on_clock(ctx.clock.clone()),
             ctx.feasibility.clone(),
             ConcolicConfig {
                 order: self.order,

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rivet_api::{Callable, CallableKind, Generator, Rng};
 use rivet_instrument::ClassProbes;
@@ -178,7 +178,7 @@ pub struct ConcolicStrategy<'g, 'm> {
     stepping: Vec<Node>,
     /// Path conditions waiting to become goals (goals are added between steps).
     new_goals: Vec<(usize, Arc<PathCondition>)>,
-    active: Vec<(GoalId, Instant, Arc<PathCondition>)>,
+    active: Vec<(GoalId, Duration, Arc<PathCondition>)>,
     feasibility: Feasibility,
     seeded: bool,
     uncovered_left: bool,
@@ -399,7 +399,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             record_unsat: UNSAT_EXAMPLES,
             ..ExploreConfig::default()
         });
-        let started = Instant::now();
+        let started = self.explorer.clock().now();
         let mut found: Option<(PathCondition, rivet_pc::Model, bool)> = None;
         let explored = explorer.explore(&target.spec, &mut |path, symbols| {
             let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
@@ -409,7 +409,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
                 found = Some((pc, path.model.clone(), path.imprecise));
             }
         });
-        self.stats.explore_time += started.elapsed();
+        self.stats.explore_time += self.explorer.clock().since(started);
         if found.is_none() {
             debug!(method = %target.spec.name, prefix = ?node.prefix, "concolic node: no path");
             // The negated outcome the solver ruled out: TARDIS's infeasible alternatives.
@@ -458,9 +458,9 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             seed: self.config.seed,
             ..ExploreConfig::default()
         });
-        let started = Instant::now();
+        let started = self.explorer.clock().now();
         let solution = explorer.replay_test(&whole);
-        self.stats.explore_time += started.elapsed();
+        self.stats.explore_time += self.explorer.clock().since(started);
         let solution = match solution {
             Ok(Some(s)) if !s.changed.is_empty() || !s.changed_strings.is_empty() => s,
             Ok(_) => return None,
@@ -629,7 +629,7 @@ impl Strategy for ConcolicStrategy<'_, '_> {
                 self.feasibility
                     .learn(&pc, Label::Feasible, Source::GoalReached);
                 goals.retire(g);
-            } else if since.elapsed() >= slice {
+            } else if self.explorer.clock().since(since) >= slice {
                 self.feasibility
                     .learn(&pc, Label::Infeasible, Source::GoalFailed);
                 goals.retire(g);
@@ -645,7 +645,7 @@ impl Strategy for ConcolicStrategy<'_, '_> {
             let objective = PathConditionObjective::new(t.callable.member.clone(), pc.clone());
             let label = format!("{}.{}", t.spec.class.simple(), t.spec.name);
             let g = goals.add(Arc::new(objective), label, None, "concolic path".into());
-            self.active.push((g, Instant::now(), pc));
+            self.active.push((g, self.explorer.clock().now(), pc));
             self.stats.goals += 1;
         }
     }

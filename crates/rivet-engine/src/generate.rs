@@ -303,10 +303,7 @@ impl FinishRun<'_, '_> {
                 goals,
                 archive,
                 pool,
-                Budget {
-                    time: left,
-                    max_executions: self.config.max_executions,
-                },
+                Budget::new(left, self.config.max_executions),
                 &mut |p| observe(Event::Progress(p)),
                 None,
             );

@@ -198,6 +198,7 @@ fn strategies_on(
     let plugins = config.registry.chosen(config);
     let chosen: Vec<&'static str> = plugins.iter().map(|p| p.name()).collect();
     let feasibility = Feasibility::new();
+    let budget = Budget::new(config.strategy_budget(), config.max_executions);
     let context = BuildContext {
         plan,
         generator: &generator,
@@ -206,6 +207,7 @@ fn strategies_on(
         seed: config.seed,
         budget: config.strategy_budget(),
         max_executions: config.max_executions,
+        clock: budget.clock.clone(),
         keep_artifacts: input.keep_artifacts.as_deref(),
         feasibility: &feasibility,
         chosen: &chosen,
@@ -225,6 +227,9 @@ fn strategies_on(
     // Loops the strategies' tests fall into cost less with limits that follow the tests;
     // minimizing, verifying and the final run keep the configured limit.
     pool.set_adaptive_time_limit(true);
+    // Under an execution cap the same tests meet the same JVM state on every run (the
+    // minimizing and verifying that follow too).
+    pool.set_fixed_assignment(config.max_executions.is_some());
     let mut turns: Vec<&mut dyn Strategy> = strategies
         .iter_mut()
         .map(|s| &mut **s as &mut dyn Strategy)
@@ -234,10 +239,7 @@ fn strategies_on(
         &mut goals,
         &mut archive,
         pool,
-        Budget {
-            time: config.strategy_budget(),
-            max_executions: config.max_executions,
-        },
+        budget,
         progress,
         Some(watch),
     );

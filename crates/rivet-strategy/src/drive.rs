@@ -5,6 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+use rivet_clock::RunClock;
 use rivet_search::{Archive, Arena, Goals};
 use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase, TypedTest};
 
@@ -12,11 +13,14 @@ use crate::schedule::{Cost, Schedule};
 use crate::strategy::{StepOutcome, Strategy};
 use crate::watch::Watch;
 
-/// When the strategies stop.
-#[derive(Debug, Clone, Copy)]
+/// When the strategies stop, and the clock their time is read on.
+#[derive(Debug, Clone)]
 pub struct Budget {
     pub time: Duration,
     pub max_executions: Option<u64>,
+    /// The run's clock, shared with the strategies (virtual under an execution cap). The
+    /// strategies' time also ends on the wall clock, whichever comes first.
+    pub clock: RunClock,
 }
 
 /// How far the strategies have come, reported after every step.
@@ -33,14 +37,19 @@ pub struct DriveProgress {
 }
 
 impl Budget {
-    /// How the schedule measures a turn: by the tests it ran under an execution cap (so a
-    /// capped run schedules alike every time), else by its time.
+    /// A budget with its own clock: virtual under an execution cap, else the wall clock.
+    pub fn new(time: Duration, max_executions: Option<u64>) -> Budget {
+        Budget {
+            time,
+            max_executions,
+            clock: RunClock::for_budget(time, max_executions),
+        }
+    }
+
+    /// How the schedule measures a turn: its time on the run's clock.
     pub fn cost(&self) -> Cost {
-        match self.max_executions {
-            Some(cap) => Cost::Work { whole: cap as f64 },
-            None => Cost::Time {
-                whole: self.time.as_secs_f64(),
-            },
+        Cost {
+            whole: self.time.as_secs_f64(),
         }
     }
 }
@@ -130,6 +139,8 @@ struct Counted<'a> {
     stop: Instant,
     /// Recent wall-clock time per test (zero before the first chunk).
     per_test: Duration,
+    /// The run's clock, which the tests run advance.
+    clock: RunClock,
 }
 
 impl Counted<'_> {
@@ -172,6 +183,7 @@ impl Executor for Counted<'_> {
                 (self.per_test * 3 + per) / 4
             };
             self.count += n as u64;
+            self.clock.ran(n as u64);
             i += n;
         }
         out
@@ -334,6 +346,7 @@ pub fn drive(
         count: 0,
         stop: start + budget.time + overrun_grace(budget.time),
         per_test: Duration::ZERO,
+        clock: budget.clock.clone(),
     };
     let mut done = vec![false; strategies.len()];
     let mut failed = vec![false; strategies.len()];
@@ -361,13 +374,11 @@ pub fn drive(
             break;
         };
         let strategy = &mut *strategies[i];
-        let (first_before, tests_before): (Vec<usize>, u64) = (
-            values.iter().map(|v| v.first_covered).collect(),
-            counted.count,
-        );
+        let first_before: Vec<usize> = values.iter().map(|v| v.first_covered).collect();
         let name = strategy.name();
         strategy.allow_turn(schedule.allowance(i, &done, budget.time));
         let (turn_start, phase_before) = (start.elapsed(), strategy.phase());
+        let turn_clock = budget.clock.now();
         if let Some(w) = watch {
             w.begin(
                 name,
@@ -398,7 +409,6 @@ pub fn drive(
         values[i].time += start.elapsed().saturating_sub(turn_start);
         register_guides(arena.goals, arena.archive, goals_before, name);
         credit_first_covered(&mut values, &covered_before, arena.archive, &branch_goals);
-        let turn_seconds = start.elapsed().saturating_sub(turn_start).as_secs_f64();
         // A turn may not run far past the strategies' time: a strategy whose turn did is
         // stopped (its tests so far are kept), so that a second overrun cannot follow.
         if !failed[i] {
@@ -435,7 +445,7 @@ pub fn drive(
             executions: counted.count,
             elapsed: start.elapsed(),
         });
-        let cost = measure.of_turn(turn_seconds, counted.count - tests_before);
+        let cost = measure.of_turn(budget.clock.since(turn_clock).as_secs_f64());
         let brought = rewards(&values, &first_before, i, strategies.len());
         schedule.record(i, cost, &brought, &done);
         let capped = budget.max_executions.is_some_and(|m| counted.count >= m);

@@ -130,10 +130,7 @@ fn counter(name: &'static str, next: i32, last: i32) -> Counter {
 }
 
 fn budget() -> Budget {
-    Budget {
-        time: Duration::from_secs(30),
-        max_executions: None,
-    }
+    Budget::new(Duration::from_secs(30), None)
 }
 
 /// Drives `strategies` within the default budget, ignoring progress.
@@ -264,10 +261,7 @@ fn the_strategy_that_covers_goals_gets_more_turns_and_the_other_keeps_some() {
         &mut goals,
         &mut archive,
         &mut FakeExecutor,
-        Budget {
-            time: Duration::from_secs(30),
-            max_executions: Some(200),
-        },
+        Budget::new(Duration::from_secs(30), Some(200)),
         &mut |_| {},
         None,
     );
@@ -278,7 +272,8 @@ fn the_strategy_that_covers_goals_gets_more_turns_and_the_other_keeps_some() {
             .find(|v| v.strategy == name)
             .map_or(0, |v| v.turns)
     };
-    assert!(turns("a") > 3 * turns("b"), "{:?}", result.values);
+    // b keeps its prior half until it has spent a quarter of the whole, then its floor.
+    assert!(turns("a") > 2 * turns("b"), "{:?}", result.values);
     assert!(
         turns("b") >= 5,
         "asked less often, not never: {:?}",
@@ -308,10 +303,7 @@ fn the_execution_cap_stops_the_run() {
         &mut goals,
         &mut archive,
         &mut FakeExecutor,
-        Budget {
-            time: Duration::from_secs(30),
-            max_executions: Some(5),
-        },
+        Budget::new(Duration::from_secs(30), Some(5)),
         &mut |_| {},
         None,
     );
@@ -377,10 +369,7 @@ fn a_strategy_whose_turn_overruns_the_time_is_stopped_and_reported() {
     let mut a = counter("a", 0, 5);
     let mut b = counter("b", 3, 5);
     b.stalls = Duration::from_millis(1_300);
-    let short = Budget {
-        time: Duration::from_millis(100),
-        max_executions: None,
-    };
+    let short = Budget::new(Duration::from_millis(100), None);
     let result = drive(
         &mut [&mut a, &mut b],
         &mut goals,
@@ -423,10 +412,7 @@ fn a_strategy_stuck_in_one_call_is_left_behind_with_the_tests_found_before_it() 
                 &mut goals,
                 &mut archive,
                 &mut FakeExecutor,
-                Budget {
-                    time: Duration::from_millis(100),
-                    max_executions: None,
-                },
+                Budget::new(Duration::from_millis(100), None),
                 &mut |_| {},
                 Some(watch),
             );

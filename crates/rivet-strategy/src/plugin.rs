@@ -25,6 +25,10 @@ pub struct BuildContext<'g, 'm> {
     /// The strategies' time.
     pub budget: Duration,
     pub max_executions: Option<u64>,
+    /// The run's clock (the driver's): strategies read their phases, slices and
+    /// explorations' time on it, so that a run under an execution cap decides alike every
+    /// time.
+    pub clock: rivet_clock::RunClock,
     /// Where `--keep-artifacts` keeps what strategies write (None: nothing is kept).
     pub keep_artifacts: Option<&'g Path>,
     /// The run's one classifier of path-condition feasibility, shared by the strategies that

@@ -4,8 +4,8 @@
 //! each, so that a technique that starts paying late is noticed and one that has returned
 //! nothing for a while is asked less often, never not at all. Turns go to the strategy
 //! furthest behind its share (stride scheduling on virtual time). The cost of a turn is its
-//! wall-clock time, or, under an execution cap, the tests it ran plus one, so that a capped
-//! run schedules the same way every time.
+//! time on the run's clock (`rivet_clock`): under an execution cap, virtual time that only
+//! the work done advances, so that a capped run schedules the same way every time.
 //!
 //! A technique's reward can come late (SUSHI pays only after its exploration), so each
 //! strategy keeps at least its prior share until it has spent its prior share of the first
@@ -19,30 +19,23 @@ pub const FLOOR: f64 = 0.06;
 /// The least share of a strategy warming up.
 pub const WARM_UP: f64 = 0.5;
 
-/// How a turn's cost is measured.
+/// How a turn's cost is measured: in seconds on the run's clock (the wall clock, or under an
+/// execution cap the virtual one that only the work done advances, so that a capped run
+/// schedules alike every time). The whole is the strategies' time.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Cost {
-    /// Seconds of wall-clock time; the whole is the strategies' time.
-    Time { whole: f64 },
-    /// Tests run, plus one per turn; the whole is the execution cap.
-    Work { whole: f64 },
+pub struct Cost {
+    pub whole: f64,
 }
 
 impl Cost {
-    /// The cost of one turn that took `seconds` and ran `tests` tests.
-    pub fn of_turn(self, seconds: f64, tests: u64) -> f64 {
-        match self {
-            // Even a turn that does nothing costs a little: no strategy can take turns for
-            // free.
-            Cost::Time { .. } => seconds.max(0.002),
-            Cost::Work { .. } => tests as f64 + 1.0,
-        }
+    /// The cost of one turn that took `seconds`: even a turn that does nothing costs a
+    /// little, so no strategy can take turns for free.
+    pub fn of_turn(self, seconds: f64) -> f64 {
+        seconds.max(0.002)
     }
 
     fn whole(self) -> f64 {
-        match self {
-            Cost::Time { whole } | Cost::Work { whole } => whole.max(f64::MIN_POSITIVE),
-        }
+        self.whole.max(f64::MIN_POSITIVE)
     }
 }
 

@@ -11,7 +11,7 @@ fn simulate(
     reward: impl Fn(usize, usize) -> f64,
 ) -> Vec<f64> {
     let whole: f64 = 100.0;
-    let mut s = Schedule::new(Cost::Time { whole }, priors);
+    let mut s = Schedule::new(Cost { whole }, priors);
     let done = vec![false; priors.len()];
     let mut spent = vec![0.0; priors.len()];
     for t in 0..turns {
@@ -54,7 +54,7 @@ fn a_strategy_that_pays_gets_most_of_the_time_and_the_others_keep_their_floor() 
 fn a_technique_that_starts_paying_late_is_noticed() {
     // 0 pays for the first 500 turns, then nothing; 1 pays only after that.
     let whole = 100.0;
-    let mut s = Schedule::new(Cost::Time { whole }, &[2.0, 1.0]);
+    let mut s = Schedule::new(Cost { whole }, &[2.0, 1.0]);
     let done = [false, false];
     let mut late_spent = [0.0, 0.0];
     for t in 0..3_000 {
@@ -78,7 +78,7 @@ fn a_technique_that_starts_paying_late_is_noticed() {
 
 #[test]
 fn a_done_strategy_gets_no_turn_and_no_share() {
-    let s = Schedule::new(Cost::Time { whole: 10.0 }, &[1.0, 1.0]);
+    let s = Schedule::new(Cost { whole: 10.0 }, &[1.0, 1.0]);
     assert_eq!(s.next(&[true, false]), Some(1));
     assert_eq!(s.next(&[true, true]), None);
     let shares = s.shares(&[false, true]);
@@ -89,14 +89,14 @@ fn a_done_strategy_gets_no_turn_and_no_share() {
 fn free_turns_are_not_free() {
     // A strategy whose turns take no time still pays a little for each: it cannot take all
     // the turns.
-    let mut s = Schedule::new(Cost::Time { whole: 60.0 }, &[1.0, 1.0]);
+    let mut s = Schedule::new(Cost { whole: 60.0 }, &[1.0, 1.0]);
     let done = [false, false];
     let mut turns = [0usize, 0];
     for _ in 0..1_000 {
         let i = s.next(&done).expect("a strategy");
         turns[i] += 1;
         let seconds = if i == 0 { 0.0 } else { 0.05 };
-        s.record(i, s.measure().of_turn(seconds, 0), &[0.0, 0.0], &done);
+        s.record(i, s.measure().of_turn(seconds), &[0.0, 0.0], &done);
     }
     assert!(turns[1] >= 30, "{turns:?}");
 }
@@ -104,12 +104,12 @@ fn free_turns_are_not_free() {
 #[test]
 fn the_same_costs_and_rewards_give_the_same_turns() {
     let run = || {
-        let mut s = Schedule::new(Cost::Work { whole: 1_000.0 }, &[2.0, 1.0, 1.0]);
+        let mut s = Schedule::new(Cost { whole: 1_000.0 }, &[2.0, 1.0, 1.0]);
         let done = [false, false, false];
         (0..500)
             .map(|t| {
                 let i = s.next(&done).expect("a strategy");
-                let cost = s.measure().of_turn(0.0, (t % 7) as u64);
+                let cost = s.measure().of_turn((t % 7) as f64 / 100.0);
                 let mut rewards = [0.0; 3];
                 rewards[i] = f64::from(u8::from(t % 5 == i));
                 s.record(i, cost, &rewards, &done);
@@ -125,7 +125,7 @@ fn a_delayed_reward_keeps_its_prior_share_of_the_first_half() {
     // 0 pays every turn from the start; 1 pays nothing for its first 10 units of cost (an
     // exploration), which it must be given although 0 is paying all the while.
     let whole = 100.0;
-    let mut s = Schedule::new(Cost::Time { whole }, &[2.0, 1.0]);
+    let mut s = Schedule::new(Cost { whole }, &[2.0, 1.0]);
     let done = [false, false];
     let (mut elapsed, mut spent) = (0.0, [0.0, 0.0]);
     while elapsed < whole / 2.0 {
@@ -145,7 +145,7 @@ fn a_delayed_reward_keeps_its_prior_share_of_the_first_half() {
 
 #[test]
 fn a_strategy_warming_up_gets_half_the_time() {
-    let mut s = Schedule::new(Cost::Time { whole: 100.0 }, &[2.0, 1.0, 1.0]);
+    let mut s = Schedule::new(Cost { whole: 100.0 }, &[2.0, 1.0, 1.0]);
     let done = [false, false, false];
     // Spend past every prior protection, paying only strategy 0.
     for _ in 0..400 {

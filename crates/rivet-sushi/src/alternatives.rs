@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rivet_instrument::ClassProbes;
 use rivet_pc::{Clause, CmpOp, PathCondition, SymbolSort, Term};
@@ -132,7 +132,8 @@ impl Alternatives {
         if self.branch_count == 0 || self.targets.is_empty() {
             return Vec::new();
         }
-        let started = Instant::now();
+        let clock = self.explorer.clock().clone();
+        let started = clock.now();
         let tests = self.fresh_tests(arena);
         if tests.is_empty() {
             return Vec::new();
@@ -158,7 +159,7 @@ impl Alternatives {
                 };
                 // A step replays for a bounded time; the calls left then are not replayed
                 // (later tests take the same paths again, or others near them).
-                if call.trace_truncated || started.elapsed() >= STEP_TIME {
+                if call.trace_truncated || clock.since(started) >= STEP_TIME {
                     self.stats.calls_skipped += usize::from(!call.trace_truncated);
                     continue;
                 }
@@ -172,9 +173,9 @@ impl Alternatives {
             arena,
             &tests,
             &pending,
-            (Instant::now() + REFUTE_TIME, invariants),
+            (clock.deadline(REFUTE_TIME), invariants),
         );
-        self.stats.time += started.elapsed();
+        self.stats.time += clock.since(started);
         out
     }
 
@@ -232,7 +233,7 @@ impl Alternatives {
         arena: &mut Arena<'_>,
         tests: &[TypedTest],
         pending: &[(usize, u32, usize, Vec<Arc<PathCondition>>)],
-        (refute_until, invariants): (Instant, &Invariants),
+        (refute_until, invariants): (Duration, &Invariants),
     ) -> Vec<Harvested> {
         if pending.is_empty() {
             return Vec::new();

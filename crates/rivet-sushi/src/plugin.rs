@@ -37,7 +37,8 @@ impl StrategyPlugin for SushiPlugin {
         let with_others = ctx.with_others(self.name());
         let s = SymbolicStrategy::new(
             ctx.plan,
-            Explorer::new(ctx.classpath.clone(), ExploreConfig::default()),
+            Explorer::new(ctx.classpath.clone(), ExploreConfig::default())
+                .on_clock(ctx.clock.clone()),
             SymbolicSchedule {
                 until_budget: self.until_budget,
                 ..SymbolicSchedule::for_budget(ctx.budget, with_others, ctx.seed)

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rivet_api::CallableKind;
 use rivet_instrument::ClassProbes;
@@ -164,7 +164,8 @@ pub struct SymbolicStrategy {
     explored: HashSet<Arc<PathCondition>>,
     active: Vec<ActiveGoal>,
     phase: Phase,
-    started: Instant,
+    /// When it was built, on the run's clock.
+    started: Duration,
     stats: SymbolicStats,
     /// Some branch of the class was uncovered at the last update (else there is nothing left
     /// to explore or select for, and the driver may stop).
@@ -242,6 +243,7 @@ impl SymbolicStrategy {
             .filter(|(_, p)| p.class == *class)
             .map(|(g, p)| (p.branch.0, *g))
             .collect();
+        let started = explorer.clock().now();
         SymbolicStrategy {
             explorer,
             schedule,
@@ -253,7 +255,7 @@ impl SymbolicStrategy {
             active: Vec::new(),
             // Waiting hands over to exploring at once when there is no search first.
             phase: Phase::Waiting,
-            started: Instant::now(),
+            started,
             stats: SymbolicStats::default(),
             uncovered_left: true,
             artifacts,
@@ -301,11 +303,12 @@ impl SymbolicStrategy {
     /// Traces the archive's new tests and keeps the alternatives of their paths; ends the
     /// strategy when nothing is searched, picked or harvested any more.
     fn harvest(&mut self, arena: &mut Arena<'_>) {
+        let elapsed = self.elapsed();
         let Some(alternatives) = self.alternatives.as_mut() else {
             return;
         };
         // At most a fifth of the strategy's time, so the search keeps most of it.
-        if alternatives.stats().time * HARVEST_SHARE > self.started.elapsed() {
+        if alternatives.stats().time * HARVEST_SHARE > elapsed {
             return;
         }
         let invariants = self
@@ -410,6 +413,11 @@ impl SymbolicStrategy {
                 !m.done && m.branches.iter().any(|g| !archive.is_covered(*g))
             })
             .collect();
+    }
+
+    /// Its time so far on the run's clock.
+    fn elapsed(&self) -> Duration {
+        self.explorer.clock().since(self.started)
     }
 
     fn explore_budget_left(&self) -> Duration {
@@ -564,7 +572,7 @@ impl Strategy for SymbolicStrategy {
         }
         match self.phase {
             Phase::Waiting => {
-                if self.started.elapsed() < self.schedule.search_first {
+                if self.elapsed() < self.schedule.search_first {
                     return StepOutcome::Worked;
                 }
                 self.enqueue(arena.archive);

@@ -129,7 +129,7 @@ pub struct ExploreConfig {
     /// methods, concatenation, builders, `parseInt` and `valueOf` build string clauses
     /// (`strings_symbolic`).
     pub symbolic_strings: bool,
-    /// Wall-clock budget of the whole exploration.
+    /// Budget of the whole exploration, on the explorer's clock.
     pub time_budget: Option<Duration>,
     /// Keep up to this many of the queries the solver proved unsatisfiable (the numeric path
     /// condition with the clause that could not be added), as `ExploreSummary::unsat`: the

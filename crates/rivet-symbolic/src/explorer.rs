@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rivet_clock::RunClock;
+
 use rivet_classpath::{Classpath, Hierarchy};
 use rivet_pc::Model;
 use rivet_solver::{Solver, SolverStats};
@@ -165,6 +167,10 @@ pub struct Explorer {
     classpath: Arc<Classpath>,
     hierarchy: Arc<Hierarchy>,
     config: ExploreConfig,
+    /// The run's clock that time budgets are read on: the wall clock, or under an execution
+    /// cap the virtual one that the interpreter's steps advance (so a capped run's
+    /// explorations end alike every time).
+    clock: RunClock,
 }
 
 fn names(list: impl Iterator<Item = String>) -> String {
@@ -185,7 +191,19 @@ impl Explorer {
             classpath,
             hierarchy,
             config,
+            clock: RunClock::wall(),
         }
+    }
+
+    /// The same explorer reading its time on `clock` (the run's).
+    pub fn on_clock(mut self, clock: RunClock) -> Explorer {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock its time budgets are read on.
+    pub fn clock(&self) -> &RunClock {
+        &self.clock
     }
 
     pub fn config(&self) -> &ExploreConfig {
@@ -200,24 +218,26 @@ impl Explorer {
         &self.hierarchy
     }
 
-    /// An explorer of the same classpath (sharing its class hierarchy) with other bounds.
+    /// An explorer of the same classpath (sharing its class hierarchy) and clock with other
+    /// bounds.
     pub fn with_config(&self, config: ExploreConfig) -> Explorer {
         Explorer {
             classpath: self.classpath.clone(),
             hierarchy: self.hierarchy.clone(),
             config,
+            clock: self.clock.clone(),
         }
     }
 
     /// Which of `conditions` the solver proves unsatisfiable (in their order; false where it
     /// finds a model or gives up), with one solver of this explorer's configuration, until
-    /// `deadline` (the conditions left are not checked: false).
-    pub fn refuted(&self, conditions: &[&PathCondition], deadline: Instant) -> Vec<bool> {
+    /// `deadline` on the explorer's clock (the conditions left are not checked: false).
+    pub fn refuted(&self, conditions: &[&PathCondition], deadline: Duration) -> Vec<bool> {
         let mut solver = self.config.solver();
         conditions
             .iter()
             .map(|pc| {
-                if Instant::now() >= deadline {
+                if self.clock.passed(deadline) {
                     return false;
                 }
                 let terms: Vec<rivet_pc::Term> =
@@ -338,13 +358,10 @@ impl Explorer {
             &[],
         );
         next_id += 1;
+        let clock = &self.clock;
+        let deadline = self.config.time_budget.map(|b| clock.deadline(b));
         while let Some(id) = searcher.select() {
-            if summary.paths >= self.config.max_paths
-                || self
-                    .config
-                    .time_budget
-                    .is_some_and(|b| started.elapsed() > b)
-            {
+            if summary.paths >= self.config.max_paths || deadline.is_some_and(|d| clock.passed(d)) {
                 summary.truncated = true;
                 break;
             }
@@ -352,8 +369,7 @@ impl Explorer {
                 searcher.update(&[], &[id]);
                 continue;
             };
-            let deadline = self.config.time_budget.map(|b| started + b);
-            let outcome = run_state(&mut state, &mut ctx, deadline);
+            let outcome = run_state(&mut state, &mut ctx, (clock, deadline));
             match outcome {
                 Ok(Step::Fork(children)) => {
                     let metas = admit(&mut states, &mut next_id, children);
@@ -447,26 +463,32 @@ fn admit(
     metas
 }
 
-/// Runs a state until it forks or its path ends (or the deadline passes: a bound).
+/// Runs a state until it forks or its path ends (or the deadline on the explorer's clock
+/// passes: a bound). Its steps advance the clock.
 fn run_state(
     state: &mut SymbolicState,
     ctx: &mut Ctx<'_>,
-    deadline: Option<Instant>,
+    (clock, deadline): (&RunClock, Option<Duration>),
 ) -> Result<Step, SymbolicError> {
-    let mut since_check = 0u32;
+    let mut since_check = 0u64;
     let mut solver_calls = ctx.counters.solver_calls;
     loop {
-        match interp::step(state, ctx)? {
-            Step::Continue => {}
-            other => return Ok(other),
-        }
+        let step = interp::step(state, ctx);
         since_check += 1;
+        match step {
+            Ok(Step::Continue) => {}
+            other => {
+                clock.stepped(since_check);
+                return other;
+            }
+        }
         // Every few thousand steps, and after every step that asked the solver (a query can
         // take the solver's whole time limit, and a long path asks many).
         if since_check >= 4096 || ctx.counters.solver_calls != solver_calls {
+            clock.stepped(since_check);
             since_check = 0;
             solver_calls = ctx.counters.solver_calls;
-            if deadline.is_some_and(|d| Instant::now() > d) {
+            if deadline.is_some_and(|d| clock.passed(d)) {
                 return Ok(Step::End(PathEnd::Bound("time budget".into())));
             }
         }

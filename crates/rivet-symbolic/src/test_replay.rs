@@ -6,7 +6,7 @@
 //! gives new values for the test's primitives and strings.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
 
 use rivet_classfile::{ClassName, Instruction, MethodDescriptor, Opcode, Operand};
 use rivet_pc::{AccessPath, Clause, SymbolId, SymbolSort, SymbolTable, Term};
@@ -140,7 +140,6 @@ impl Explorer {
         &self,
         test: &WholeTest,
     ) -> Result<Option<WholeTestSolution>, SymbolicError> {
-        let started = Instant::now();
         let mut program = Program::new(
             self.classpath().clone(),
             self.hierarchy().clone(),
@@ -160,7 +159,8 @@ impl Explorer {
             },
             ..free.clone()
         };
-        let deadline = self.config().time_budget.map(|b| started + b);
+        let clock = self.clock().clone();
+        let deadline = self.config().time_budget.map(|b| clock.deadline(b));
         let mut initial = SymbolicState::new();
         interp::enter_method(&mut initial, driver.clone(), Vec::new());
         let mut work = vec![Cursor {
@@ -171,12 +171,14 @@ impl Explorer {
             inputs: Vec::new(),
         }];
         let mut clock = Clock {
+            clock,
             deadline,
             steps_run: 0,
+            ticked: 0,
             asked: 0,
         };
         while let Some(mut cursor) = work.pop() {
-            if deadline.is_some_and(|d| Instant::now() > d) {
+            if clock.passed() {
                 return Ok(None);
             }
             let config = if cursor.step == test.target {
@@ -237,11 +239,14 @@ impl Explorer {
     }
 }
 
-/// The replay's time limit, checked as the explorer does: every few thousand steps and
-/// after every query.
+/// The replay's time limit on the run's clock, checked as the explorer does: every few
+/// thousand steps and after every query (the steps advance the clock then).
 struct Clock {
-    deadline: Option<Instant>,
+    clock: rivet_clock::RunClock,
+    deadline: Option<Duration>,
     steps_run: u64,
+    /// The steps counted on the clock so far.
+    ticked: u64,
     /// The solver calls counted at the last step.
     asked: u64,
 }
@@ -252,7 +257,16 @@ impl Clock {
         self.steps_run += 1;
         let check = self.steps_run.is_multiple_of(4096) || solver_calls != self.asked;
         self.asked = solver_calls;
-        check && self.deadline.is_some_and(|d| Instant::now() > d)
+        if !check {
+            return false;
+        }
+        self.clock.stepped(self.steps_run - self.ticked);
+        self.ticked = self.steps_run;
+        self.passed()
+    }
+
+    fn passed(&self) -> bool {
+        self.deadline.is_some_and(|d| self.clock.passed(d))
     }
 }
 

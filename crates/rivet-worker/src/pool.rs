@@ -22,6 +22,8 @@ pub struct WorkerPool {
     workers: Vec<Worker>,
     observation: Arc<ObservationSpec>,
     events: PoolEvents,
+    /// Chunks are dealt to the workers in turn instead of to whichever is free.
+    fixed_assignment: bool,
 }
 
 /// What happened to the tests a pool ran, counted, so that a run reports each kind once
@@ -90,6 +92,7 @@ impl WorkerPool {
             workers,
             observation: Arc::new(ObservationSpec::default()),
             events: PoolEvents::default(),
+            fixed_assignment: false,
         })
     }
 
@@ -103,6 +106,7 @@ impl WorkerPool {
                 .collect(),
             observation: Arc::new(ObservationSpec::default()),
             events: PoolEvents::default(),
+            fixed_assignment: false,
         }
     }
 
@@ -178,12 +182,21 @@ impl WorkerPool {
         }
     }
 
+    /// With `on`, the chunks of a batch are dealt to the workers in turn (chunk i to worker i
+    /// mod n), so the same tests meet the same JVM state on every run (identity hash codes,
+    /// static fields): what a run under an execution cap needs to come out the same. Off,
+    /// chunks go to whichever worker is free, which balances better.
+    pub fn set_fixed_assignment(&mut self, on: bool) {
+        self.fixed_assignment = on;
+    }
+
     /// Runs the tests on the workers and returns one execution per test, in input order.
     ///
     /// Malformed tests are `Rejected`; a test over the time limit is `TimedOut` and a test
     /// whose JVM died is `WorkerCrashed` (the JVM is replaced and the other tests go on).
     /// Tests are handed out in contiguous chunks as workers become free, so which worker runs a
-    /// test (and what static state it finds there) depends on timing.
+    /// test (and what static state it finds there) depends on timing, unless the assignment
+    /// is fixed (`set_fixed_assignment`).
     pub fn run(&mut self, tests: &[TestCase]) -> Vec<Execution> {
         let _span = info_span!("run", tests = tests.len(), workers = self.workers.len()).entered();
         let mut results: Vec<Option<Execution>> = (0..tests.len()).map(|_| None).collect();
@@ -222,16 +235,24 @@ impl WorkerPool {
         } else {
             let next = AtomicUsize::new(0);
             let runnable = &runnable;
+            let fixed = self.fixed_assignment;
             let done: Vec<Vec<(usize, Execution)>> = std::thread::scope(|s| {
                 let handles: Vec<_> = self
                     .workers
                     .iter_mut()
-                    .map(|w| {
+                    .enumerate()
+                    .map(|(k, w)| {
                         let next = &next;
                         s.spawn(move || {
                             let mut done = Vec::new();
+                            let mut turn = 0;
                             loop {
-                                let start = next.fetch_add(chunk, Ordering::Relaxed);
+                                let start = if fixed {
+                                    (k + turn * workers) * chunk
+                                } else {
+                                    next.fetch_add(chunk, Ordering::Relaxed)
+                                };
+                                turn += 1;
                                 if start >= runnable.len() {
                                     break;
                                 }

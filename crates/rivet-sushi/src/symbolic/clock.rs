@@ -1,8 +1,9 @@
 //! When a path-condition goal is given up: its slice is spent, or its best distance has not
 //! improved for the stall time (a goal still getting closer keeps its whole slice). A goal
-//! may get only a share of both (`PcPolicy::slice_share`).
+//! may get only a share of both (`PcPolicy::slice_share`). Moments are readings of the run's
+//! clock (virtual under an execution cap).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The share of a goal's slice it may go without getting closer.
 pub(crate) const STALL_SHARE: f64 = 0.6;
@@ -20,15 +21,15 @@ pub(crate) enum GiveUp {
 /// that last improved.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GoalClock {
-    since: Instant,
+    since: Duration,
     share: f64,
     best: Option<f64>,
-    improved: Instant,
+    improved: Duration,
 }
 
 impl GoalClock {
     /// A goal started at `now` that gets `share` (in (0, 1]) of the slice and of the stall.
-    pub(crate) fn start(now: Instant, share: f64) -> GoalClock {
+    pub(crate) fn start(now: Duration, share: f64) -> GoalClock {
         GoalClock {
             since: now,
             share: share.clamp(0.01, 1.0),
@@ -38,12 +39,12 @@ impl GoalClock {
     }
 
     /// Time since the goal started.
-    pub(crate) fn spent(&self, now: Instant) -> Duration {
-        now.saturating_duration_since(self.since)
+    pub(crate) fn spent(&self, now: Duration) -> Duration {
+        now.saturating_sub(self.since)
     }
 
     /// Records the goal's best distance at `now` (None: no test has called its method yet).
-    pub(crate) fn observe(&mut self, best: Option<f64>, now: Instant) {
+    pub(crate) fn observe(&mut self, best: Option<f64>, now: Duration) {
         if let Some(d) = best {
             if self.best.is_none_or(|b| d < b) {
                 self.best = Some(d);
@@ -55,13 +56,13 @@ impl GoalClock {
     /// Whether the goal is given up at `now`, and why, for its share of `slice` and `stall`.
     pub(crate) fn given_up(
         &self,
-        now: Instant,
+        now: Duration,
         slice: Duration,
         stall: Duration,
     ) -> Option<GiveUp> {
         if self.spent(now) >= slice.mul_f64(self.share) {
             Some(GiveUp::SliceSpent)
-        } else if now.saturating_duration_since(self.improved) >= stall.mul_f64(self.share) {
+        } else if now.saturating_sub(self.improved) >= stall.mul_f64(self.share) {
             Some(GiveUp::Stalled)
         } else {
             None
@@ -76,13 +77,13 @@ mod tests {
     const SLICE: Duration = Duration::from_secs(5);
     const STALL: Duration = Duration::from_secs(3);
 
-    fn at(t0: Instant, ms: u64) -> Instant {
+    fn at(t0: Duration, ms: u64) -> Duration {
         t0 + Duration::from_millis(ms)
     }
 
     #[test]
     fn a_goal_that_never_gets_closer_stalls_before_its_slice() {
-        let t0 = Instant::now();
+        let t0 = Duration::from_secs(7);
         let mut c = GoalClock::start(t0, 1.0);
         c.observe(Some(0.5), at(t0, 100));
         c.observe(Some(0.5), at(t0, 2_000));
@@ -95,7 +96,7 @@ mod tests {
 
     #[test]
     fn a_goal_still_getting_closer_keeps_its_whole_slice() {
-        let t0 = Instant::now();
+        let t0 = Duration::from_secs(7);
         let mut c = GoalClock::start(t0, 1.0);
         for (ms, d) in [(0, 0.9), (2_000, 0.8), (4_000, 0.7)] {
             c.observe(Some(d), at(t0, ms));
@@ -109,7 +110,7 @@ mod tests {
 
     #[test]
     fn a_worse_distance_or_none_is_no_improvement() {
-        let t0 = Instant::now();
+        let t0 = Duration::from_secs(7);
         let mut c = GoalClock::start(t0, 1.0);
         c.observe(Some(0.5), at(t0, 0));
         c.observe(Some(0.6), at(t0, 1_000));
@@ -122,7 +123,7 @@ mod tests {
 
     #[test]
     fn the_first_distance_counts_as_getting_closer() {
-        let t0 = Instant::now();
+        let t0 = Duration::from_secs(7);
         let mut c = GoalClock::start(t0, 1.0);
         c.observe(None, at(t0, 1_000));
         c.observe(Some(2.0), at(t0, 2_500));
@@ -135,7 +136,7 @@ mod tests {
 
     #[test]
     fn a_goal_with_a_quarter_share_stalls_and_runs_out_four_times_sooner() {
-        let t0 = Instant::now();
+        let t0 = Duration::from_secs(7);
         let stalled = GoalClock::start(t0, 0.25);
         assert_eq!(stalled.given_up(at(t0, 700), SLICE, STALL), None);
         assert_eq!(

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rivet_pc::PathCondition;
 use rivet_search::{observed_symbol, Archive};
@@ -95,7 +95,7 @@ impl SymbolicStrategy {
         };
         let depth = m.depth;
         let explorer = self.explorer.with_config(config);
-        let started = Instant::now();
+        let started = self.explorer.clock().now();
         let spec = m.spec.clone();
         let member_label = spec.display();
         let mut kept = Vec::new();
@@ -135,7 +135,7 @@ impl SymbolicStrategy {
                 kept.push((Arc::new(pc), branches));
             }
         });
-        let took = started.elapsed();
+        let took = self.explorer.clock().since(started);
         self.stats.explore_time += took;
         self.stats.methods_explored += 1;
         self.stats.paths += total;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rivet_search::{Archive, Goals, PathConditionObjective};
 use rivet_tardis::{Bucket, Label, Prediction, Source};
@@ -37,7 +37,7 @@ impl SymbolicStrategy {
             };
             return;
         }
-        let started = Instant::now();
+        let started = self.explorer.clock().now();
         let first = self.stats.rounds == 0;
         let uncovered: BTreeSet<GoalId> = if first {
             self.methods
@@ -76,7 +76,7 @@ impl SymbolicStrategy {
         } else {
             cover_round(&candidates, &uncovered, limits)
         };
-        self.stats.select_time += started.elapsed();
+        self.stats.select_time += self.explorer.clock().since(started);
         if choice.chosen.is_empty() {
             self.phase = Phase::Done;
             return;
@@ -104,7 +104,7 @@ impl SymbolicStrategy {
     /// Under a pipelined policy, fills the free slots with the policy's next picks.
     pub(super) fn refill(&mut self, goals: &mut Goals, archive: &Archive) {
         while self.active.len() < PIPELINE_SLOTS && self.uncovered_left {
-            let started = Instant::now();
+            let started = self.explorer.clock().now();
             let next = match self.policy {
                 PcPolicy::Tardis => {
                     let selector = &mut self.selector;
@@ -114,7 +114,7 @@ impl SymbolicStrategy {
                 }
                 _ => self.paths.iter().position(|p| !p.tried).map(|p| (p, None)),
             };
-            self.stats.select_time += started.elapsed();
+            self.stats.select_time += self.explorer.clock().since(started);
             let Some((p, prediction)) = next else {
                 break;
             };
@@ -130,6 +130,7 @@ impl SymbolicStrategy {
         goals: &mut Goals,
         archive: &Archive,
     ) -> crate::artifacts::SelectedPath {
+        let tried_s = seconds(self.elapsed());
         let path = &mut self.paths[p];
         path.tried = true;
         if let Some(test) = &path.alternative {
@@ -152,7 +153,7 @@ impl SymbolicStrategy {
             goal: goal.0,
             path: p,
             method: m.spec.display(),
-            tried_s: seconds(self.started.elapsed()),
+            tried_s,
             settled_s: None,
             outcome: PcOutcome::Searching,
             bucket: prediction.as_ref().map(Bucket::of),
@@ -164,7 +165,7 @@ impl SymbolicStrategy {
             goal,
             path: p,
             attempt: self.attempts.len() - 1,
-            clock: GoalClock::start(Instant::now(), share),
+            clock: GoalClock::start(self.explorer.clock().now(), share),
             executions: archive.executions,
             log,
         });
@@ -180,7 +181,7 @@ impl SymbolicStrategy {
         let mut still = Vec::new();
         for mut a in std::mem::take(&mut self.active) {
             let reached = archive.is_covered(a.goal);
-            let now = Instant::now();
+            let now = self.explorer.clock().now();
             let spent = a.clock.spent(now);
             let best = archive.entries.get(&a.goal).map(|t| t.len());
             let best_distance = if reached {
@@ -210,9 +211,10 @@ impl SymbolicStrategy {
                     self.stats.goals_cut_short += 1;
                     PcOutcome::CutShort
                 };
+                let settled_s = seconds(self.elapsed());
                 if let Some(attempt) = self.attempts.get_mut(a.attempt) {
                     attempt.outcome = outcome;
-                    attempt.settled_s = Some(seconds(self.started.elapsed()));
+                    attempt.settled_s = Some(settled_s);
                 }
                 if let (true, Some(l), Some(t)) =
                     (reached, self.learned.as_mut(), archive.entries.get(&a.goal))

@@ -1,0 +1,159 @@
+//! The run's clock: every budget, slice and deadline of the strategies is read from it.
+//!
+//! Without an execution cap it is the wall clock. Under a cap (`--max-executions`) it is
+//! virtual: it advances only with the work done, the tests run and the symbolic
+//! interpreter's steps, at the rate that makes the cap the whole budget. Every time-based
+//! decision of a capped run (when a phase ends, when a goal is given up, how long an
+//! exploration may take, whose turn it is) then comes out the same on every run with the same
+//! seed. The solvers' own time limits stay wall-clock: a query that reaches one can still
+//! differ between runs.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How many interpreter steps count as much work as running one test.
+pub const STEPS_PER_EXECUTION: u64 = 1_000;
+
+/// A clock shared by everything one run's strategies do (cheap to clone: the clones read and
+/// advance the same time).
+#[derive(Debug, Clone)]
+pub struct RunClock {
+    kind: Kind,
+}
+
+#[derive(Debug, Clone)]
+enum Kind {
+    Wall(Instant),
+    Virtual(Arc<Meter>),
+}
+
+/// The work done so far, in steps (a test run is `STEPS_PER_EXECUTION` of them).
+#[derive(Debug)]
+struct Meter {
+    steps: AtomicU64,
+    /// Steps per virtual second.
+    rate: f64,
+}
+
+impl Default for RunClock {
+    fn default() -> Self {
+        RunClock::wall()
+    }
+}
+
+impl RunClock {
+    /// The wall clock, from now.
+    pub fn wall() -> RunClock {
+        RunClock {
+            kind: Kind::Wall(Instant::now()),
+        }
+    }
+
+    /// The clock of a run with this much time and, perhaps, an execution cap: virtual under a
+    /// cap (the cap's executions take the whole time), else the wall clock.
+    pub fn for_budget(time: Duration, max_executions: Option<u64>) -> RunClock {
+        match max_executions {
+            Some(cap) => {
+                let seconds = time.as_secs_f64().max(0.001);
+                RunClock {
+                    kind: Kind::Virtual(Arc::new(Meter {
+                        steps: AtomicU64::new(0),
+                        rate: (cap.max(1) * STEPS_PER_EXECUTION) as f64 / seconds,
+                    })),
+                }
+            }
+            None => RunClock::wall(),
+        }
+    }
+
+    /// Is it virtual (counted from the work done)?
+    pub fn is_virtual(&self) -> bool {
+        matches!(self.kind, Kind::Virtual(_))
+    }
+
+    /// The time since the clock started.
+    pub fn now(&self) -> Duration {
+        match &self.kind {
+            Kind::Wall(start) => start.elapsed(),
+            Kind::Virtual(m) => {
+                Duration::from_secs_f64(m.steps.load(Ordering::Relaxed) as f64 / m.rate)
+            }
+        }
+    }
+
+    /// The time since `since` (a reading of `now`).
+    pub fn since(&self, since: Duration) -> Duration {
+        self.now().saturating_sub(since)
+    }
+
+    /// The moment `after` from now, for `passed`.
+    pub fn deadline(&self, after: Duration) -> Duration {
+        self.now().saturating_add(after)
+    }
+
+    /// Has `deadline` (a reading of `now`, or of `deadline`) passed?
+    pub fn passed(&self, deadline: Duration) -> bool {
+        self.now() >= deadline
+    }
+
+    /// Counts `n` tests run (nothing on the wall clock).
+    pub fn ran(&self, n: u64) {
+        self.stepped(n.saturating_mul(STEPS_PER_EXECUTION));
+    }
+
+    /// Counts `n` interpreter steps (nothing on the wall clock).
+    pub fn stepped(&self, n: u64) {
+        if let Kind::Virtual(m) = &self.kind {
+            m.steps.fetch_add(n, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_virtual_clock_moves_with_the_work_only() {
+        let c = RunClock::for_budget(Duration::from_secs(10), Some(1_000));
+        assert!(c.is_virtual());
+        assert_eq!(c.now(), Duration::ZERO);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(c.now(), Duration::ZERO, "waiting is no work");
+        // The cap's executions take the whole time.
+        c.ran(100);
+        assert_eq!(c.now(), Duration::from_secs(1));
+        c.stepped(STEPS_PER_EXECUTION * 50);
+        assert_eq!(c.now(), Duration::from_millis(1_500));
+        let clone = c.clone();
+        clone.ran(850);
+        assert_eq!(c.now(), Duration::from_secs(10), "clones share the time");
+    }
+
+    #[test]
+    fn deadlines_pass_with_the_work_on_a_virtual_clock() {
+        let c = RunClock::for_budget(Duration::from_secs(1), Some(100));
+        let d = c.deadline(Duration::from_millis(100));
+        assert!(!c.passed(d));
+        c.ran(9);
+        assert!(!c.passed(d));
+        c.ran(1);
+        assert!(c.passed(d));
+        assert_eq!(
+            c.since(Duration::from_millis(40)),
+            Duration::from_millis(60)
+        );
+    }
+
+    #[test]
+    fn without_a_cap_it_is_the_wall_clock() {
+        let c = RunClock::for_budget(Duration::from_secs(1), None);
+        assert!(!c.is_virtual());
+        let d = c.deadline(Duration::from_millis(2));
+        c.ran(1_000_000);
+        assert!(c.now() < Duration::from_secs(1), "work does not move it");
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(c.passed(d));
+    }
+}
