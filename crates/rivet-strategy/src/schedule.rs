@@ -9,7 +9,7 @@
 //!
 //! A technique's reward can come late (SUSHI pays only after its exploration), so each
 //! strategy keeps at least its prior share until it has spent its prior share of the first
-//! half of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
+//! quarter of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
 //! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
 //! time at least while it does.
 
@@ -134,9 +134,9 @@ impl Schedule {
         self.protect_priors(adaptive, &active)
     }
 
-    /// Raises each strategy that has spent less than its prior share of half the whole to its
-    /// prior share, and each warming up to half the time (when others are active); the
-    /// others give up the difference in proportion.
+    /// Raises each strategy that has spent less than its prior share of a quarter of the
+    /// whole to its prior share, and each warming up to half the time (when others are
+    /// active); the others give up the difference in proportion.
     fn protect_priors(&self, mut shares: Vec<f64>, active: &[bool]) -> Vec<f64> {
         let prior_total: f64 = self
             .standings
@@ -145,13 +145,13 @@ impl Schedule {
             .filter(|(_, a)| **a)
             .map(|(s, _)| s.prior)
             .sum();
-        let half = self.measure.whole() / 2.0;
+        let initial = self.measure.whole() / 4.0;
         let mut raised = vec![false; shares.len()];
         let mut extra = 0.0;
         for (i, s) in self.standings.iter().enumerate() {
             let prior_share = s.prior / prior_total;
             let mut least: f64 = 0.0;
-            if s.spent < prior_share * half {
+            if s.spent < prior_share * initial {
                 least = prior_share;
             }
             if self.warming.get(i).copied().unwrap_or(false) {

@@ -121,25 +121,36 @@ fn the_same_costs_and_rewards_give_the_same_turns() {
 }
 
 #[test]
-fn a_delayed_reward_keeps_its_prior_share_of_the_first_half() {
-    // 0 pays every turn from the start; 1 pays nothing for its first 10 units of cost (an
-    // exploration), which it must be given although 0 is paying all the while.
+fn a_delayed_reward_keeps_its_prior_share_of_the_first_quarter_and_then_pays() {
+    // 0 pays every turn from the start; 1 pays nothing for its first 6 units of cost (an
+    // exploration), which it must be given although 0 is paying all the while, and pays as
+    // well as 0 after that.
     let whole = 100.0;
     let mut s = Schedule::new(Cost { whole }, &[2.0, 1.0]);
     let done = [false, false];
     let (mut elapsed, mut spent) = (0.0, [0.0, 0.0]);
-    while elapsed < whole / 2.0 {
+    let (mut first_quarter, mut second_half) = ([0.0, 0.0], [0.0, 0.0]);
+    while elapsed < whole {
         let i = s.next(&done).expect("a strategy");
-        let reward = f64::from(u8::from(i == 0 || spent[1] >= 10.0));
+        let reward = f64::from(u8::from(i == 0 || spent[1] >= 6.0));
         let mut rewards = [0.0, 0.0];
         rewards[i] = reward;
         s.record(i, 0.5, &rewards, &done);
         spent[i] += 0.5;
+        if elapsed < whole / 4.0 {
+            first_quarter[i] += 0.5;
+        } else if elapsed >= whole / 2.0 {
+            second_half[i] += 0.5;
+        }
         elapsed += 0.5;
     }
     assert!(
-        spent[1] >= whole / 2.0 / 3.0 - 1.0,
-        "its prior third of the first half: {spent:?}"
+        first_quarter[1] >= whole / 4.0 / 3.0 - 1.0,
+        "its prior third of the first quarter: {first_quarter:?}"
+    );
+    assert!(
+        second_half[1] >= whole / 2.0 / 4.0,
+        "paying as well as the other, it keeps near its prior third: {second_half:?}"
     );
 }
 
