@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rivet_classfile::{ClassName, Instruction, MethodDescriptor, Opcode, Operand};
+use rivet_classfile::{ClassName, FieldType, Instruction, MethodDescriptor, Opcode, Operand};
 use rivet_pc::{AccessPath, Clause, SymbolId, SymbolSort, SymbolTable, Term};
 use rivet_solver::default_solver;
 
@@ -396,7 +396,7 @@ fn start(
             descriptor,
             args,
         } => {
-            let args = earlier(cursor, test, args)?;
+            let args = arguments(cursor, ctx, test, args, descriptor)?;
             construct(cursor, ctx, driver, class, descriptor, args)?;
             return Ok(None);
         }
@@ -415,7 +415,7 @@ fn start(
                 }
                 None => Opcode::INVOKESTATIC,
             };
-            all.extend(earlier(cursor, test, args)?);
+            all.extend(arguments(cursor, ctx, test, args, descriptor)?);
             let mref = MemberRefInfo {
                 owner: Arc::from(class.internal()),
                 name: Arc::from(name.as_str()),
@@ -444,6 +444,58 @@ fn earlier(
                 .ok_or_else(|| unsupported(&test.class, format!("use of statement {i} before it")))
         })
         .collect()
+}
+
+/// The values of earlier statements `indices` as the arguments of a call of `descriptor`:
+/// a primitive passed where the parameter is a reference is boxed, as javac does for the
+/// test (`map.put(int0, …)` with `int0` an `int`), into a new box of its sort holding it.
+fn arguments(
+    cursor: &mut Cursor,
+    ctx: &mut Ctx<'_>,
+    test: &WholeTest,
+    indices: &[usize],
+    descriptor: &str,
+) -> Result<Vec<Value>, SymbolicError> {
+    let mut values = earlier(cursor, test, indices)?;
+    let Ok(signature) = MethodDescriptor::parse(descriptor) else {
+        return Ok(values);
+    };
+    for ((value, param), i) in values.iter_mut().zip(&signature.params).zip(indices) {
+        let reference = matches!(param, FieldType::Object(_) | FieldType::Array(_));
+        if let (true, Some(TestStep::Primitive { sort, .. })) = (reference, test.steps.get(*i)) {
+            *value = boxed(&mut cursor.state, ctx, *sort, value.clone())?;
+        }
+    }
+    Ok(values)
+}
+
+/// A new box of `sort`'s wrapper class holding `value`.
+fn boxed(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    sort: SymbolSort,
+    value: Value,
+) -> Result<Value, SymbolicError> {
+    let class = match sort {
+        SymbolSort::Boolean => "java/lang/Boolean",
+        SymbolSort::Byte => "java/lang/Byte",
+        SymbolSort::Char => "java/lang/Character",
+        SymbolSort::Short => "java/lang/Short",
+        SymbolSort::Long => "java/lang/Long",
+        SymbolSort::Float => "java/lang/Float",
+        SymbolSort::Double => "java/lang/Double",
+        _ => "java/lang/Integer",
+    };
+    let id = interp::alloc_instance(state, ctx, class)?;
+    let slot = ctx.program.require(class)?.field_by_name("value");
+    if let (Some(slot), Some(ObjKind::Instance(fields))) =
+        (slot, state.object_mut(id).map(|o| &mut o.kind))
+    {
+        if let Some(cell) = fields.get_mut(slot) {
+            *cell = value;
+        }
+    }
+    Ok(Value::Ref(Reference::Object(id)))
 }
 
 /// A primitive statement: a new symbol `{sK}` whose model value is the test's.

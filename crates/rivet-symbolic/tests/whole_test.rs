@@ -15,7 +15,12 @@ use support::fx17;
 
 /// The trace (branch ids of `Gauge`) of `check` returning `want`, from exploring it.
 fn check_trace(explorer: &Explorer, want: i64) -> Vec<u32> {
-    let spec = MethodSpec::parse("fx17.Gauge.check(I)I").unwrap();
+    trace_of(explorer, "fx17.Gauge.check(I)I", want)
+}
+
+/// The trace (branch ids of `Gauge`) of `method` returning `want`, from exploring it.
+fn trace_of(explorer: &Explorer, method: &str, want: i64) -> Vec<u32> {
+    let spec = MethodSpec::parse(method).unwrap();
     let mut out = None;
     explorer
         .explore(&spec, &mut |p: &PathRecord, _: &SymbolTable| {
@@ -119,4 +124,38 @@ fn the_outcome_the_run_took_needs_no_new_values() {
         .unwrap()
         .expect("the concrete run's own path");
     assert!(solution.changed.is_empty(), "{:?}", solution.changed);
+}
+
+#[test]
+fn a_primitive_passed_where_a_box_is_expected_is_boxed_and_solved_for() {
+    // `g.checkBoxed(int0)` with `int0` an int: javac boxes it, and so must the replay (it
+    // failed with "expected a reference" before), so that the solver can change the value.
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    let hit = trace_of(&explorer, "fx17.Gauge.checkBoxed(Ljava/lang/Integer;)I", 1);
+    let mut test = gauge_test(5, 7, 1, hit);
+    if let Some(TestStep::Call {
+        name, descriptor, ..
+    }) = test.steps.get_mut(5)
+    {
+        *name = "checkBoxed".into();
+        *descriptor = "(Ljava/lang/Integer;)I".into();
+    }
+    let solution = explorer
+        .replay_test(&test)
+        .unwrap()
+        .expect("values that make checkBoxed return 1");
+    let value = |k: usize, old: i32| {
+        solution
+            .changed
+            .iter()
+            .find(|(s, _)| *s == k)
+            .map_or(old, |(_, v)| *v as i32)
+    };
+    let (start, delta, x) = (value(0, 5), value(2, 7), value(4, 1));
+    assert_eq!(
+        start.wrapping_mul(3).wrapping_add(delta),
+        x.wrapping_add(4000),
+        "{:?}",
+        solution.changed
+    );
 }
