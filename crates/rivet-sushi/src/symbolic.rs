@@ -60,10 +60,8 @@ pub struct SymbolicSchedule {
 
 impl SymbolicSchedule {
     /// The schedule for `budget`: a quarter searching first when other strategies run too
-    /// (else none), at most a quarter exploring alone and an eighth beside the others (the
-    /// portfolio gives an exploration half the time while it lasts, and on real classes the
-    /// paths of the first eighth are already many more than the goals that can be tried),
-    /// slices of a tenth (2–15 s), stalls of 60 % of a slice.
+    /// (else none), at most a quarter exploring, slices of a tenth (2–15 s), stalls of 60 %
+    /// of a slice.
     pub fn for_budget(budget: Duration, with_search: bool, seed: u64) -> SymbolicSchedule {
         let slice = (budget / 10).clamp(Duration::from_secs(2), Duration::from_secs(15));
         SymbolicSchedule {
@@ -72,7 +70,7 @@ impl SymbolicSchedule {
             } else {
                 Duration::ZERO
             },
-            explore: if with_search { budget / 8 } else { budget / 4 },
+            explore: budget / 4,
             slice,
             stall: slice.mul_f64(STALL_SHARE),
             yield_when_unprofitable: with_search,
