@@ -486,15 +486,7 @@ fn boxed(
         SymbolSort::Double => "java/lang/Double",
         _ => "java/lang/Integer",
     };
-    let id = interp::alloc_instance(state, ctx, class)?;
-    let slot = ctx.program.require(class)?.field_by_name("value");
-    if let (Some(slot), Some(ObjKind::Instance(fields))) =
-        (slot, state.object_mut(id).map(|o| &mut o.kind))
-    {
-        if let Some(cell) = fields.get_mut(slot) {
-            *cell = value;
-        }
-    }
+    let id = interp::alloc_box(state, ctx, class, value)?;
     Ok(Value::Ref(Reference::Object(id)))
 }
 

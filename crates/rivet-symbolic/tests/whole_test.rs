@@ -74,6 +74,18 @@ fn gauge_test(start: i32, delta: i32, x: i32, prefix: Vec<u32>) -> WholeTest {
     }
 }
 
+/// The test's `start`, `delta` and `x` (statements 0, 2 and 4) after the solution's
+/// changes to `gauge_test(5, 7, 1, _)`.
+fn gauge_values(changed: &[(usize, i64)]) -> (i32, i32, i32) {
+    let value = |k: usize, old: i32| {
+        changed
+            .iter()
+            .find(|(s, _)| *s == k)
+            .map_or(old, |(_, v)| *v as i32)
+    };
+    (value(0, 5), value(2, 7), value(4, 1))
+}
+
 #[test]
 fn values_set_before_the_call_are_solved_for_through_the_constructor_and_calls() {
     let explorer = Explorer::new(fx17(), ExploreConfig::default());
@@ -84,14 +96,7 @@ fn values_set_before_the_call_are_solved_for_through_the_constructor_and_calls()
         .replay_test(&test)
         .unwrap()
         .expect("values that make check return 1");
-    let value = |k: usize, old: i32| {
-        solution
-            .changed
-            .iter()
-            .find(|(s, _)| *s == k)
-            .map_or(old, |(_, v)| *v as i32)
-    };
-    let (start, delta, x) = (value(0, 5), value(2, 7), value(4, 1));
+    let (start, delta, x) = gauge_values(&solution.changed);
     assert!(!solution.changed.is_empty());
     // The constructor's branch keeps the side the concrete run took (start >= 0), and the
     // new values reach the hit.
@@ -144,14 +149,7 @@ fn a_primitive_passed_where_a_box_is_expected_is_boxed_and_solved_for() {
         .replay_test(&test)
         .unwrap()
         .expect("values that make checkBoxed return 1");
-    let value = |k: usize, old: i32| {
-        solution
-            .changed
-            .iter()
-            .find(|(s, _)| *s == k)
-            .map_or(old, |(_, v)| *v as i32)
-    };
-    let (start, delta, x) = (value(0, 5), value(2, 7), value(4, 1));
+    let (start, delta, x) = gauge_values(&solution.changed);
     assert_eq!(
         start.wrapping_mul(3).wrapping_add(delta),
         x.wrapping_add(4000),

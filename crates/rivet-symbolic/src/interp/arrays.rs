@@ -19,22 +19,34 @@ use crate::value::{ObjectId, Reference, Value};
 
 /// Allocates a concrete array of `length` elements of descriptor `element`.
 pub fn alloc_array(state: &mut SymbolicState, element: &str, length: i32) -> ObjectId {
+    // Large arrays keep only the elements written.
+    let dense = (length <= DENSE_LIMIT).then(|| length.max(0) as usize);
+    fresh_array(state, element, Term::int(length), dense)
+}
+
+/// A new one-dimensional array of `element`s of `length`, every element the default value:
+/// stored densely with `dense` cells, or sparsely (only the elements written) without.
+fn fresh_array(
+    state: &mut SymbolicState,
+    element: &str,
+    length: Term,
+    dense: Option<usize>,
+) -> ObjectId {
     let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
+    let elements = match dense {
+        Some(n) => Elements::Dense(vec![default; n]),
+        None => Elements::Filled {
+            entries: Vec::new(),
+            default,
+        },
+    };
     state.alloc(HeapObject {
         type_name: Arc::from(format!("[{element}")),
         class: None,
         kind: ObjKind::Array {
             element: Arc::from(element),
-            length: Term::int(length),
-            // Large arrays keep only the elements written.
-            elements: if length > DENSE_LIMIT {
-                Elements::Filled {
-                    entries: Vec::new(),
-                    default,
-                }
-            } else {
-                Elements::Dense(vec![default; length.max(0) as usize])
-            },
+            length,
+            elements,
         },
         origin: None,
     })
@@ -86,7 +98,7 @@ pub fn new_array(
         }
         if dims == 1 && len.as_int().is_none() {
             // A one-dimensional array keeps its symbolic length.
-            let id = symbolic_length_array(state, &element, len);
+            let id = fresh_array(state, &element, len.clone(), None);
             Ops::push(state, Value::Ref(Reference::Object(id)))?;
             advance(state);
             return Ok(Step::Continue);
@@ -143,25 +155,6 @@ fn allocated_element(
             (name[1..].to_string(), *dimensions)
         }
         _ => return Err(method_error(method, "bad array allocation")),
-    })
-}
-
-/// A new one-dimensional array of `element`s of symbolic length `len`, every element the
-/// default value.
-fn symbolic_length_array(state: &mut SymbolicState, element: &str, len: &Term) -> ObjectId {
-    let default = Value::default_for(element.as_bytes().first().copied().unwrap_or(b'I'));
-    state.alloc(HeapObject {
-        type_name: Arc::from(format!("[{element}")),
-        class: None,
-        kind: ObjKind::Array {
-            element: Arc::from(element),
-            length: len.clone(),
-            elements: Elements::Filled {
-                entries: Vec::new(),
-                default,
-            },
-        },
-        origin: None,
     })
 }
 

@@ -27,7 +27,7 @@ pub use crate::heap::is_string_class;
 pub use arrays::alloc_array;
 pub use calls::{enter_method, fresh_value, invoke_ref, not_followed, return_descriptor};
 pub use control::throw_new;
-pub use objects::{alloc_instance, alloc_string, ensure_initialized, mirror};
+pub use objects::{alloc_box, alloc_instance, alloc_string, ensure_initialized, mirror};
 
 fn bytecode_error(frame: &Frame, reason: impl Into<String>) -> SymbolicError {
     SymbolicError::Bytecode {

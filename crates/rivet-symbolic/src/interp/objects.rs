@@ -41,6 +41,26 @@ pub fn alloc_instance(
     }))
 }
 
+/// A new box of wrapper class `class` (`java/lang/Integer`, …) holding `value`, as
+/// `Integer.valueOf` or javac's boxing make it.
+pub fn alloc_box(
+    state: &mut SymbolicState,
+    ctx: &mut Ctx<'_>,
+    class: &str,
+    value: Value,
+) -> Result<ObjectId, SymbolicError> {
+    let id = alloc_instance(state, ctx, class)?;
+    let slot = ctx.program.require(class)?.field_by_name("value");
+    if let (Some(slot), Some(ObjKind::Instance(fields))) =
+        (slot, state.object_mut(id).map(|o| &mut o.kind))
+    {
+        if let Some(cell) = fields.get_mut(slot) {
+            *cell = value;
+        }
+    }
+    Ok(id)
+}
+
 /// Allocates a `java.lang.String` with the given contents.
 pub fn alloc_string(
     state: &mut SymbolicState,

@@ -9,7 +9,7 @@ use rivet_pc::Term;
 use super::{display_value, finish, not_followed, object_arg};
 use crate::context::{Ctx, PathEnd, Step};
 use crate::error::SymbolicError;
-use crate::heap::{ObjKind, StrValue};
+use crate::heap::StrValue;
 use crate::interp;
 use crate::program::MethodBody;
 use crate::state::SymbolicState;
@@ -22,18 +22,10 @@ pub(super) fn box_value(
     target: &Arc<MethodBody>,
     args: &[Value],
 ) -> Result<Step, SymbolicError> {
-    let id = interp::alloc_instance(state, ctx, &target.class_name)?;
-    let slot = ctx
-        .program
-        .require(&target.class_name)?
-        .field_by_name("value");
-    if let (Some(slot), Some(v)) = (slot, args.first()) {
-        if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
-            if let Some(cell) = fields.get_mut(slot) {
-                *cell = v.clone();
-            }
-        }
-    }
+    let id = match args.first() {
+        Some(value) => interp::alloc_box(state, ctx, &target.class_name, value.clone())?,
+        None => interp::alloc_instance(state, ctx, &target.class_name)?,
+    };
     finish(state, Some(Value::Ref(Reference::Object(id))))
 }
 
