@@ -76,32 +76,7 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         "  executions  {} in {:.1} s (search {:.1} s)",
         r.executions, r.elapsed_s, r.search_s
     );
-    if r.techniques.len() > 1 {
-        let parts: Vec<String> = r
-            .techniques
-            .iter()
-            .map(|t| {
-                format!(
-                    "{} {} turns {:.1} s, {} goals first ({} branches), {} tests",
-                    t.strategy,
-                    t.turns,
-                    t.seconds,
-                    t.first_covered,
-                    t.first_covered_branches,
-                    t.final_tests
-                )
-            })
-            .collect();
-        let _ = writeln!(s, "  techniques  {}", parts.join("; "));
-    }
-    // Left out when the search covered everything before anything was explored.
-    if let Some(y) = r.symbolic().filter(|y| y.methods_explored > 0) {
-        let _ = writeln!(
-            s,
-            "  symbolic    {} paths of {} methods explored in {:.1} s, selection {:.1} s; {} of {} path-condition goals reached",
-            y.paths, y.methods_explored, y.explore_s, y.select_s, y.goals_reached, y.goals
-        );
-    }
+    techniques(&mut s, r);
     if let Some(p) = r.pc_selection().filter(|p| p.tried > 0) {
         let c = &p.classifier;
         let _ = writeln!(
@@ -280,4 +255,44 @@ pub fn html(
         })
         .unwrap_or_default();
     Ok(rivet_html::write_site(out, index, &dirs)?)
+}
+
+/// The techniques' line and the symbolic strategy's.
+fn techniques(s: &mut String, r: &Report) {
+    if r.techniques.len() > 1 {
+        let parts: Vec<String> = r
+            .techniques
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {} turns {:.1} s, {} goals first ({} branches), {} tests",
+                    t.strategy,
+                    t.turns,
+                    t.seconds,
+                    t.first_covered,
+                    t.first_covered_branches,
+                    t.final_tests
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "  techniques  {}", parts.join("; "));
+    }
+    // Left out when the search covered everything before anything was explored.
+    if let Some(y) = r.symbolic().filter(|y| y.methods_explored > 0) {
+        let _ = writeln!(
+            s,
+            "  symbolic    {} paths of {} methods explored in {:.1} s{}, selection {:.1} s; {} of {} path-condition goals reached",
+            y.paths,
+            y.methods_explored,
+            y.explore_s,
+            if y.explore_stale {
+                " (stopped: no new path to an uncovered branch)"
+            } else {
+                ""
+            },
+            y.select_s,
+            y.goals_reached,
+            y.goals
+        );
+    }
 }

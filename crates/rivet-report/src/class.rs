@@ -224,6 +224,10 @@ pub struct SymbolicReport {
     /// spent).
     #[serde(default)]
     pub goals_cut_short: usize,
+    /// The exploration stopped before its time was spent: its later passes had kept no new
+    /// path to an uncovered branch for a while.
+    #[serde(default)]
+    pub explore_stale: bool,
     /// Heap invariants learned from real objects (absent when learning was off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invariants: Option<LearnedInvariantsReport>,

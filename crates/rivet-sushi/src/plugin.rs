@@ -72,6 +72,7 @@ pub fn symbolic_report(stats: &SymbolicStats, strategies: Duration) -> SymbolicR
         goals_failed: stats.goals_failed,
         goals_stalled: stats.goals_stalled,
         goals_cut_short: stats.goals_cut_short,
+        explore_stale: stats.explore_stale,
         invariants: None,
     }
 }

@@ -149,6 +149,8 @@ pub struct SymbolicStats {
     /// Goals still being searched when the run stopped.
     pub goals_cut_short: usize,
     pub rounds: usize,
+    /// The exploration stopped early: no new path to an uncovered branch for a while.
+    pub explore_stale: bool,
 }
 
 /// SUSHI as a strategy of the driver.
@@ -187,6 +189,9 @@ pub struct SymbolicStrategy {
     alternatives: Option<Alternatives>,
     /// Tests for the search's population: the source tests of alternatives made goals.
     offered: Vec<TypedTest>,
+    /// The exploration time (`stats.explore_time`) when a pass last kept a new path to a
+    /// branch uncovered at the time.
+    last_prospect: Duration,
     /// The longest the next turn should take (the portfolio's allowance; none outside a
     /// drive).
     allowance: Option<Duration>,
@@ -270,6 +275,7 @@ impl SymbolicStrategy {
             alternatives: None,
             offered: Vec::new(),
             reexplored_for: 0,
+            last_prospect: Duration::ZERO,
             allowance: None,
         }
     }
@@ -584,7 +590,7 @@ impl Strategy for SymbolicStrategy {
                 StepOutcome::Worked
             }
             Phase::Exploring => {
-                self.explore_next();
+                self.explore_next(arena.archive);
                 StepOutcome::Worked
             }
             Phase::Searching => {
@@ -592,7 +598,7 @@ impl Strategy for SymbolicStrategy {
                 if self.queue.is_empty() {
                     self.harvest(arena);
                 } else {
-                    self.explore_again();
+                    self.explore_again(arena.archive);
                 }
                 StepOutcome::Worked
             }

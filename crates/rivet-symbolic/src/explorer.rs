@@ -129,6 +129,8 @@ pub struct ExploreSummary {
     pub unsupported: u64,
     /// Stopped at `max_paths` or the time budget with states still pending.
     pub truncated: bool,
+    /// States not kept because the frontier was full ([`frontier_bound`]).
+    pub frontier_cut: u64,
     /// `Unknown` answers of Z3 the alternating variable method searched a model for.
     pub avm_attempts: u64,
     /// Of those, the ones it solved.
@@ -371,7 +373,17 @@ impl Explorer {
             };
             let outcome = run_state(&mut state, &mut ctx, (clock, deadline));
             match outcome {
-                Ok(Step::Fork(children)) => {
+                Ok(Step::Fork(mut children)) => {
+                    // A frontier far beyond what the paths left can run only costs memory
+                    // and the time to free it (breadth-first on a collection's `put` holds
+                    // 200,000 states after 2,000 paths): children past the bound are cut.
+                    let room = frontier_bound(self.config.max_paths).saturating_sub(states.len());
+                    if children.len() > room.max(1) {
+                        let cut = children.len() - room.max(1);
+                        children.truncate(room.max(1));
+                        summary.frontier_cut += cut as u64;
+                        summary.truncated = true;
+                    }
                     let metas = admit(&mut states, &mut next_id, children);
                     searcher.update(&metas, &[id]);
                 }
@@ -441,6 +453,14 @@ impl Explorer {
         summary.search_time = counters.search_time;
         summary.unsat = counters.unsat;
     }
+}
+
+/// The most states an exploration keeps pending for `max_paths` paths: four per path, at
+/// least 10,000.
+pub fn frontier_bound(max_paths: u64) -> usize {
+    usize::try_from(max_paths.saturating_mul(4))
+        .unwrap_or(usize::MAX)
+        .max(10_000)
 }
 
 /// Registers `children` as pending states under new ids; their metadata for the searcher.

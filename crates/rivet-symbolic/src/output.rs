@@ -100,6 +100,10 @@ pub struct SummaryFile {
     /// Paths ended by a feature or model the executor lacks.
     pub unsupported: u64,
     pub truncated: bool,
+    /// States not kept because the frontier was full (four per path of `--max-paths`, at
+    /// least 10,000).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub frontier_cut: u64,
     pub backend_calls: u64,
     pub backend_s: f64,
     pub cache_hits: u64,
@@ -160,6 +164,7 @@ impl SummaryFile {
             bounded: s.bounded,
             unsupported: s.unsupported,
             truncated: s.truncated,
+            frontier_cut: s.frontier_cut,
             backend_calls: s.backend_calls,
             backend_s: s.backend_time.as_secs_f64(),
             cache_hits: s.cache_hits,
@@ -194,4 +199,8 @@ impl SummaryFile {
                 .collect(),
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
