@@ -213,8 +213,9 @@ impl SymbolicStrategy {
     /// new path to a branch still uncovered for a quarter of the exploration time? On real
     /// library classes the later passes mostly meet the branches the tests already cover,
     /// and their time is the search's: `AbstractPatriciaTrie`'s 96,000 paths in 39 passes
-    /// reached one uncovered branch. (The breadth-first pass is kept: in `sushi.Scheduler`
-    /// it alone finds the path to the deferral branch.)
+    /// reached one uncovered branch. (The breadth-first pass is kept: a rule that stopped
+    /// after the depth-first passes missed `sushi.Scheduler`'s deferral branch at seeds 0
+    /// and 4.)
     fn exploration_stale(&mut self) -> bool {
         let first_passes_done = self
             .queue
