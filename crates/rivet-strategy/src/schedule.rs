@@ -11,20 +11,13 @@
 //! strategy keeps at least its prior share until it has spent its prior share of the first
 //! quarter of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
 //! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
-//! time at least while it does, unless another strategy is paying now (it covered a goal
-//! first within the last [`PAYING_WINDOW`] of the whole): the warm-up's time would be taken
-//! from work that pays, and on real library classes the search keeps paying while SUSHI's
-//! exploration mostly meets covered branches.
+//! time at least while it does.
 
 /// Each active strategy's least share of the time.
 pub const FLOOR: f64 = 0.06;
 
-/// The least share of a strategy warming up (while no other is paying).
+/// The least share of a strategy warming up.
 pub const WARM_UP: f64 = 0.5;
-
-/// A strategy is paying while its last goal covered first is at most this part of the whole
-/// behind the schedule's progress.
-pub const PAYING_WINDOW: f64 = 1.0 / 20.0;
 
 /// How a turn's cost is measured: in seconds on the run's clock (the wall clock, or under an
 /// execution cap the virtual one that only the work done advances, so that a capped run
@@ -57,8 +50,6 @@ struct Standing {
     virtual_time: f64,
     /// All the cost so far, undecayed.
     spent: f64,
-    /// The schedule's progress when it last covered a goal first.
-    last_reward: Option<f64>,
 }
 
 /// The portfolio's state over one drive.
@@ -68,8 +59,6 @@ pub struct Schedule {
     standings: Vec<Standing>,
     /// Which strategies are warming up now.
     warming: Vec<bool>,
-    /// The cost of every turn so far.
-    progress: f64,
 }
 
 impl Schedule {
@@ -85,7 +74,6 @@ impl Schedule {
                 })
                 .collect(),
             warming: vec![false; priors.len()],
-            progress: 0.0,
         }
     }
 
@@ -166,7 +154,7 @@ impl Schedule {
             if s.spent < prior_share * initial {
                 least = prior_share;
             }
-            if self.warming.get(i).copied().unwrap_or(false) && !self.another_paying(i, active) {
+            if self.warming.get(i).copied().unwrap_or(false) {
                 least = least.max(WARM_UP);
             }
             if active[i] && shares[i] < least {
@@ -188,17 +176,6 @@ impl Schedule {
             }
         }
         shares
-    }
-
-    /// Has an active strategy other than `i` covered a goal first within the last
-    /// [`PAYING_WINDOW`] of the whole?
-    fn another_paying(&self, i: usize, active: &[bool]) -> bool {
-        let window = self.measure.whole() * PAYING_WINDOW;
-        self.standings
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i && active.get(*j).copied().unwrap_or(false))
-            .any(|(_, s)| s.last_reward.is_some_and(|t| self.progress - t <= window))
     }
 
     /// How long a turn of strategy `i` should take at most: its share of a quarter of the
@@ -231,12 +208,8 @@ impl Schedule {
             let share = shares.get(turn).copied().unwrap_or(FLOOR).max(FLOOR / 2.0);
             s.virtual_time += cost / share;
         }
-        self.progress += cost;
         for (s, r) in self.standings.iter_mut().zip(rewards) {
             s.reward += r;
-            if *r > 0.0 {
-                s.last_reward = Some(self.progress);
-            }
         }
         // A strategy that was behind by more than a whole share catches up from the front of
         // the pack, not from where it was (it does not get a burst of turns).
