@@ -107,36 +107,28 @@ impl StackMapFrame {
         }
     }
 
-    /// Sets the delta, switching between the compact and extended forms as the value needs.
+    /// Sets the delta. A compact frame becomes extended when the value needs it; an extended
+    /// frame stays extended (always valid), so an unedited frame keeps the bytes it was read
+    /// from, even where a tool wrote the extended form for a small delta.
     pub fn set_offset_delta(&mut self, delta: u16) {
         match self {
-            StackMapFrame::Same { .. } | StackMapFrame::SameExtended { .. } => {
-                *self = if delta < 64 {
-                    StackMapFrame::Same {
-                        offset_delta: delta,
-                    }
-                } else {
-                    StackMapFrame::SameExtended {
-                        offset_delta: delta,
-                    }
+            StackMapFrame::Same { .. } if delta >= 64 => {
+                *self = StackMapFrame::SameExtended {
+                    offset_delta: delta,
                 };
             }
-            StackMapFrame::SameLocals1StackItem { stack, .. }
-            | StackMapFrame::SameLocals1StackItemExtended { stack, .. } => {
+            StackMapFrame::SameLocals1StackItem { stack, .. } if delta >= 64 => {
                 let stack = *stack;
-                *self = if delta < 64 {
-                    StackMapFrame::SameLocals1StackItem {
-                        offset_delta: delta,
-                        stack,
-                    }
-                } else {
-                    StackMapFrame::SameLocals1StackItemExtended {
-                        offset_delta: delta,
-                        stack,
-                    }
+                *self = StackMapFrame::SameLocals1StackItemExtended {
+                    offset_delta: delta,
+                    stack,
                 };
             }
-            StackMapFrame::Chop { offset_delta, .. }
+            StackMapFrame::Same { offset_delta }
+            | StackMapFrame::SameExtended { offset_delta }
+            | StackMapFrame::SameLocals1StackItem { offset_delta, .. }
+            | StackMapFrame::SameLocals1StackItemExtended { offset_delta, .. }
+            | StackMapFrame::Chop { offset_delta, .. }
             | StackMapFrame::Append { offset_delta, .. }
             | StackMapFrame::Full { offset_delta, .. } => *offset_delta = delta,
         }
@@ -300,4 +292,39 @@ pub fn frame_offsets(frames: &[StackMapFrame]) -> Vec<u32> {
         prev = Some(o);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compact_frame_grows_to_the_extended_form_only_when_the_delta_needs_it() {
+        let mut f = StackMapFrame::Same { offset_delta: 3 };
+        f.set_offset_delta(63);
+        assert_eq!(f, StackMapFrame::Same { offset_delta: 63 });
+        f.set_offset_delta(64);
+        assert_eq!(f, StackMapFrame::SameExtended { offset_delta: 64 });
+        let mut g = StackMapFrame::SameLocals1StackItem {
+            offset_delta: 0,
+            stack: VerificationType::Integer,
+        };
+        g.set_offset_delta(100);
+        assert_eq!(
+            g,
+            StackMapFrame::SameLocals1StackItemExtended {
+                offset_delta: 100,
+                stack: VerificationType::Integer,
+            }
+        );
+    }
+
+    #[test]
+    fn an_extended_frame_stays_extended_for_a_small_delta() {
+        let mut f = StackMapFrame::SameExtended { offset_delta: 5 };
+        f.set_offset_delta(5);
+        assert_eq!(f, StackMapFrame::SameExtended { offset_delta: 5 });
+        f.set_offset_delta(2);
+        assert_eq!(f, StackMapFrame::SameExtended { offset_delta: 2 });
+    }
 }
