@@ -190,18 +190,8 @@ impl Artifacts {
                 text.push('\n');
             }
         }
-        let safe: String = method
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
         self.write(
-            &format!("paths-{safe}-{searcher}-depth{depth}.jsonl"),
+            &format!("paths-{}-{searcher}-depth{depth}.jsonl", file_stem(method)),
             &text,
         );
     }
@@ -232,5 +222,57 @@ impl Artifacts {
         if let Ok(text) = serde_json::to_string_pretty(log) {
             self.write(&format!("goal-{}.json", log.goal), &text);
         }
+    }
+}
+
+/// Longest file-name stem a method's label keeps whole (file systems allow 255 bytes).
+const MAX_STEM: usize = 160;
+
+/// A method's label as a file-name stem: characters other than letters, digits and dots
+/// become `_`; a label too long for a file name (a descriptor of nested classes) keeps its
+/// first part and ends with a hash of the whole, so two long labels stay apart.
+fn file_stem(method: &str) -> String {
+    let safe: String = method
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.len() <= MAX_STEM {
+        return safe;
+    }
+    // FNV-1a: stable across runs and Rust versions, unlike the std hasher.
+    let hash = method.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{}-{hash:016x}", &safe[..MAX_STEM - 17])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_label_is_its_own_stem() {
+        assert_eq!(
+            file_stem("a.B.put(Ljava/lang/Object;)V"),
+            "a.B.put_Ljava_lang_Object__V"
+        );
+    }
+
+    #[test]
+    fn a_long_label_fits_a_file_name_and_stays_apart_from_another() {
+        let nested = "Lorg/apache/commons/collections4/trie/AbstractPatriciaTrie$TrieEntry;";
+        let one = format!("a.B.nextEntryImpl({nested}{nested}{nested}){nested}");
+        let two = format!("a.B.nextEntryInSubtree({nested}{nested}{nested}){nested}");
+        let (s1, s2) = (file_stem(&one), file_stem(&two));
+        assert!(s1.len() <= MAX_STEM, "{s1}");
+        assert!(s1.starts_with("a.B.nextEntryImpl_"));
+        assert_ne!(s1, s2);
+        assert_eq!(s1, file_stem(&one));
     }
 }
