@@ -265,10 +265,11 @@ fn techniques(s: &mut String, r: &Report) {
             .iter()
             .map(|t| {
                 format!(
-                    "{} {} turns {:.1} s, {} goals first ({} branches), {} tests",
+                    "{} {} turns {:.1} s {} runs, {} goals first ({} branches), {} tests",
                     t.strategy,
                     t.turns,
                     t.seconds,
+                    t.executions,
                     t.first_covered,
                     t.first_covered_branches,
                     t.final_tests

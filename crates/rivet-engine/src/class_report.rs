@@ -95,6 +95,7 @@ fn techniques(run: &ClassRun<'_>) -> Vec<TechniqueRow> {
             strategy: v.strategy.into(),
             turns: v.turns,
             seconds: seconds(v.time),
+            executions: v.executions,
             first_covered: v.first_covered,
             first_covered_branches: v.first_covered_branches,
             final_tests: final_tests.get(v.strategy).copied().unwrap_or(0),

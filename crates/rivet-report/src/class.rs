@@ -114,6 +114,9 @@ pub struct TechniqueRow {
     pub turns: u64,
     /// Seconds of its turns (the workers' time running its tests included).
     pub seconds: f64,
+    /// Tests run in its turns (reports written before this field read as 0).
+    #[serde(default)]
+    pub executions: u64,
     /// Goals whose first test came in its turns (no other strategy had covered them then),
     /// and of those, branch goals.
     pub first_covered: usize,
@@ -595,6 +598,7 @@ mod tests {
                 strategy: "search".into(),
                 turns: 12,
                 seconds: 1.5,
+                executions: 1200,
                 first_covered: 3,
                 first_covered_branches: 2,
                 final_tests: 1,

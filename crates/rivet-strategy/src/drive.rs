@@ -76,6 +76,8 @@ pub struct StrategyValue {
     pub turns: u64,
     /// The wall-clock time of its turns (the workers' time running its tests included).
     pub time: Duration,
+    /// Tests run in its turns.
+    pub executions: u64,
     /// Goals whose first test is credited to it (`Archive::origins`: the technique whose goal
     /// guided the test, else the one whose turn ran it): no other had covered them then.
     pub first_covered: usize,
@@ -385,11 +387,13 @@ pub fn drive(
                 phase_before.clone().unwrap_or_else(|| "searching".into()),
             );
         }
+        let executions_before = counted.count;
         let covered_before: std::collections::BTreeSet<rivet_testcase::GoalId> =
             archive.entries.keys().copied().collect();
         let goals_before = goals.len();
         archive.origin = name;
         let stepped = take_turn(strategy, goals, archive, &mut counted);
+        values[i].executions += counted.count - executions_before;
         let arena = Arena {
             goals,
             archive,
