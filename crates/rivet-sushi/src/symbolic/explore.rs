@@ -190,7 +190,8 @@ impl SymbolicStrategy {
         if let Some(a) = &mut self.artifacts {
             a.explored(&member_label, searcher_name(searcher), depth, &records);
         }
-        // Another pass while some uncovered branch of the method has no kept path.
+        // Another pass while some uncovered branch the method reaches has no kept path (any
+        // branch under --pc-until-budget, where paths are wanted whether covered or not).
         let m = &self.methods[i];
         if !m.done && !self.queue.contains(&i) {
             let with_path: BTreeSet<GoalId> = self
@@ -199,7 +200,12 @@ impl SymbolicStrategy {
                 .filter(|p| p.method == i)
                 .flat_map(|p| p.branches.iter().copied())
                 .collect();
-            if m.branches.iter().any(|g| !with_path.contains(g)) {
+            let until_budget = self.schedule.until_budget;
+            let wanted = |g: &GoalId| until_budget || !archive.is_covered(*g);
+            if m.branches
+                .iter()
+                .any(|g| wanted(g) && !with_path.contains(g))
+            {
                 self.queue.push_back(i);
             }
         }
