@@ -357,3 +357,99 @@ fn a_test_that_leaves_a_file_in_the_working_directory_is_found_and_dropped() {
         }
     }
 }
+
+/// A test asserting `System.identityHashCode(new Object()) == value`.
+fn identity_hash_test(value: i32) -> TestSource {
+    let mut t = TypedTest::new();
+    let object = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/lang/Object", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class("java/lang/Object")),
+    );
+    let hash = t.push(
+        Statement::Call {
+            method: MemberRef::new(
+                "java/lang/System",
+                "identityHashCode",
+                "(Ljava/lang/Object;)I",
+            ),
+            receiver: None,
+            args: vec![object],
+        },
+        Some(JType::Prim(Prim::Int)),
+    );
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![],
+            assertions: vec![Assertion::Equals {
+                of: hash,
+                value: ValueSummary::Int(value),
+            }],
+        },
+        covers: vec![],
+        subject: "identityHashCode".into(),
+    }
+}
+
+/// An assertion that holds only for the identity hash codes of the JVM's flags in Rivet's
+/// runs (it passes every run with them: they are deterministic) fails in a developer's build
+/// with other flags; the verifier's second run makes them otherwise, and drops it. (JUnit 4:
+/// its second run has the same order, so only the hash codes differ.)
+#[test]
+fn an_assertion_on_an_identity_hash_code_is_dropped() {
+    let setup = locate_junit(None, JUnitVersion::Four, Path::new(DEBIAN_JAVA))
+        .expect("JUnit jars under /usr/share/java: run .ci/run");
+    let verifier = Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit: Duration::from_secs(60),
+        deadline: None,
+        keep: None,
+    };
+    let class = |value| TestClass {
+        class_under_test: AVL.into(),
+        junit: JUnitVersion::Four,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
+        tests: vec![identity_hash_test(value)],
+        overloaded: BTreeSet::new(),
+        inner_classes: BTreeSet::new(),
+    };
+    // The value the first run sees, read from its failure message ("expected:<0> but was:<N>").
+    let dir = tempfile::tempdir().unwrap();
+    let probe = rivet_junit::emit(&class(0));
+    assert!(verifier.compile(&probe, dir.path()).unwrap().is_empty());
+    let run = verifier.run(&probe, dir.path(), 0).unwrap();
+    let message = run
+        .tests
+        .values()
+        .next()
+        .and_then(|o| o.message.clone())
+        .unwrap();
+    let seen: i32 = message
+        .rsplit("but was:<")
+        .next()
+        .and_then(|m| m.split('>').next())
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("no value in {message:?}"));
+    // With that value the runs with Rivet's flags pass, every time.
+    let pinned = rivet_junit::emit(&class(seen));
+    let dir = tempfile::tempdir().unwrap();
+    assert!(verifier.compile(&pinned, dir.path()).unwrap().is_empty());
+    for round in 0..2 {
+        let run = verifier.run(&pinned, dir.path(), round).unwrap();
+        assert!(run.tests.values().all(|o| o.passed), "{:?}", run.tests);
+    }
+    // The verifier does not keep it.
+    let v = verifier.verify(class(seen)).expect("verification runs");
+    assert_eq!(
+        v.dropped_assertions + v.dropped_tests.len(),
+        1,
+        "{}",
+        v.emitted.source
+    );
+}
