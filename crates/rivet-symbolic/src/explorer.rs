@@ -18,7 +18,7 @@ use crate::config::ExploreConfig;
 use crate::error::SymbolicError;
 use crate::interp::{self, Counters, Ctx, PathEnd, Step};
 use crate::lazy;
-use crate::program::{MethodBody, Program};
+use crate::program::{AnalysisCache, MethodBody, Program};
 use crate::searcher::{searcher_for, StateId, StateMeta};
 use crate::state::SymbolicState;
 use crate::value::{Reference, Value};
@@ -173,6 +173,8 @@ pub struct Explorer {
     /// cap the virtual one that the interpreter's steps advance (so a capped run's
     /// explorations end alike every time).
     clock: RunClock,
+    /// The target classes' branch analyses, made once for all its explorations and replays.
+    analyses: AnalysisCache,
 }
 
 fn names(list: impl Iterator<Item = String>) -> String {
@@ -194,6 +196,7 @@ impl Explorer {
             hierarchy,
             config,
             clock: RunClock::wall(),
+            analyses: AnalysisCache::default(),
         }
     }
 
@@ -220,6 +223,10 @@ impl Explorer {
         &self.hierarchy
     }
 
+    pub(crate) fn analyses(&self) -> &AnalysisCache {
+        &self.analyses
+    }
+
     /// An explorer of the same classpath (sharing its class hierarchy) and clock with other
     /// bounds.
     pub fn with_config(&self, config: ExploreConfig) -> Explorer {
@@ -228,6 +235,7 @@ impl Explorer {
             hierarchy: self.hierarchy.clone(),
             config,
             clock: self.clock.clone(),
+            analyses: Arc::clone(&self.analyses),
         }
     }
 
@@ -334,7 +342,8 @@ impl Explorer {
             self.classpath.clone(),
             self.hierarchy.clone(),
             spec.class.internal(),
-        );
+        )
+        .sharing_analyses(&self.analyses);
         let entry = self.entry(&mut program, spec)?;
         let mut symbols = SymbolTable::default();
         let mut counters = Counters::default();
@@ -606,7 +615,8 @@ impl Explorer {
             self.classpath.clone(),
             self.hierarchy.clone(),
             spec.class.internal(),
-        );
+        )
+        .sharing_analyses(&self.analyses);
         let entry = self.entry(&mut program, spec)?;
         Ok((
             Session {

@@ -5,9 +5,9 @@
 
 use rivet_classfile::ClassName;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use rivet_analysis::analyze_class;
+use rivet_analysis::{analyze_class, ClassAnalysis};
 use rivet_classfile::{
     AccessFlags, AttributeBody, ClassFile, Constant, CpIndex, FieldType, Instruction,
     MethodDescriptor, Operand,
@@ -124,6 +124,11 @@ pub struct MemberRefInfo {
 /// Methods by (class, name, descriptor); None caches a miss.
 type MethodCache = HashMap<(ClassId, Arc<str>, Arc<str>), Option<Arc<MethodBody>>>;
 
+/// The branch analyses of target classes, shared by the programs of one explorer: each
+/// exploration and each whole-test replay builds a program, and analysing the class again for
+/// every method prepared took 7 % of an `AbstractPatriciaTrie` run's CPU.
+pub type AnalysisCache = Arc<Mutex<HashMap<Arc<str>, Arc<ClassAnalysis>>>>;
+
 /// Classes, methods and caches of one exploration. Single-threaded.
 #[derive(Debug)]
 pub struct Program {
@@ -138,6 +143,7 @@ pub struct Program {
     virtual_cache: MethodCache,
     assignable: HashMap<(Arc<str>, Arc<str>), bool>,
     concrete_subtypes: HashMap<Arc<str>, Arc<[Arc<str>]>>,
+    analyses: AnalysisCache,
 }
 
 fn bad(class: &str, reason: impl Into<String>) -> SymbolicError {
@@ -162,7 +168,31 @@ impl Program {
             virtual_cache: HashMap::new(),
             assignable: HashMap::new(),
             concrete_subtypes: HashMap::new(),
+            analyses: AnalysisCache::default(),
         }
+    }
+
+    /// The same program, reading and keeping the target classes' analyses in `cache`.
+    pub fn sharing_analyses(mut self, cache: &AnalysisCache) -> Program {
+        self.analyses = Arc::clone(cache);
+        self
+    }
+
+    /// The branch analysis of target class `class`, from the cache or made once.
+    fn target_analysis(&self, class: &ClassInfo) -> Result<Arc<ClassAnalysis>, SymbolicError> {
+        let cached = self
+            .analyses
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&class.name).cloned());
+        if let Some(a) = cached {
+            return Ok(a);
+        }
+        let a = Arc::new(analyze_class(&class.file).map_err(|e| bad(&class.name, e.to_string()))?);
+        if let Ok(mut c) = self.analyses.lock() {
+            c.insert(class.name.clone(), Arc::clone(&a));
+        }
+        Ok(a)
     }
 
     pub fn target(&self) -> &Arc<str> {
@@ -370,8 +400,7 @@ impl Program {
         }
         let mut branches = HashMap::new();
         if class.name == self.target && m.code().is_some() {
-            let analysis =
-                analyze_class(&class.file).map_err(|e| bad(&class.name, e.to_string()))?;
+            let analysis = self.target_analysis(class)?;
             if let Some(ma) = analysis
                 .methods
                 .iter()

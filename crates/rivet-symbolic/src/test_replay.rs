@@ -144,7 +144,8 @@ impl Explorer {
             self.classpath().clone(),
             self.hierarchy().clone(),
             test.class.internal(),
-        );
+        )
+        .sharing_analyses(self.analyses());
         let driver = driver_body(&mut program, &test.class)?;
         let mut symbols = SymbolTable::default();
         let mut counters = Counters::default();
