@@ -16,6 +16,22 @@ use rivet_verify::{locate_junit, Verifier, DEBIAN_JAVA};
 
 const AVL: &str = "structures/AvlTree";
 
+/// A verifier with the real tools and Debian's JUnit jars, over the compiled subjects.
+fn verifier(junit: JUnitVersion, time_limit: Duration) -> Verifier {
+    let Some(setup) = locate_junit(None, junit, Path::new(DEBIAN_JAVA)) else {
+        panic!("JUnit jars missing under {DEBIAN_JAVA}: run .ci/run");
+    };
+    Verifier {
+        java: "java".into(),
+        javac: "javac".into(),
+        classpath: vec![rivet_testkit::compiled_subjects(11)],
+        junit: setup,
+        time_limit,
+        deadline: None,
+        keep: None,
+    }
+}
+
 fn tree_test(size: i32, method: &str) -> TestSource {
     let mut t = TypedTest::new();
     let tree = t.push(
@@ -91,18 +107,7 @@ fn throwing_test() -> TestSource {
 }
 
 fn verify(junit: JUnitVersion, expected_exceptions: ExpectedExceptions) {
-    let Some(setup) = locate_junit(None, junit, Path::new(DEBIAN_JAVA)) else {
-        panic!("JUnit jars missing under {DEBIAN_JAVA}: run .ci/run");
-    };
-    let verifier = Verifier {
-        java: "java".into(),
-        javac: "javac".into(),
-        classpath: vec![rivet_testkit::compiled_subjects(11)],
-        junit: setup,
-        time_limit: Duration::from_secs(60),
-        deadline: None,
-        keep: None,
-    };
+    let verifier = verifier(junit, Duration::from_secs(60));
     let class = TestClass {
         class_under_test: AVL.into(),
         junit,
@@ -187,16 +192,7 @@ fn spin_test(x: i32) -> TestSource {
 
 #[test]
 fn a_hanging_test_is_found_and_dropped() {
-    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
-    let verifier = Verifier {
-        java: "java".into(),
-        javac: "javac".into(),
-        classpath: vec![rivet_testkit::compiled_subjects(11)],
-        junit: setup,
-        time_limit: Duration::from_secs(8),
-        deadline: None,
-        keep: None,
-    };
+    let verifier = verifier(JUnitVersion::Five, Duration::from_secs(8));
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
         junit: JUnitVersion::Five,
@@ -212,17 +208,11 @@ fn a_hanging_test_is_found_and_dropped() {
 
 #[test]
 fn hanging_tests_are_found_by_bisection_before_the_deadline() {
-    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
     let started = std::time::Instant::now();
     let deadline = Duration::from_secs(60);
     let verifier = Verifier {
-        java: "java".into(),
-        javac: "javac".into(),
-        classpath: vec![rivet_testkit::compiled_subjects(11)],
-        junit: setup,
-        time_limit: Duration::from_secs(4),
         deadline: Some(started + deadline),
-        keep: None,
+        ..verifier(JUnitVersion::Five, Duration::from_secs(4))
     };
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
@@ -248,15 +238,9 @@ fn hanging_tests_are_found_by_bisection_before_the_deadline() {
 
 #[test]
 fn tests_left_when_the_deadline_has_passed_are_dropped_as_such_not_as_timed_out() {
-    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
     let verifier = Verifier {
-        java: "java".into(),
-        javac: "javac".into(),
-        classpath: vec![rivet_testkit::compiled_subjects(11)],
-        junit: setup,
-        time_limit: Duration::from_secs(8),
         deadline: Some(std::time::Instant::now()),
-        keep: None,
+        ..verifier(JUnitVersion::Five, Duration::from_secs(8))
     };
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
@@ -316,16 +300,10 @@ fn file_test(name: &str) -> TestSource {
 
 #[test]
 fn a_test_that_leaves_a_file_in_the_working_directory_is_found_and_dropped() {
-    let setup = locate_junit(None, JUnitVersion::Five, Path::new(DEBIAN_JAVA)).expect("JUnit");
     let keep = tempfile::tempdir().unwrap();
     let verifier = Verifier {
-        java: "java".into(),
-        javac: "javac".into(),
-        classpath: vec![rivet_testkit::compiled_subjects(11)],
-        junit: setup,
-        time_limit: Duration::from_secs(20),
-        deadline: None,
         keep: Some(keep.path().to_path_buf()),
+        ..verifier(JUnitVersion::Five, Duration::from_secs(20))
     };
     let class = TestClass {
         class_under_test: "hostile/Hostile".into(),
@@ -400,17 +378,7 @@ fn identity_hash_test(value: i32) -> TestSource {
 /// its second run has the same order, so only the hash codes differ.)
 #[test]
 fn an_assertion_on_an_identity_hash_code_is_dropped() {
-    let setup = locate_junit(None, JUnitVersion::Four, Path::new(DEBIAN_JAVA))
-        .expect("JUnit jars under /usr/share/java: run .ci/run");
-    let verifier = Verifier {
-        java: "java".into(),
-        javac: "javac".into(),
-        classpath: vec![rivet_testkit::compiled_subjects(11)],
-        junit: setup,
-        time_limit: Duration::from_secs(60),
-        deadline: None,
-        keep: None,
-    };
+    let verifier = verifier(JUnitVersion::Four, Duration::from_secs(60));
     let class = |value| TestClass {
         class_under_test: AVL.into(),
         junit: JUnitVersion::Four,
