@@ -1,4 +1,4 @@
-//! The Java runtime that instrumented classes call (`rivet/runtime/{Probes,Exits,ExitRequested,Sandbox,SandboxRefused,Seeds,Statics}`),
+//! The Java runtime that instrumented classes call (`rivet/runtime/{Probes,Exits,ExitRequested,Overrun,Sandbox,SandboxRefused,Seeds,Statics}`),
 //! compiled by build.rs with `javac --release 8` and embedded, and the names instrumented code
 //! refers to.
 

@@ -59,6 +59,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read};
+use std::time::Duration;
 
 use rivet_testcase::{MemberRef, ObservationSpec, StatementOutcome, TestCase, ValueSummary};
 
@@ -72,18 +73,25 @@ pub use snapshot_wire::{snapshots, RawSnapshots};
 use rivet_testcase::{ClassName, ProbeId};
 
 /// Version sent in `READY`; Rivet refuses a harness of another version.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 /// The first bytes of a `READY` body.
 pub const MAGIC: &[u8; 8] = b"RIVETWKR";
 /// The largest frame payload either side accepts (bytes).
 pub const MAX_FRAME: usize = 256 << 20;
 pub use rivet_testcase::{EXIT_REQUESTED_CLASS, UNRUNNABLE_CLASS};
+/// What a test threw when the harness's probes ended it at its deadline: it timed out, and the
+/// JVM goes on.
+pub const OVERRUN_CLASS: &str = "rivet.runtime.Overrun";
+/// What the harness reports when a test overran and the code under test caught the `Overrun`
+/// (or static state carries over): it timed out, and the JVM is replaced.
+pub const OVERRUN_CAUGHT_CLASS: &str = "rivet.worker.Runner$OverrunCaught";
 
 const NONE: u32 = u32::MAX;
 
 const REQ_BATCH: u8 = 1;
 const REQ_PING: u8 = 2;
 const REQ_SHUTDOWN: u8 = 3;
+const REQ_LIMITS: u8 = 4;
 const RESP_READY: u8 = 0x80;
 const RESP_RESULT: u8 = 0x81;
 const RESP_PONG: u8 = 0x82;
@@ -104,6 +112,13 @@ pub enum Request {
     },
     Ping(u64),
     Shutdown,
+    /// The time limit the Rust side gives each following test (and whether it adapts to the
+    /// slowest test, as `worker::time_limit`): the harness arms its probes to end a test in a
+    /// loop before the limit, so that the JVM need not be replaced.
+    Limits {
+        limit: Duration,
+        adaptive: bool,
+    },
 }
 
 /// A response from a worker.
@@ -300,6 +315,14 @@ impl<'a> MemberTable<'a> {
 pub fn encode_ping(nonce: u64) -> Vec<u8> {
     let mut e = Enc::new(REQ_PING, 8);
     e.u64(nonce);
+    e.finish().unwrap_or_default()
+}
+
+/// Encodes a `LIMITS` frame.
+pub fn encode_limits(limit: Duration, adaptive: bool) -> Vec<u8> {
+    let mut e = Enc::new(REQ_LIMITS, 9);
+    e.u64(u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX));
+    e.u8(u8::from(adaptive));
     e.finish().unwrap_or_default()
 }
 
@@ -568,6 +591,10 @@ pub fn decode_request(payload: &[u8]) -> Result<Request, ProtocolError> {
         }
         REQ_PING => Request::Ping(d.u64()?),
         REQ_SHUTDOWN => Request::Shutdown,
+        REQ_LIMITS => Request::Limits {
+            limit: Duration::from_nanos(d.u64()?),
+            adaptive: d.u8()? != 0,
+        },
         k => return d.err(format!("unknown request kind {k}")),
     };
     d.end()?;

@@ -261,6 +261,13 @@ fn control_frames_round_trip() {
         decode_request(payload(&encode_shutdown())),
         Ok(Request::Shutdown)
     );
+    assert_eq!(
+        decode_request(payload(&encode_limits(Duration::from_millis(250), true))),
+        Ok(Request::Limits {
+            limit: Duration::from_millis(250),
+            adaptive: true
+        })
+    );
     for r in [
         Response::Pong(9),
         Response::Error {
@@ -338,6 +345,7 @@ fn java_and_rust_agree_on_the_wire_constants() {
     expect("REQ_BATCH", i64::from(REQ_BATCH));
     expect("REQ_PING", i64::from(REQ_PING));
     expect("REQ_SHUTDOWN", i64::from(REQ_SHUTDOWN));
+    expect("REQ_LIMITS", i64::from(REQ_LIMITS));
     expect("RESP_READY", i64::from(RESP_READY));
     expect("RESP_RESULT", i64::from(RESP_RESULT));
     expect("RESP_PONG", i64::from(RESP_PONG));

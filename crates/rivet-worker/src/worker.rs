@@ -22,8 +22,8 @@ use crate::error::{Step, WorkerError};
 use crate::frames::{Event, FrameReader};
 use crate::harness::{write_harness, MAIN_CLASS};
 use crate::protocol::{
-    encode_batch_observing, encode_ping, observations, snapshots, BatchId, Response, TestResult,
-    PROTOCOL_VERSION,
+    encode_batch_observing, encode_limits, encode_ping, observations, snapshots, BatchId, Response,
+    TestResult, OVERRUN_CAUGHT_CLASS, OVERRUN_CLASS, PROTOCOL_VERSION,
 };
 use rivet_testcase::{Execution, ExecutionStatus, ProbeId, WorkerId};
 
@@ -78,6 +78,8 @@ struct Process {
     completed: u64,
     /// The slowest of them after the first (which also loads classes).
     slowest: Option<Duration>,
+    /// The limits this JVM was last told (`LIMITS`), so that its probes end a looping test.
+    told: Option<(Duration, bool)>,
     /// Dropped after the process is dead (field order).
     _dir: TempDir,
 }
@@ -198,6 +200,7 @@ impl Process {
             java_version: String::new(),
             completed: 0,
             slowest: None,
+            told: None,
             _dir: dir,
         };
         match process
@@ -510,6 +513,10 @@ impl Worker {
         )
         .entered();
         debug!("sending batch");
+        if p.told != Some((configured, adaptive)) {
+            p.told = Some((configured, adaptive));
+            let _ = p.requests.send(encode_limits(configured, adaptive));
+        }
         // A closed channel means the writer saw the JVM die; the reader will report how.
         let _ = p.requests.send(frame);
         let mut started = Instant::now();
@@ -531,13 +538,30 @@ impl Worker {
                 {
                     started = Instant::now();
                     p.completed += 1;
+                    let took = Duration::from_nanos(r.duration_ns);
+                    let run = completed(r, id, &spec);
+                    // The harness's probes ended it at its deadline: timed out, as if the JVM
+                    // had been killed, but it goes on unless the code under test caught that.
+                    if let Some(caught) = overrun(&run) {
+                        debug!(test = index, ?limit, caught, "test overran its deadline");
+                        out.push(Execution::without_result(
+                            ExecutionStatus::TimedOut,
+                            test.len(),
+                            took,
+                            Some(id),
+                        ));
+                        if caught {
+                            self.process = None;
+                            return;
+                        }
+                        continue;
+                    }
                     if p.completed > 1 {
-                        let took = Duration::from_nanos(r.duration_ns);
                         p.slowest = Some(p.slowest.map_or(took, |s| s.max(took)));
                     }
-                    let stray = r.stray_threads;
+                    let stray = run.stray_threads;
                     self.stray = stray;
-                    out.push(completed(r, id, &spec));
+                    out.push(run);
                     if stray > max_stray {
                         info!(
                             stray,
@@ -591,6 +615,19 @@ impl Worker {
                 }
             }
         }
+    }
+}
+
+/// Did the test overrun its deadline in the harness's probes; if so, did the code under test
+/// catch the `Overrun` (the JVM must then be replaced)?
+fn overrun(run: &Execution) -> Option<bool> {
+    let (_, class, _) = run.exception()?;
+    if class.is(OVERRUN_CLASS) {
+        Some(false)
+    } else if class.is(OVERRUN_CAUGHT_CLASS) {
+        Some(true)
+    } else {
+        None
     }
 }
 

@@ -35,6 +35,24 @@ fn instrumented() -> &'static InstrumentedClasspath {
     })
 }
 
+/// The fixtures instrumented once per test binary.
+fn instrumented_fixtures() -> &'static InstrumentedClasspath {
+    static CP: OnceLock<InstrumentedClasspath> = OnceLock::new();
+    CP.get_or_init(|| {
+        let root = rivet_testkit::cache_dir().join("worker-instrumented-fixtures");
+        instrument_cached(
+            &[support::fixtures()],
+            &root,
+            &InstrumentConfig {
+                scope: ProbeScope::All,
+                threads: 1,
+                ..InstrumentConfig::default()
+            },
+        )
+        .expect("fixtures instrument")
+    })
+}
+
 fn pool() -> WorkerPool {
     WorkerPool::new(&WorkerConfig {
         workers: 1,
@@ -283,4 +301,48 @@ fn a_constants_object_starts_fresh_in_every_test() {
         "a second call takes the cache hit: {runs:?}"
     );
     assert_eq!(probes(&runs[3]), once);
+}
+
+#[test]
+fn a_loop_in_instrumented_code_overruns_its_deadline_and_the_jvm_goes_on() {
+    let mut pool = WorkerPool::new(&WorkerConfig {
+        workers: 1,
+        time_limit: Duration::from_secs(2),
+        max_heap_mb: 128,
+        classpath: vec![instrumented_fixtures().dir.clone()],
+        ..WorkerConfig::default()
+    })
+    .expect("pool starts");
+    let spin = |method: &str, n: i32| {
+        let mut b = Builder::new();
+        let n = b.int(n);
+        b.call("fixtures/Loops", method, "(I)I", None, &[n]);
+        b.build()
+    };
+    let results = pool.run(&[spin("spin", 3), spin("spin", -1), spin("spin", 2)]);
+    assert_eq!(results[0].outcomes[1], StatementOutcome::Normal(V::Int(3)));
+    assert_eq!(
+        results[1].status,
+        ExecutionStatus::TimedOut,
+        "{:?}",
+        results[1]
+    );
+    assert_eq!(results[2].outcomes[1], StatementOutcome::Normal(V::Int(2)));
+    assert_eq!(
+        pool.workers()[0].spawns,
+        1,
+        "the JVM that ran the loop went on"
+    );
+    assert_eq!(pool.events().timed_out, 1);
+
+    // A loop whose method catches the Overrun: timed out too, and this JVM is replaced.
+    let results = pool.run(&[spin("spinCatching", -1), spin("spin", 1)]);
+    assert_eq!(
+        results[0].status,
+        ExecutionStatus::TimedOut,
+        "{:?}",
+        results[0]
+    );
+    assert_eq!(results[1].outcomes[1], StatementOutcome::Normal(V::Int(1)));
+    assert_eq!(pool.workers()[0].spawns, 2);
 }

@@ -27,6 +27,7 @@ pub fn fixtures() -> PathBuf {
         let sources = vec![
             manifest.join("tests/fixtures/fixtures/Values.java"),
             manifest.join("tests/fixtures/fixtures/Gauge.java"),
+            manifest.join("tests/fixtures/fixtures/Loops.java"),
         ];
         rivet_testkit::javac(
             Jdk::Jdk17,

@@ -141,13 +141,61 @@ public final class Probes {
         }
     }
 
+    // ---- the running test's deadline: a probe past it throws Overrun ----
+
+    /** Probes between two looks at the clock. */
+    private static final int CHECK_EVERY = 1024;
+    private static int countdown = CHECK_EVERY;
+    private static boolean armed = false;
+    private static boolean overrun = false;
+    private static long deadline;
+
+    /** Every branch probe counts down; every CHECK_EVERY of them look at the clock. */
+    private static void tick() {
+        if (--countdown <= 0) {
+            checkDeadline();
+        }
+    }
+
+    private static void checkDeadline() {
+        countdown = CHECK_EVERY;
+        if (!armed) {
+            return;
+        }
+        if (overrun || System.nanoTime() - deadline > 0) {
+            // Every later probe throws too, so that code catching Throwable cannot go on long.
+            overrun = true;
+            countdown = 1;
+            throw new Overrun();
+        }
+    }
+
+    /** The running test may take `nanos` more; a probe after that throws {@link Overrun}. */
+    public static void arm(long nanos) {
+        deadline = System.nanoTime() + nanos;
+        overrun = false;
+        countdown = CHECK_EVERY;
+        armed = true;
+    }
+
+    /** No deadline (between tests). Returns whether the test overran it. */
+    public static boolean disarm() {
+        armed = false;
+        countdown = CHECK_EVERY;
+        boolean was = overrun;
+        overrun = false;
+        return was;
+    }
+
     /** Before ifeq..ifle (b = 0) and if_icmpeq..if_icmple: `opcode` is the jump's opcode. */
     public static void jump(int a, int b, int opcode, int probe) {
+        tick();
         both(a, b, comparison(opcode), probe);
     }
 
     /** Before an if-opcode that consumes the result of a replaced lcmp/fcmp/dcmp. */
     public static void jumpCmp(int result, int opcode, int probe) {
+        tick();
         int cmp = comparison(opcode);
         boolean taken = holds(result, cmp);
         if (tracing) {
@@ -189,6 +237,7 @@ public final class Probes {
 
     /** Before if_acmpeq/if_acmpne (165/166) and ifnull/ifnonnull (198/199, b = null). */
     public static void jumpRef(Object a, Object b, int opcode, int probe) {
+        tick();
         boolean same = a == b;
         boolean taken = (opcode == 165 || opcode == 198) ? same : !same;
         if (tracing) {
@@ -241,6 +290,7 @@ public final class Probes {
 
     /** A point reached (before a return, a throw or a goto; on fall-through into a label). */
     public static void point(int id) {
+        tick();
         if (id < hits.length && hits[id] != 0) {
             return;
         }
@@ -313,6 +363,7 @@ public final class Probes {
 
     /** Before a tableswitch/lookupswitch: the key and the switch's id in the switch tables. */
     public static void switchKey(int key, int switchId) {
+        tick();
         if (switchId < 0 || switchId >= switchKeys.length || switchKeys[switchId] == null) {
             return;
         }

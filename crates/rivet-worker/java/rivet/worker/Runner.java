@@ -11,6 +11,7 @@ import java.lang.reflect.Modifier;
 import java.util.IdentityHashMap;
 import rivet.runtime.ExitRequested;
 import rivet.runtime.Exits;
+import rivet.runtime.Overrun;
 import rivet.runtime.Probes;
 import rivet.runtime.Sandbox;
 import rivet.runtime.SandboxRefused;
@@ -34,6 +35,7 @@ final class Runner {
     private final PrintStream log;
     private final int threadBaseline;
     private final IdentityHashMap<Object, Integer> identities = new IdentityHashMap<Object, Integer>();
+    final Deadline deadline = new Deadline();
     private boolean probesBroken;
     private boolean sandboxMissing;
     private boolean staticsMissing;
@@ -67,6 +69,7 @@ final class Runner {
             WriteWatch.open();
         }
         long start = System.nanoTime();
+        deadline.arm();
         for (; ran < n; ran++) {
             try {
                 values[ran] = execute(batch, statements[ran], values, types, ran);
@@ -91,6 +94,12 @@ final class Runner {
             }
         }
         long duration = System.nanoTime() - start;
+        if (deadline.disarm(duration) && !(thrown instanceof Overrun && !KEEP_STATICS)) {
+            // The code under test caught the Overrun (a class initializer may have failed on
+            // it), or static state carries over: this JVM is not to be trusted with more tests.
+            ran = Math.min(ran, n - 1);
+            thrown = new OverrunCaught();
+        }
         WriteWatch.close();
         // What the watch refused after the last statement's check (a thread the test started).
         if (thrown == null && n > 0 && ran == n && sandboxRefused() != null) {
@@ -185,6 +194,15 @@ final class Runner {
 
         CaughtExit(int status) {
             super("exit(" + status + ") requested by the code under test, which caught the ExitRequested", null, false, false);
+        }
+    }
+
+    /** An overrun after which the JVM should be replaced (`rivet_worker`'s `OVERRUN_CAUGHT`). */
+    private static final class OverrunCaught extends Throwable {
+        private static final long serialVersionUID = 1L;
+
+        OverrunCaught() {
+            super("the test ran past its time limit, and the code under test caught the Overrun", null, false, false);
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.Arrays;
 final class Wire {
     private Wire() {}
 
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     static final byte[] MAGIC = "RIVETWKR".getBytes(StandardCharsets.US_ASCII);
     static final int NONE = -1;
 
@@ -19,6 +19,7 @@ final class Wire {
     static final int REQ_BATCH = 1;
     static final int REQ_PING = 2;
     static final int REQ_SHUTDOWN = 3;
+    static final int REQ_LIMITS = 4;
 
     // Responses.
     static final int RESP_READY = 0x80;

@@ -104,6 +104,9 @@ public final class Worker {
                     }
                     break;
                 }
+                case Wire.REQ_LIMITS:
+                    runner.deadline.set(b.getLong(), b.get() != 0);
+                    break;
                 case Wire.REQ_PING:
                     frame.reset();
                     frame.u8(Wire.RESP_PONG);
