@@ -11,7 +11,9 @@
 //! strategy keeps at least its prior share until it has spent its prior share of the first
 //! quarter of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
 //! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
-//! time at least while it does.
+//! time at least while it does, within that same protection: past it, the work goes on at the
+//! share the strategy's reward earns, so that an exploration that leads nowhere (on most real
+//! classes SUSHI's path conditions are never reached) does not hold half the time.
 
 /// Each active strategy's least share of the time.
 pub const FLOOR: f64 = 0.06;
@@ -135,7 +137,7 @@ impl Schedule {
     }
 
     /// Raises each strategy that has spent less than its prior share of a quarter of the
-    /// whole to its prior share, and each warming up to half the time (when others are
+    /// whole to its prior share, or to half the time while it warms up (when others are
     /// active); the others give up the difference in proportion.
     fn protect_priors(&self, mut shares: Vec<f64>, active: &[bool]) -> Vec<f64> {
         let prior_total: f64 = self
@@ -153,9 +155,9 @@ impl Schedule {
             let mut least: f64 = 0.0;
             if s.spent < prior_share * initial {
                 least = prior_share;
-            }
-            if self.warming.get(i).copied().unwrap_or(false) {
-                least = least.max(WARM_UP);
+                if self.warming.get(i).copied().unwrap_or(false) {
+                    least = least.max(WARM_UP);
+                }
             }
             if active[i] && shares[i] < least {
                 extra += least - shares[i];

@@ -155,17 +155,10 @@ fn a_delayed_reward_keeps_its_prior_share_of_the_first_quarter_and_then_pays() {
 }
 
 #[test]
-fn a_strategy_warming_up_gets_half_the_time() {
-    let mut s = Schedule::new(Cost { whole: 100.0 }, &[2.0, 1.0, 1.0]);
+fn a_strategy_warming_up_gets_half_the_time_within_its_protection() {
+    let whole = 100.0;
+    let mut s = Schedule::new(Cost { whole }, &[2.0, 1.0, 1.0]);
     let done = [false, false, false];
-    // Spend past every prior protection, paying only strategy 0.
-    for _ in 0..400 {
-        let i = s.next(&done).expect("a strategy");
-        let mut rewards = [0.0; 3];
-        rewards[0] = f64::from(u8::from(i == 0));
-        s.record(i, 0.25, &rewards, &done);
-    }
-    assert!(s.shares(&done)[1] < 0.2, "{:?}", s.shares(&done));
     s.set_warming(&[false, true, false]);
     let shares = s.shares(&done);
     assert!((shares[1] - WARM_UP).abs() < 1e-9, "{shares:?}");
@@ -173,4 +166,21 @@ fn a_strategy_warming_up_gets_half_the_time() {
         (shares.iter().sum::<f64>() - 1.0).abs() < 1e-9,
         "{shares:?}"
     );
+    // Warming up and paying nothing, only strategy 0 paying: past its prior share of the
+    // first quarter (a quarter of 25), strategy 1 is down to what its reward earns.
+    let mut spent = [0.0; 3];
+    for _ in 0..400 {
+        let i = s.next(&done).expect("a strategy");
+        let mut rewards = [0.0; 3];
+        rewards[0] = f64::from(u8::from(i == 0));
+        s.record(i, 0.25, &rewards, &done);
+        spent[i] += 0.25;
+    }
+    let shares = s.shares(&done);
+    assert!(shares[1] < 0.2, "{shares:?}");
+    assert!(
+        spent[1] < whole / 4.0,
+        "no longer half the time: {spent:?}"
+    );
+    assert!(spent[1] > whole / 4.0 / 4.0, "its protection: {spent:?}");
 }
