@@ -417,7 +417,19 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         });
         self.stats.explore_time += self.explorer.clock().since(started);
         if found.is_none() {
-            debug!(method = %target.spec.name, prefix = ?node.prefix, "concolic node: no path");
+            let summary = explored.as_ref().ok();
+            debug!(
+                method = %target.spec.name,
+                prefix = ?node.prefix,
+                paths = summary.map(|s| s.paths),
+                off_trace = summary.map(|s| s.pruned),
+                unsat = summary.map(|s| s.unsat.len()),
+                unsupported = summary.map(|s| s.unsupported),
+                bounded = summary.map(|s| s.bounded),
+                not_followed = summary.map(|s| s.not_followed),
+                truncated = summary.map(|s| s.truncated),
+                "concolic node: no path"
+            );
             // The negated outcome the solver ruled out: TARDIS's infeasible alternatives.
             for pc in explored.iter().flat_map(|s| &s.unsat) {
                 self.feasibility

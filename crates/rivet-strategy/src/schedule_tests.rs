@@ -178,9 +178,6 @@ fn a_strategy_warming_up_gets_half_the_time_within_its_protection() {
     }
     let shares = s.shares(&done);
     assert!(shares[1] < 0.2, "{shares:?}");
-    assert!(
-        spent[1] < whole / 4.0,
-        "no longer half the time: {spent:?}"
-    );
+    assert!(spent[1] < whole / 4.0, "no longer half the time: {spent:?}");
     assert!(spent[1] > whole / 4.0 / 4.0, "its protection: {spent:?}");
 }

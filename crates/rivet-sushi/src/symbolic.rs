@@ -15,12 +15,12 @@ use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
 use rivet_search::{Archive, Arena, Goals};
 use rivet_symbolic::{Explorer, MethodSpec, SearcherKind};
-use rivet_tardis::{Bucket, Label, Selector, SelectorConfig, Source};
+use rivet_tardis::{Bucket, Label, Prediction, Selector, SelectorConfig, Source};
 use rivet_testcase::{GoalId, MemberRef, TypedTest};
 use tracing::debug;
 
 use crate::alternatives::{Alternatives, ReplayTarget};
-use crate::artifacts::{Artifacts, GoalLog};
+use crate::artifacts::{Artifacts, GoalLog, RoundLog};
 use crate::learned::{snapshot_spec, LearnedInvariants};
 use crate::policy::PcPolicy;
 use rivet_report::LearnedInvariantsReport;
@@ -165,6 +165,10 @@ pub struct SymbolicStrategy {
     /// The explored path conditions in `paths` (an exploration again meets many it kept).
     explored: HashSet<Arc<PathCondition>>,
     active: Vec<ActiveGoal>,
+    /// Paths a round selected that wait for a free slot (at most [`goals::MAX_ACTIVE_GOALS`]
+    /// are active at once), with the round's log, written again as they start.
+    staged: VecDeque<(usize, Option<Prediction>)>,
+    round_log: Option<RoundLog>,
     phase: Phase,
     /// When it was built, on the run's clock.
     started: Duration,
@@ -258,6 +262,8 @@ impl SymbolicStrategy {
             paths: Vec::new(),
             explored: HashSet::new(),
             active: Vec::new(),
+            staged: VecDeque::new(),
+            round_log: None,
             // Waiting hands over to exploring at once when there is no search first.
             phase: Phase::Waiting,
             started,
@@ -538,7 +544,8 @@ impl Strategy for SymbolicStrategy {
         self.uncovered_left = self.schedule.until_budget
             || self.branch_goals.values().any(|g| !archive.is_covered(*g));
         if self.phase == Phase::Searching {
-            let none_left = self.settle(goals, archive, false);
+            self.settle(goals, archive, false);
+            let none_left = self.start_staged(goals, archive);
             if self.policy.pipelined() {
                 self.refill(goals, archive);
                 // With alternatives, the next harvest decides.

@@ -82,23 +82,42 @@ impl SymbolicStrategy {
             return;
         }
         self.stats.rounds += 1;
-        let mut round = RoundLog {
+        self.round_log = Some(RoundLog {
             round: self.stats.rounds,
             method: choice.method,
             uncovered: uncovered.iter().map(|g| g.0).collect(),
             selected: Vec::new(),
-        };
+        });
         for c in &choice.chosen {
             let p = open[*c];
             let prediction = self.selector.prediction(&p);
             self.selector.remove(&p);
-            let log = self.start_goal(p, prediction, goals, archive);
-            round.selected.push(log);
+            // Staged, not tried again by a later round.
+            self.paths[p].tried = true;
+            self.staged.push_back((p, prediction));
         }
-        if let Some(a) = &mut self.artifacts {
-            a.round(&round);
-        }
+        self.start_staged(goals, archive);
         self.phase = Phase::Searching;
+    }
+
+    /// Starts staged paths while fewer than [`MAX_ACTIVE_GOALS`] goals are active; true when
+    /// none is left to start.
+    pub(super) fn start_staged(&mut self, goals: &mut Goals, archive: &Archive) -> bool {
+        let mut started = false;
+        while self.active.len() < MAX_ACTIVE_GOALS {
+            let Some((p, prediction)) = self.staged.pop_front() else {
+                break;
+            };
+            let log = self.start_goal(p, prediction, goals, archive);
+            if let Some(round) = &mut self.round_log {
+                round.selected.push(log);
+            }
+            started = true;
+        }
+        if let (true, Some(a), Some(round)) = (started, &mut self.artifacts, &self.round_log) {
+            a.round(round);
+        }
+        self.staged.is_empty() && self.active.is_empty()
     }
 
     /// Under a pipelined policy, fills the free slots with the policy's next picks.
@@ -243,6 +262,12 @@ impl SymbolicStrategy {
         self.active.is_empty()
     }
 }
+
+/// Most path-condition goals active at once; the rest of a round waits. Every active goal is
+/// a target of the search (a place in its population's first front) and has the workers
+/// observe its access paths in every test: a round of forty at once held the search on
+/// AbstractPatriciaTrie below what it covers alone in the same time.
+pub(super) const MAX_ACTIVE_GOALS: usize = 8;
 
 /// Goals that must have failed before the strategy judges its yield.
 const JUDGE_AFTER_FAILED: usize = 8;
