@@ -232,3 +232,41 @@ fn searchers_find_the_same_paths_and_trace_mode_follows_one() {
     assert_eq!(prefix(first).len(), starting);
     assert!(starting >= 1 && starting < sw.len() || sw.len() == 1);
 }
+
+#[test]
+fn an_argument_takes_the_class_the_concrete_run_passed() {
+    let cp = fixtures();
+    let config = |classes: Vec<Option<Arc<str>>>| ExploreConfig {
+        symbolic_strings: true,
+        argument_classes: classes,
+        ..ExploreConfig::default()
+    };
+    // Declared `Object`: null, or a fresh Object that the cast rejects.
+    let free = run(&cp, "keyLength(Ljava/lang/Object;)I", config(Vec::new()));
+    assert_eq!(
+        results(&free),
+        BTreeSet::from(["-1".to_string()]),
+        "{free:?}"
+    );
+    assert!(
+        ends(&free).iter().any(|e| e.contains("ClassCastException")),
+        "{:?}",
+        ends(&free)
+    );
+    // The run passed a String: the key is one, never null, and both lengths are paths.
+    let hinted = run(
+        &cp,
+        "keyLength(Ljava/lang/Object;)I",
+        config(vec![Some(Arc::from("java/lang/String"))]),
+    );
+    assert_eq!(
+        results(&hinted),
+        BTreeSet::from(["0".to_string(), "1".to_string()]),
+        "{hinted:?}"
+    );
+    assert!(
+        !ends(&hinted).iter().any(|e| e.contains("Exception")),
+        "{:?}",
+        ends(&hinted)
+    );
+}
