@@ -325,30 +325,3 @@ mod tests {
         assert_eq!(at_call(&Model::new()), Statement::String("xyz".into()));
     }
 }
-
-/// The runtime class (internal name) of each argument the call at `statement` passed, as the
-/// run saw it: a string's, an object's; None for primitives, null and what did not run. The
-/// trace-guided exploration makes such an argument an object of that class
-/// (`ExploreConfig::argument_classes`), as the traced run had it.
-pub(crate) fn argument_classes(
-    test: &TypedTest,
-    statement: usize,
-    run: &rivet_testcase::Execution,
-) -> Vec<Option<std::sync::Arc<str>>> {
-    use rivet_testcase::{StatementOutcome, ValueSummary};
-    let args = match test.statements().get(statement) {
-        Some(Statement::Call { args, .. } | Statement::Construct { args, .. }) => args,
-        _ => return Vec::new(),
-    };
-    args.iter()
-        .map(|a| match run.outcomes.get(a.0 as usize) {
-            Some(StatementOutcome::Normal(ValueSummary::String(_))) => {
-                Some(std::sync::Arc::from("java/lang/String"))
-            }
-            Some(StatementOutcome::Normal(ValueSummary::Object { class, .. })) => {
-                Some(std::sync::Arc::from(class.internal()))
-            }
-            _ => None,
-        })
-        .collect()
-}

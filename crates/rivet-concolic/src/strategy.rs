@@ -23,7 +23,7 @@ use rivet_tardis::{Label, Source};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
-use crate::inputs::{argument_classes, arguments_only, with_arguments};
+use crate::inputs::{arguments_only, with_arguments};
 use crate::whole::{whole_test, with_values};
 use rivet_search::ArchiveCursor;
 use rivet_strategy::ClassPlan;
@@ -143,8 +143,6 @@ struct Node {
     prefix: Vec<u32>,
     /// No test covered the outcome when the node was picked.
     uncovered: bool,
-    /// The runtime classes of the traced call's arguments (`inputs::argument_classes`).
-    argument_classes: Vec<Option<Arc<str>>>,
 }
 
 /// A test built for a node, with the outcomes it should take.
@@ -321,7 +319,6 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
                 continue;
             };
             let trace = self.branches_of(&call.trace);
-            let classes = argument_classes(test, call.statement as usize, run);
             let depth = trace.len().min(self.config.max_depth);
             for j in 0..=depth {
                 self.seen.insert(key(target, &trace[..j]));
@@ -345,7 +342,6 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
                         statement: call.statement as usize,
                         prefix,
                         uncovered,
-                        argument_classes: classes.clone(),
                     };
                     if uncovered {
                         self.pending.push(node);
@@ -407,7 +403,6 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             symbolic_strings: true,
             seed: self.config.seed,
             record_unsat: UNSAT_EXAMPLES,
-            argument_classes: node.argument_classes.clone(),
             ..ExploreConfig::default()
         });
         let started = self.explorer.clock().now();
@@ -764,7 +759,6 @@ mod tests {
             statement: 0,
             prefix: prefix.to_vec(),
             uncovered: true,
-            argument_classes: Vec::new(),
         }
     }
 

@@ -135,12 +135,6 @@ pub struct ExploreConfig {
     /// condition with the clause that could not be added), as `ExploreSummary::unsat`: the
     /// learned feasibility's infeasible examples. Zero keeps none.
     pub record_unsat: usize,
-    /// Trace-guided runs: per argument of the entry method, the runtime class (internal name)
-    /// of the object the concrete call passed (None: a primitive, null or unknown). Such an
-    /// argument is that object's alias or a fresh object of that class, as in the run, not
-    /// one of its declared type: an erased generic key is a `String` there, not a fresh
-    /// `Object` that the code's cast then rejects.
-    pub argument_classes: Vec<Option<std::sync::Arc<str>>>,
 }
 
 impl Default for ExploreConfig {
@@ -163,7 +157,6 @@ impl Default for ExploreConfig {
             symbolic_strings: false,
             time_budget: None,
             record_unsat: 0,
-            argument_classes: Vec::new(),
         }
     }
 }

@@ -587,18 +587,13 @@ fn initial_state(
     }
     for (i, p) in entry.signature.params.iter().enumerate() {
         let path = AccessPath::root(&format!("arg{}", i + 1));
-        let value = lazy::input_value(&mut state, ctx, &p.to_string(), path, None)?;
-        if let (Value::Ref(Reference::Symbolic(s)), Some(Some(class))) =
-            (&value, ctx.config.argument_classes.get(i))
-        {
-            let ty = state.symrefs.get(s.0 as usize).map(|r| r.ty.clone());
-            if ty.is_some_and(|ty| ctx.program.is_assignable(class, &ty)) {
-                if let Some(r) = state.symrefs.get_mut(s.0 as usize) {
-                    r.hint = Some(class.clone());
-                }
-            }
-        }
-        args.push(value);
+        args.push(lazy::input_value(
+            &mut state,
+            ctx,
+            &p.to_string(),
+            path,
+            None,
+        )?);
     }
     interp::enter_method(&mut state, entry.clone(), args);
     let class = entry.class_name.clone();

@@ -186,16 +186,6 @@ fn choices_for(
         None => FieldRules::default(),
     };
     let mut out = Choices::default();
-    if let Some(class) = &sr.hint {
-        // As in the concrete run: an earlier input of its class or a fresh one.
-        let narrowed = SymRef {
-            ty: class.clone(),
-            ..sr.clone()
-        };
-        alias_choices(state, ctx, &narrowed, &rules, &mut out);
-        out.choices.push(Choice::Fresh(class.clone()));
-        return Ok(out);
-    }
     if let Some((first_n, x)) = rules.backward.first() {
         // Back pointers: the reference is the object whose field points at its holder.
         out.used.push(*first_n);

@@ -43,9 +43,6 @@ pub struct SymRef {
     /// A subtype of `ty` the program casts the reference to before it is resolved: a fresh
     /// object of it is one more choice (inputs of other types stay possible, and throw).
     pub cast: Option<Arc<str>>,
-    /// The runtime class a concrete run had here (trace-guided mode, `argument_classes`): the
-    /// reference is an alias or a fresh object of that class, never null.
-    pub hint: Option<Arc<str>>,
 }
 
 /// Initialization of a class's statics in this state.
@@ -163,7 +160,6 @@ impl SymbolicState {
             holder,
             resolved: None,
             cast: None,
-            hint: None,
         });
         id
     }
