@@ -11,8 +11,8 @@
 //! strategy keeps at least its prior share until it has spent its prior share of the first
 //! quarter of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
 //! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
-//! time at least while it does, for warming work worth its prior share of the first quarter:
-//! past that, the work goes on at the share the strategy's reward earns, so that an exploration that leads nowhere (on most real
+//! time at least while it does, within that same protection: past it, the work goes on at the
+//! share the strategy's reward earns, so that an exploration that leads nowhere (on most real
 //! classes SUSHI's path conditions are never reached) does not hold half the time.
 
 /// Each active strategy's least share of the time.
@@ -52,8 +52,6 @@ struct Standing {
     virtual_time: f64,
     /// All the cost so far, undecayed.
     spent: f64,
-    /// The cost of its turns taken while it was warming up.
-    warm_spent: f64,
 }
 
 /// The portfolio's state over one drive.
@@ -139,9 +137,8 @@ impl Schedule {
     }
 
     /// Raises each strategy that has spent less than its prior share of a quarter of the
-    /// whole to its prior share, and one warming up, until its warming turns have cost as
-    /// much, to half the time (when others are active); the others give up the difference in
-    /// proportion.
+    /// whole to its prior share, or to half the time while it warms up (when others are
+    /// active); the others give up the difference in proportion.
     fn protect_priors(&self, mut shares: Vec<f64>, active: &[bool]) -> Vec<f64> {
         let prior_total: f64 = self
             .standings
@@ -158,12 +155,9 @@ impl Schedule {
             let mut least: f64 = 0.0;
             if s.spent < prior_share * initial {
                 least = prior_share;
-            }
-            // Half the time for the first warming work worth its prior share of the first
-            // quarter (turns before it began, waiting for the search, do not count).
-            if self.warming.get(i).copied().unwrap_or(false) && s.warm_spent < prior_share * initial
-            {
-                least = least.max(WARM_UP);
+                if self.warming.get(i).copied().unwrap_or(false) {
+                    least = least.max(WARM_UP);
+                }
             }
             if active[i] && shares[i] < least {
                 extra += least - shares[i];
@@ -213,9 +207,6 @@ impl Schedule {
         if let Some(s) = self.standings.get_mut(turn) {
             s.cost += cost;
             s.spent += cost;
-            if self.warming.get(turn).copied().unwrap_or(false) {
-                s.warm_spent += cost;
-            }
             let share = shares.get(turn).copied().unwrap_or(FLOOR).max(FLOOR / 2.0);
             s.virtual_time += cost / share;
         }

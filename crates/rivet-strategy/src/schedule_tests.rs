@@ -181,21 +181,3 @@ fn a_strategy_warming_up_gets_half_the_time_within_its_protection() {
     assert!(spent[1] < whole / 4.0, "no longer half the time: {spent:?}");
     assert!(spent[1] > whole / 4.0 / 4.0, "its protection: {spent:?}");
 }
-
-#[test]
-fn turns_before_the_warming_began_do_not_use_up_its_half() {
-    // Strategy 1 waits (takes cheap turns, paying nothing) past its prior protection, then
-    // starts warming up: it gets half the time then, not only its floor.
-    let mut s = Schedule::new(Cost { whole: 100.0 }, &[2.0, 1.0, 1.0]);
-    let done = [false, false, false];
-    for _ in 0..400 {
-        let i = s.next(&done).expect("a strategy");
-        let mut rewards = [0.0; 3];
-        rewards[0] = f64::from(u8::from(i == 0));
-        s.record(i, 0.25, &rewards, &done);
-    }
-    assert!(s.shares(&done)[1] < 0.2, "{:?}", s.shares(&done));
-    s.set_warming(&[false, true, false]);
-    let shares = s.shares(&done);
-    assert!((shares[1] - WARM_UP).abs() < 1e-9, "{shares:?}");
-}
