@@ -11,8 +11,8 @@
 //! strategy keeps at least its prior share until it has spent its prior share of the first
 //! quarter of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
 //! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
-//! time at least while it does, within that same protection: past it, the work goes on at the
-//! share the strategy's reward earns, so that an exploration that leads nowhere (on most real
+//! time at least while it does; in a portfolio of more than it and the search, only within that
+//! same protection: past it, the work goes on at the share the strategy's reward earns, so that an exploration that leads nowhere (on most real
 //! classes SUSHI's path conditions are never reached) does not hold half the time.
 
 /// Each active strategy's least share of the time.
@@ -148,16 +148,21 @@ impl Schedule {
             .map(|(s, _)| s.prior)
             .sum();
         let initial = self.measure.whole() / 4.0;
+        let n_active = active.iter().filter(|a| **a).count();
         let mut raised = vec![false; shares.len()];
         let mut extra = 0.0;
         for (i, s) in self.standings.iter().enumerate() {
             let prior_share = s.prior / prior_total;
             let mut least: f64 = 0.0;
-            if s.spent < prior_share * initial {
+            let protected = s.spent < prior_share * initial;
+            if protected {
                 least = prior_share;
-                if self.warming.get(i).copied().unwrap_or(false) {
-                    least = least.max(WARM_UP);
-                }
+            }
+            // Beside the search alone (the technique the user asked for), the warm-up keeps
+            // half the time while it lasts; in a wider portfolio only within the protection.
+            let warming = self.warming.get(i).copied().unwrap_or(false);
+            if warming && (protected || n_active <= 2) {
+                least = least.max(WARM_UP);
             }
             if active[i] && shares[i] < least {
                 extra += least - shares[i];

@@ -181,3 +181,20 @@ fn a_strategy_warming_up_gets_half_the_time_within_its_protection() {
     assert!(spent[1] < whole / 4.0, "no longer half the time: {spent:?}");
     assert!(spent[1] > whole / 4.0 / 4.0, "its protection: {spent:?}");
 }
+
+#[test]
+fn beside_the_search_alone_the_warm_up_keeps_half_the_time() {
+    // `--strategy symbolic`: the search and the technique asked for. Its warm-up keeps half
+    // the time past its prior protection, paying nothing.
+    let mut s = Schedule::new(Cost { whole: 100.0 }, &[2.0, 1.0]);
+    let done = [false, false];
+    s.set_warming(&[false, true]);
+    for _ in 0..400 {
+        let i = s.next(&done).expect("a strategy");
+        let mut rewards = [0.0; 2];
+        rewards[0] = f64::from(u8::from(i == 0));
+        s.record(i, 0.25, &rewards, &done);
+    }
+    let shares = s.shares(&done);
+    assert!((shares[1] - WARM_UP).abs() < 1e-9, "{shares:?}");
+}
