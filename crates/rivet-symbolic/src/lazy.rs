@@ -212,7 +212,35 @@ fn choices_for(
     if alias_only.is_none() {
         fresh_choices(state, ctx, sr, &mut out)?;
     }
+    if let Some(cast) = &sr.cast {
+        one_that_throws(state, ctx, cast, &mut out.choices);
+    }
     Ok(out)
+}
+
+/// Keeps, of the choices a cast to `cast` rejects, only the first: each throws the same
+/// `ClassCastException` at the cast, so the rest add paths and no behaviour. (An element of
+/// an `Object[]` cast to its list's element type would otherwise alias each earlier input of
+/// any class, and a loop over nine elements fork at each of them.)
+fn one_that_throws(
+    state: &SymbolicState,
+    ctx: &mut Ctx<'_>,
+    cast: &Arc<str>,
+    choices: &mut Vec<Choice>,
+) {
+    let mut seen_rejected = false;
+    choices.retain(|c| {
+        let fits = match c {
+            Choice::Null => true,
+            Choice::Alias(id) => state
+                .object(*id)
+                .is_some_and(|o| ctx.program.is_assignable(&o.type_name, cast)),
+            Choice::Fresh(class) => ctx.program.is_assignable(class, cast),
+        };
+        let keep = fits || !seen_rejected;
+        seen_rejected |= !fits;
+        keep
+    });
 }
 
 /// Is `id` an input whose type a reference of type `ty` may hold?

@@ -221,6 +221,37 @@ fn aliases_are_the_earlier_inputs_of_a_compatible_type() {
 }
 
 #[test]
+fn of_the_choices_a_cast_rejects_only_the_first_is_kept() {
+    let mut world = World::new("cast", ExploreConfig::default());
+    let mut state = SymbolicState::new();
+    let a = world.input(&mut state, "a", "t/Node");
+    let b = world.input(&mut state, "b", "t/Other");
+    let c = world.input(&mut state, "c", "t/Other");
+    let d = world.input(&mut state, "d", "java/lang/Object");
+    let state = pick(world.resolve(state, a), a, "fresh t/Node");
+    let state = pick(world.resolve(state, b), b, "fresh t/Other");
+    let mut state = pick(world.resolve(state, c), c, "fresh t/Other");
+    // Without a cast an Object may alias every input and be a fresh Object.
+    assert_eq!(
+        world.choices(&state, d),
+        [
+            "null",
+            "alias {a}",
+            "alias {b}",
+            "alias {c}",
+            "fresh java/lang/Object"
+        ]
+    );
+    // Cast to Node: the Node alias and a fresh Node stay; of the three choices that throw at
+    // the cast, one.
+    state.symrefs[d.0 as usize].cast = Some("t/Node".into());
+    assert_eq!(
+        world.choices(&state, d),
+        ["null", "alias {a}", "alias {b}", "fresh t/Node"]
+    );
+}
+
+#[test]
 fn a_field_may_alias_its_own_holder() {
     let mut world = World::new("self", ExploreConfig::default());
     let mut state = SymbolicState::new();
