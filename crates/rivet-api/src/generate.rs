@@ -195,6 +195,10 @@ impl<'m> Generator<'m> {
                 if rng.chance(DISTINCT_ARGUMENTS) {
                     id = self.distinct_primitive(rng, t, *prim, id);
                 }
+            } else if args.contains(&id) && rng.chance(DISTINCT_ARGUMENTS) {
+                // Likewise objects: `execPool(list, list)` never holds an element only the
+                // second list has.
+                id = self.distinct_reference(rng, t, &p, depth + 1, id);
             }
             if let Some(Some(actual)) = t.types.get(id.0 as usize) {
                 let actual = actual.clone();

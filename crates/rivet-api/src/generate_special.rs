@@ -41,6 +41,24 @@ impl Generator<'_> {
         t.push(Statement::Primitive(v), Some(JType::Prim(p)))
     }
 
+    /// Another value of reference type `ty` than `than` (a few tries; `than` if none came).
+    pub(crate) fn distinct_reference(
+        &self,
+        rng: &mut Rng,
+        t: &mut TypedTest,
+        ty: &JType,
+        depth: usize,
+        than: StatementId,
+    ) -> StatementId {
+        for _ in 0..3 {
+            match self.value(rng, t, ty, depth) {
+                Some(id) if id != than => return id,
+                _ => {}
+            }
+        }
+        than
+    }
+
     pub(crate) fn class_literal(
         &self,
         rng: &mut Rng,

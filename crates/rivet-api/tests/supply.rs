@@ -370,3 +370,46 @@ fn the_current_goals_integers_join_the_constants() {
     m.set_goal_ints(Arc::from(Vec::new()));
     assert_eq!(draw(&mut rng), 0);
 }
+
+#[test]
+fn two_parameters_of_one_type_mostly_get_two_objects() {
+    let m = model(
+        "commons-collections4",
+        "org.apache.commons.collections4.CollectionUtils",
+    );
+    let target = m
+        .targets
+        .iter()
+        .find(|c| {
+            c.member.name == "isEqualCollection"
+                && c.member.descriptor == "(Ljava/util/Collection;Ljava/util/Collection;)Z"
+        })
+        .unwrap()
+        .clone();
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(3);
+    let (mut calls, mut same) = (0, 0);
+    for _ in 0..300 {
+        let mut t = rivet_testcase::TypedTest::new();
+        let Some(call) = g.call(&mut rng, &mut t, &target, 0) else {
+            continue;
+        };
+        let Statement::Call { args, .. } = &t.statements()[call.0 as usize] else {
+            panic!("not a call: {t:?}")
+        };
+        let null = |i: usize| matches!(t.statements()[args[i].0 as usize], Statement::Null { .. });
+        if null(0) || null(1) {
+            continue;
+        }
+        calls += 1;
+        same += usize::from(args[0] == args[1]);
+    }
+    // Reusing the first collection for the second is the generator's first pick more than
+    // half the time; it is now mostly replaced, and still tried (an aliasing case).
+    assert!(calls > 200, "{calls} calls without a null");
+    assert!(
+        same * 4 < calls,
+        "{same} of {calls} calls pass one object twice"
+    );
+    assert!(same > 0, "no call passes one object twice");
+}
