@@ -12,8 +12,9 @@
 //! quarter of the whole: the initial pulls of a bandit arm whose reward is delayed. A strategy
 //! whose work must come before any reward (SUSHI's exploration) says so, and gets half the
 //! time at least while it does; in a portfolio of more than it and the search, only within that
-//! same protection: past it, the work goes on at the share the strategy's reward earns, so that an exploration that leads nowhere (on most real
-//! classes SUSHI's path conditions are never reached) does not hold half the time.
+//! same protection: past it, the work goes on at the share the strategy's reward earns, so
+//! that an exploration that leads nowhere (on most real classes SUSHI's path conditions are
+//! never reached) does not hold half the time.
 
 /// Each active strategy's least share of the time.
 pub const FLOOR: f64 = 0.06;
@@ -137,8 +138,9 @@ impl Schedule {
     }
 
     /// Raises each strategy that has spent less than its prior share of a quarter of the
-    /// whole to its prior share, or to half the time while it warms up (when others are
-    /// active); the others give up the difference in proportion.
+    /// whole to its prior share, and one that warms up to half the time: within that same
+    /// protection when three or more strategies are active, for as long as it warms up when
+    /// only one other is; the others give up the difference in proportion.
     fn protect_priors(&self, mut shares: Vec<f64>, active: &[bool]) -> Vec<f64> {
         let prior_total: f64 = self
             .standings
