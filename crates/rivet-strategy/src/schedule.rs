@@ -19,6 +19,15 @@
 /// Each active strategy's least share of the time.
 pub const FLOOR: f64 = 0.06;
 
+/// The least share of a strategy past its prior protection whose recent turns brought
+/// nothing (less than [`IDLE_REWARD`]) and that is not warming up: asked less often, not
+/// never. On real library classes the search is still climbing when SUSHI's and the concolic
+/// strategy's turns return nothing, and two floors of [`FLOOR`] cost it an eighth of its time.
+pub const IDLE_FLOOR: f64 = FLOOR / 4.0;
+
+/// A strategy's recent reward (goals covered first, faded) below which it counts as idle.
+pub const IDLE_REWARD: f64 = 0.5;
+
 /// The least share of a strategy warming up.
 pub const WARM_UP: f64 = 0.5;
 
@@ -127,14 +136,43 @@ impl Schedule {
             })
             .collect();
         let total: f64 = weights.iter().sum();
-        let floor = FLOOR.min(1.0 / n as f64);
-        let free = 1.0 - floor * n as f64;
+        let floors = self.floors(&active, n);
+        let free = 1.0 - floors.iter().sum::<f64>();
         let adaptive: Vec<f64> = weights
             .iter()
             .zip(&active)
-            .map(|(w, a)| if *a { floor + free * w / total } else { 0.0 })
+            .zip(&floors)
+            .map(|((w, a), f)| if *a { f + free * w / total } else { 0.0 })
             .collect();
         self.protect_priors(adaptive, &active)
+    }
+
+    /// Each active strategy's least share: [`FLOOR`] (at most an equal split of the `n`
+    /// active), or [`IDLE_FLOOR`] for an idle one past its protection.
+    fn floors(&self, active: &[bool], n: usize) -> Vec<f64> {
+        let floor = FLOOR.min(1.0 / n as f64);
+        let prior_total: f64 = self
+            .standings
+            .iter()
+            .zip(active)
+            .filter(|(_, a)| **a)
+            .map(|(s, _)| s.prior)
+            .sum();
+        let initial = self.measure.whole() / 4.0;
+        self.standings
+            .iter()
+            .zip(active)
+            .enumerate()
+            .map(|(i, (s, a))| {
+                let warming = self.warming.get(i).copied().unwrap_or(false);
+                let protected = s.spent < s.prior / prior_total * initial;
+                match (*a, !warming && !protected && s.reward < IDLE_REWARD) {
+                    (false, _) => 0.0,
+                    (true, true) => floor * IDLE_FLOOR / FLOOR,
+                    (true, false) => floor,
+                }
+            })
+            .collect()
     }
 
     /// Raises each strategy that has spent less than its prior share of a quarter of the
@@ -214,7 +252,11 @@ impl Schedule {
         if let Some(s) = self.standings.get_mut(turn) {
             s.cost += cost;
             s.spent += cost;
-            let share = shares.get(turn).copied().unwrap_or(FLOOR).max(FLOOR / 2.0);
+            let share = shares
+                .get(turn)
+                .copied()
+                .unwrap_or(FLOOR)
+                .max(IDLE_FLOOR / 2.0);
             s.virtual_time += cost / share;
         }
         for (s, r) in self.standings.iter_mut().zip(rewards) {
