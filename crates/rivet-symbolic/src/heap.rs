@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rivet_pc::{SymbolId, Term};
+use rivet_pc::{StrOp, SymbolId, Term};
 
 use crate::program::ClassId;
 use crate::value::Value;
@@ -34,6 +34,13 @@ pub enum Elements {
         entries: Vec<(i32, Value)>,
         default: Value,
     },
+    /// `toCharArray` of a string term: the elements written so far; the others are the
+    /// string's units (`charAt(of, i)`), so that a solution for the string is one for the
+    /// array.
+    Chars {
+        entries: Vec<(i32, Value)>,
+        of: Term,
+    },
 }
 
 impl Elements {
@@ -49,6 +56,12 @@ impl Elements {
                     .map(|(_, v)| v.clone())
                     .unwrap_or_else(|| default.clone()),
             ),
+            Elements::Chars { entries, of } => match entries.iter().find(|(k, _)| *k == i) {
+                Some((_, v)) => Some(v.clone()),
+                None => Term::string_op(StrOp::CharAt, vec![of.clone(), Term::int(i)])
+                    .ok()
+                    .map(Value::Int),
+            },
         }
     }
 
@@ -60,12 +73,12 @@ impl Elements {
                     *cell = v;
                 }
             }
-            Elements::Sparse(e) | Elements::Filled { entries: e, .. } => {
-                match e.iter_mut().find(|(k, _)| *k == i) {
-                    Some(cell) => cell.1 = v,
-                    None => e.push((i, v)),
-                }
-            }
+            Elements::Sparse(e)
+            | Elements::Filled { entries: e, .. }
+            | Elements::Chars { entries: e, .. } => match e.iter_mut().find(|(k, _)| *k == i) {
+                Some(cell) => cell.1 = v,
+                None => e.push((i, v)),
+            },
         }
     }
 }

@@ -108,6 +108,23 @@ pub fn string_method(
             Ok(v) => Some(v),
             Err(Thrown) => return Ok(Step::Continue),
         },
+        ("toCharArray", "()[C") if this.is_some() => {
+            let units: Vec<Value> = this
+                .as_deref()
+                .map(utf16)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|u| Value::int(i32::from(u)))
+                .collect();
+            let id = interp::alloc_array(state, "C", units.len() as i32);
+            if let Some(ObjKind::Array { elements, .. }) = state.object_mut(id).map(|o| &mut o.kind)
+            {
+                for (i, v) in units.into_iter().enumerate() {
+                    elements.set(i as i32, v);
+                }
+            }
+            Some(Value::Ref(Reference::Object(id)))
+        }
         ("hashCode", "()I") => Some(match &this {
             Some(s) => Value::int(java_hash(s)),
             None => interp::fresh_value(state, ctx, "I", &label("hashCode"))?,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rivet_pc::{BinaryOp, CmpOp, JavaString, StrOp, Term, UnaryOp};
 
 use crate::error::SymbolicError;
-use crate::heap::{ObjKind, StrValue};
+use crate::heap::{Elements, HeapObject, ObjKind, StrValue};
 use crate::interp::{self, Ctx, PathEnd, Split, Step};
 use crate::natives::{finish, object_arg};
 use crate::program::MethodBody;
@@ -183,6 +183,23 @@ pub fn string_method(
         ("length", "()I") => Value::Int(length()?),
         ("isEmpty", "()Z") => as_int(cmp(CmpOp::Eq, length()?, Term::int(0))?)?,
         ("charAt", "(I)C") => return char_at(state, ctx, s, args),
+        ("toCharArray", "()[C") => {
+            let length = length()?;
+            let id = state.alloc(HeapObject {
+                type_name: Arc::from("[C"),
+                class: None,
+                kind: ObjKind::Array {
+                    element: Arc::from("C"),
+                    length,
+                    elements: Elements::Chars {
+                        entries: Vec::new(),
+                        of: s,
+                    },
+                },
+                origin: None,
+            });
+            Value::Ref(Reference::Object(id))
+        }
         ("equals", "(Ljava/lang/Object;)Z")
         | ("contentEquals", "(Ljava/lang/CharSequence;)Z")
         | ("equalsIgnoreCase", "(Ljava/lang/String;)Z") => {

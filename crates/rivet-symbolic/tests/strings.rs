@@ -139,3 +139,23 @@ fn lower_casing_and_one_char_strings_are_solved() {
         "{solved:#?}"
     );
 }
+
+#[test]
+fn the_chars_of_to_char_array_are_the_strings_units() {
+    // Each path's model replays to the same branches (explore_and_replay checks it): the
+    // array's elements are the string's, its length the string's length, and a write to it
+    // is read back.
+    let paths = explore_and_replay("fx17.Texts.signed(Ljava/lang/String;)I");
+    let solved: Vec<&String> = paths.iter().flat_map(|(_, v)| v).collect();
+    assert!(solved.iter().any(|v| v.contains("= \"-7")), "{solved:#?}");
+    // The path where the first char is the sign and the second is not a 7.
+    assert!(
+        solved
+            .iter()
+            .any(|v| v.contains("= \"-") && !v.contains("= \"-7")),
+        "{solved:#?}"
+    );
+    // Null, too short, `-7`, not a sign, a sign and another char: nothing else (the array
+    // written back reads `+`, so `return 2` is never reached).
+    assert_eq!(paths.len(), 5, "{paths:#?}");
+}
