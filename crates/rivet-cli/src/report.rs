@@ -105,8 +105,9 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
         if c.dse_requests > 0 {
             let _ = writeln!(
                 s,
-                "    adaptive DSE: {} requests from the search, {} steps taken, {} covered more",
-                c.dse_requests, c.dse_steps, c.dse_improved
+                "    adaptive DSE: {} requests from the search, {} steps taken, {} covered more; {} \
+                 requests with no uncovered outcome beside their paths",
+                c.dse_requests, c.dse_steps, c.dse_improved, c.dse_no_open
             );
         }
     }

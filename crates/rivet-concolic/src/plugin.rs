@@ -72,6 +72,7 @@ pub fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
         dse_requests: stats.dse_requests,
         dse_steps: stats.dse_steps,
         dse_improved: stats.dse_improved,
+        dse_no_open: stats.dse_no_open,
         whole_tests: stats.whole_tests,
     }
 }

@@ -124,6 +124,8 @@ pub struct ConcolicStats {
     pub dse_requests: usize,
     pub dse_steps: usize,
     pub dse_improved: usize,
+    /// Requested tests with no uncovered outcome next to their paths (no step taken).
+    pub dse_no_open: usize,
     /// Nodes solved by replaying the whole test (mode (a)).
     pub whole_tests: usize,
 }
@@ -523,7 +525,6 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
     /// up to `dse_nodes` of them, are solved and the new tests run; the archive keeps those
     /// that cover more. P is then multiplied by R if coverage grew, else divided by it.
     fn dse_step(&mut self, arena: &mut Arena<'_>, test: TypedTest) {
-        self.stats.dse_steps += 1;
         let before = arena.archive.entries.len();
         // What the step's tests cover first is the adaptive DSE's, within this strategy's turn.
         let origin = std::mem::replace(&mut arena.archive.origin, DSE_ORIGIN);
@@ -535,6 +536,14 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         self.traced.take(&test);
         let (p0, s0) = (self.pending.len(), self.stepping.len());
         self.grow(arena, &test, run);
+        if self.pending.len() == p0 {
+            // No outcome next to the test's path is uncovered: a step could only find paths
+            // the tests already take. The nodes wait with the others; P stays as it was.
+            arena.archive.origin = origin;
+            self.stats.dse_no_open += 1;
+            return;
+        }
+        self.stats.dse_steps += 1;
         let mut nodes: Vec<Node> = self.pending.drain(p0..).rev().collect();
         nodes.extend(self.stepping.drain(s0..).rev());
         let rest = nodes.split_off(nodes.len().min(self.config.dse_nodes));

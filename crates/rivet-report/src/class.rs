@@ -197,6 +197,9 @@ pub struct ConcolicReport {
     pub dse_steps: usize,
     #[serde(default)]
     pub dse_improved: usize,
+    /// Requested tests that had no uncovered outcome next to their paths (no step taken).
+    #[serde(default)]
+    pub dse_no_open: usize,
     /// Unvisited outcomes solved by replaying the whole test, its values as symbols.
     #[serde(default)]
     pub whole_tests: usize,
