@@ -151,21 +151,13 @@ impl Schedule {
     /// active), or [`IDLE_FLOOR`] for an idle one past its protection.
     fn floors(&self, active: &[bool], n: usize) -> Vec<f64> {
         let floor = FLOOR.min(1.0 / n as f64);
-        let prior_total: f64 = self
-            .standings
-            .iter()
-            .zip(active)
-            .filter(|(_, a)| **a)
-            .map(|(s, _)| s.prior)
-            .sum();
-        let initial = self.measure.whole() / 4.0;
         self.standings
             .iter()
             .zip(active)
+            .zip(self.prior_shares(active))
             .enumerate()
-            .map(|(i, (s, a))| {
+            .map(|(i, ((s, a), (_, protected)))| {
                 let warming = self.warming.get(i).copied().unwrap_or(false);
-                let protected = s.spent < s.prior / prior_total * initial;
                 match (*a, !warming && !protected && s.reward < IDLE_REWARD) {
                     (false, _) => 0.0,
                     (true, true) => floor * IDLE_FLOOR / FLOOR,
@@ -180,21 +172,11 @@ impl Schedule {
     /// protection when three or more strategies are active, for as long as it warms up when
     /// only one other is; the others give up the difference in proportion.
     fn protect_priors(&self, mut shares: Vec<f64>, active: &[bool]) -> Vec<f64> {
-        let prior_total: f64 = self
-            .standings
-            .iter()
-            .zip(active)
-            .filter(|(_, a)| **a)
-            .map(|(s, _)| s.prior)
-            .sum();
-        let initial = self.measure.whole() / 4.0;
         let n_active = active.iter().filter(|a| **a).count();
         let mut raised = vec![false; shares.len()];
         let mut extra = 0.0;
-        for (i, s) in self.standings.iter().enumerate() {
-            let prior_share = s.prior / prior_total;
+        for (i, (prior_share, protected)) in self.prior_shares(active).into_iter().enumerate() {
             let mut least: f64 = 0.0;
-            let protected = s.spent < prior_share * initial;
             if protected {
                 least = prior_share;
             }
@@ -223,6 +205,26 @@ impl Schedule {
             }
         }
         shares
+    }
+
+    /// Each strategy's prior share among the `active` ones, and whether it is still
+    /// protected: it has spent less than that share of a quarter of the whole.
+    fn prior_shares(&self, active: &[bool]) -> Vec<(f64, bool)> {
+        let prior_total: f64 = self
+            .standings
+            .iter()
+            .zip(active)
+            .filter(|(_, a)| **a)
+            .map(|(s, _)| s.prior)
+            .sum();
+        let initial = self.measure.whole() / 4.0;
+        self.standings
+            .iter()
+            .map(|s| {
+                let share = s.prior / prior_total;
+                (share, s.spent < share * initial)
+            })
+            .collect()
     }
 
     /// How long a turn of strategy `i` should take at most: its share of a quarter of the
