@@ -22,6 +22,16 @@ fn explore_and_replay(method: &str) -> Vec<(String, Vec<String>)> {
         symbolic_strings: true,
         ..ExploreConfig::default()
     };
+    explore_and_replay_with(method, config, false)
+}
+
+/// [`explore_and_replay`] under `config`; with `all_precise`, no path may be imprecise (a
+/// call not followed).
+fn explore_and_replay_with(
+    method: &str,
+    config: ExploreConfig,
+    all_precise: bool,
+) -> Vec<(String, Vec<String>)> {
     let explorer = Explorer::new(fx17(), config);
     let spec = MethodSpec::parse(method).unwrap();
     let mut paths: Vec<(PathRecord, SymbolTable)> = Vec::new();
@@ -35,6 +45,7 @@ fn explore_and_replay(method: &str) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
     for (record, symbols) in &paths {
         if record.imprecise {
+            assert!(!all_precise, "{method} path {}: imprecise", record.id);
             continue;
         }
         let terms: Vec<_> = record.pc.iter().map(|c| c.term().clone()).collect();
@@ -158,4 +169,37 @@ fn the_chars_of_to_char_array_are_the_strings_units() {
     // Null, too short, `-7`, not a sign, a sign and another char: nothing else (the array
     // written back reads `+`, so `return 2` is never reached).
     assert_eq!(paths.len(), 5, "{paths:#?}");
+}
+
+#[test]
+fn digits_and_whitespace_classified_by_character_are_solved() {
+    // As the concolic strategy explores: static JDK calls are black boxes, except those
+    // modelled. Character.isDigit and isWhitespace are, so every path is precise and its
+    // model replays along the same branches.
+    let config = ExploreConfig {
+        symbolic_strings: true,
+        black_box_jdk: true,
+        searcher: rivet_symbolic::SearcherKind::BreadthFirst,
+        max_paths: 40,
+        ..ExploreConfig::default()
+    };
+    let paths = explore_and_replay_with("fx17.Texts.digits(Ljava/lang/String;)I", config, true);
+    let inputs: Vec<String> = paths
+        .iter()
+        .flat_map(|(_, v)| v)
+        .filter_map(|v| v.split_once(" = ").map(|(_, text)| text.to_string()))
+        .collect();
+    let chars = |t: &str| t.trim_matches('"').chars().collect::<Vec<char>>();
+    assert!(
+        inputs
+            .iter()
+            .any(|t| chars(t).iter().filter(|c| c.is_ascii_digit()).count() >= 2),
+        "{inputs:#?}"
+    );
+    assert!(
+        inputs
+            .iter()
+            .any(|t| t.contains(' ') || t.contains("\\t") || t.contains("\\n")),
+        "{inputs:#?}"
+    );
 }

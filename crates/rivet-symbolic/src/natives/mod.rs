@@ -27,6 +27,7 @@
 //!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
 //! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed).
 
+mod chars;
 mod class;
 mod numbers;
 
@@ -64,6 +65,7 @@ pub enum Model {
     String,
     Builder,
     Unsafe,
+    CharClass,
     NotFollowed,
 }
 
@@ -97,6 +99,7 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         ("java/lang/Integer", "toString", "(I)Ljava/lang/String;")
         | ("java/lang/Long", "toString", "(J)Ljava/lang/String;") => Model::NumberToString,
         ("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I") => Model::ParseInt,
+        ("java/lang/Character", "isDigit" | "isWhitespace", "(C)Z") => Model::CharClass,
         ("java/lang/Math" | "java/lang/StrictMath", "sqrt", "(D)D")
         | (
             "java/lang/Math" | "java/lang/StrictMath",
@@ -229,6 +232,7 @@ pub fn run(
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
         Model::Unsafe => unsafe_value(state, ctx, target, &args),
+        Model::CharClass => chars::char_class(state, ctx, target, &args),
         Model::NotFollowed => not_followed(state, ctx, target),
     }
 }
