@@ -8,7 +8,7 @@
 //! seed. The solvers' own time limits stay wall-clock: a query that reaches one can still
 //! differ between runs.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,19 @@ pub const STEPS_PER_EXECUTION: u64 = 1_000;
 #[derive(Debug, Clone)]
 pub struct RunClock {
     kind: Kind,
+    /// Set by [`ClockStop::stop`]: every deadline of this clock (and its clones) has passed.
+    stop: Option<Arc<AtomicBool>>,
+}
+
+/// Ends the work that reads a [`RunClock::stoppable`] clone: from [`ClockStop::stop`] on,
+/// its deadlines have all passed (the run's own clock goes on).
+#[derive(Debug)]
+pub struct ClockStop(Arc<AtomicBool>);
+
+impl ClockStop {
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -47,6 +60,7 @@ impl RunClock {
     pub fn wall() -> RunClock {
         RunClock {
             kind: Kind::Wall(Instant::now()),
+            stop: None,
         }
     }
 
@@ -61,6 +75,7 @@ impl RunClock {
                         steps: AtomicU64::new(0),
                         rate: (cap.max(1) * STEPS_PER_EXECUTION) as f64 / seconds,
                     })),
+                    stop: None,
                 }
             }
             None => RunClock::wall(),
@@ -92,9 +107,25 @@ impl RunClock {
         self.now().saturating_add(after)
     }
 
-    /// Has `deadline` (a reading of `now`, or of `deadline`) passed?
+    /// Has `deadline` (a reading of `now`, or of `deadline`) passed? Always, once a
+    /// stoppable clone's stop was called.
     pub fn passed(&self, deadline: Duration) -> bool {
-        self.now() >= deadline
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.now() >= deadline
+    }
+
+    /// A clone reading the same time whose deadlines can be ended early with the returned
+    /// handle: work on another thread (an exploration beside the search) that must end when
+    /// the run's strategies stop.
+    pub fn stoppable(&self) -> (RunClock, ClockStop) {
+        let flag = Arc::new(AtomicBool::new(false));
+        let clock = RunClock {
+            kind: self.kind.clone(),
+            stop: Some(Arc::clone(&flag)),
+        };
+        (clock, ClockStop(flag))
     }
 
     /// Counts `n` tests run (nothing on the wall clock).
@@ -143,6 +174,21 @@ mod tests {
         assert_eq!(
             c.since(Duration::from_millis(40)),
             Duration::from_millis(60)
+        );
+    }
+
+    #[test]
+    fn a_stopped_clone_has_passed_every_deadline_and_the_clock_goes_on() {
+        let c = RunClock::wall();
+        let (clone, stop) = c.stoppable();
+        let d = clone.deadline(Duration::from_secs(3600));
+        assert!(!clone.passed(d));
+        stop.stop();
+        assert!(clone.passed(d), "stopped");
+        assert!(!c.passed(d), "the run's clock is not stopped");
+        assert!(
+            clone.now() < Duration::from_secs(3600),
+            "it reads the same time"
         );
     }
 

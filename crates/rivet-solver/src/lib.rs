@@ -23,6 +23,7 @@ pub mod interval;
 mod ranges;
 pub mod search;
 pub mod solver;
+pub mod solver_thread;
 pub mod z3_backend;
 pub mod z3_float;
 pub mod z3_linear;
@@ -35,6 +36,7 @@ pub use decorators::{dependent_slice, trivially_unsat, Cache, FastUnsat, Indepen
 pub use interval::Intervals;
 pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
+pub use solver_thread::on_solver_thread;
 pub use z3_backend::Z3Solver;
 
 /// The usual stack with the default AVM fallback, `timeout` for every query (see

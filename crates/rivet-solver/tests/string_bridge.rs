@@ -145,6 +145,17 @@ fn pins(m: &Model) -> Vec<Term> {
     out
 }
 
+/// Checks `clauses` with a fresh Z3 backend on the process's solving thread. The proptests
+/// make hundreds of solvers, and the test harness runs each test on a thread that exits at its
+/// end, freeing that thread's Z3 context outside the query lock: with another test checking
+/// at that moment, Z3 4.8.12 once ended this binary with SIGSEGV. The solving thread never
+/// exits.
+fn check_on_solver_thread(clauses: Vec<Term>, timeout: Duration) -> SolveResult {
+    rivet_solver::on_solver_thread(move || Z3Solver::new(timeout).check(&clauses))
+        .recv()
+        .expect("the check panicked")
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -155,8 +166,7 @@ proptest! {
         let differs = Term::compare(CmpOp::Ne, t.clone(), Term::from_concrete(rust.clone())).unwrap();
         let mut clauses = pins(&m);
         clauses.push(differs);
-        let mut z3 = Z3Solver::new(Duration::from_secs(10));
-        match z3.check(&clauses) {
+        match check_on_solver_thread(clauses, Duration::from_secs(10)) {
             SolveResult::Unsat => {}
             other => prop_assert!(false, "{:?} under {:?}: Rust says {:?}, Z3 {:?}", t, m, rust, other),
         }
@@ -171,8 +181,7 @@ proptest! {
     fn z3_models_of_string_clauses_satisfy_them(c in bool_term(), want in any::<bool>()) {
         let clause = if want { c } else { Term::negation(c).unwrap() };
         // Some random clauses are beyond Z3 4.8 (`Unknown` after the limit): only models count.
-        let mut z3 = Z3Solver::new(Duration::from_secs(2));
-        if let SolveResult::Sat(model) = z3.check(std::slice::from_ref(&clause)) {
+        if let SolveResult::Sat(model) = check_on_solver_thread(vec![clause.clone()], Duration::from_secs(2)) {
             prop_assert!(model.satisfies(std::slice::from_ref(&clause)), "{:?}: {:?}", clause, model);
         }
     }
@@ -196,8 +205,8 @@ fn a_date_and_a_number_are_solved_from_their_clauses() {
         op(StrOp::StartsWith, vec![s.clone(), Term::str_const("20")]),
         Term::negation(op(StrOp::Contains, vec![s, Term::str_const(" ")])).unwrap(),
     ];
-    let mut z3 = Z3Solver::new(Duration::from_secs(10));
-    let SolveResult::Sat(model) = z3.check(&clauses) else {
+    let SolveResult::Sat(model) = check_on_solver_thread(clauses.clone(), Duration::from_secs(10))
+    else {
         panic!("the date clauses are satisfiable");
     };
     assert!(model.satisfies(&clauses), "{model:?}");
@@ -216,8 +225,10 @@ fn an_unsatisfiable_string_query_is_unsat() {
         op(StrOp::StartsWith, vec![s.clone(), Term::str_const("ab")]),
         Term::compare(CmpOp::Lt, op(StrOp::Length, vec![s]), Term::int(2)).unwrap(),
     ];
-    let mut z3 = Z3Solver::new(Duration::from_secs(10));
-    assert_eq!(z3.check(&clauses), SolveResult::Unsat);
+    assert_eq!(
+        check_on_solver_thread(clauses, Duration::from_secs(10)),
+        SolveResult::Unsat
+    );
 }
 
 #[test]
@@ -228,6 +239,10 @@ fn the_bit_vector_backend_gives_up_on_a_long_string_operation_without_panicking(
     let s = Term::var(SymbolId(0), SymbolSort::Str);
     let digits = op(StrOp::ParseDigits, vec![s]);
     let clause = Term::compare(CmpOp::Ge, digits, Term::long(10)).expect("well-sorted");
-    let mut z3 = Z3Solver::bit_vectors_only(Duration::from_secs(5));
-    assert!(matches!(z3.check(&[clause]), SolveResult::Unknown(_)));
+    let answer = rivet_solver::on_solver_thread(move || {
+        Z3Solver::bit_vectors_only(Duration::from_secs(5)).check(&[clause])
+    })
+    .recv()
+    .expect("the check panicked");
+    assert!(matches!(answer, SolveResult::Unknown(_)));
 }

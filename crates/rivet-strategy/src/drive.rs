@@ -372,8 +372,18 @@ pub fn drive(
     loop {
         let warming: Vec<bool> = strategies.iter().map(|s| s.warming_up()).collect();
         schedule.set_warming(&warming);
-        let Some(i) = schedule.next(&done) else {
-            break;
+        // A strategy whose work goes on elsewhere takes no turn until it ends.
+        let resting: Vec<bool> = strategies
+            .iter()
+            .zip(&done)
+            .map(|(s, d)| *d || s.busy_elsewhere())
+            .collect();
+        let Some(i) = schedule.next(&resting) else {
+            if done.iter().all(|d| *d) || start.elapsed() >= budget.time {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
         };
         let strategy = &mut *strategies[i];
         let first_before: Vec<usize> = values.iter().map(|v| v.first_covered).collect();

@@ -432,3 +432,64 @@ fn a_strategy_stuck_in_one_call_is_left_behind_with_the_tests_found_before_it() 
     assert_eq!(kept, [GoalId(0)]);
     assert_eq!(abandoned.steps, 1);
 }
+
+/// A counter whose work is elsewhere (busy) for its first `busy` looks.
+struct Away {
+    inner: Counter,
+    busy: std::cell::Cell<u32>,
+}
+
+impl Strategy for Away {
+    fn name(&self) -> &'static str {
+        self.inner.name
+    }
+
+    fn busy_elsewhere(&self) -> bool {
+        let left = self.busy.get();
+        self.busy.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    fn step(&mut self, arena: &mut Arena<'_>) -> StepOutcome {
+        self.inner.step(arena)
+    }
+}
+
+#[test]
+fn a_strategy_busy_elsewhere_takes_no_turn_until_it_is_back() {
+    let mut goals = goals(8);
+    let mut archive = Archive::default();
+    let mut a = counter("a", 0, 5);
+    let mut b = Away {
+        inner: counter("b", 6, 7),
+        busy: std::cell::Cell::new(3),
+    };
+    let mut seen = Vec::new();
+    drive(
+        &mut [&mut b, &mut a],
+        &mut goals,
+        &mut archive,
+        &mut FakeExecutor,
+        budget(),
+        &mut |p| seen.push(p.strategy),
+        None,
+    );
+    // `b` comes first on a tie, but is away for the first three turns.
+    assert_eq!(&seen[..3], &["a", "a", "a"], "{seen:?}");
+    assert_eq!(seen[3], "b", "{seen:?}");
+    assert_eq!(b.inner.log.len(), 2);
+    assert_eq!(archive.covered().len(), 8);
+}
+
+#[test]
+fn when_every_strategy_is_busy_elsewhere_the_driver_waits_for_one() {
+    let mut goals = goals(2);
+    let mut archive = Archive::default();
+    let mut b = Away {
+        inner: counter("b", 0, 1),
+        busy: std::cell::Cell::new(4),
+    };
+    let result = run(&mut [&mut b], &mut goals, &mut archive);
+    assert_eq!(result.steps, 2, "no step while away, then its two");
+    assert_eq!(archive.covered().len(), 2);
+}

@@ -41,6 +41,13 @@ pub trait Strategy {
         false
     }
 
+    /// Is its work going on elsewhere (an exploration on a thread of its own beside the
+    /// search) with nothing for a turn to do until it ends? The driver gives it no turn
+    /// meanwhile, and its turns cost the others nothing.
+    fn busy_elsewhere(&self) -> bool {
+        false
+    }
+
     /// Adds or retires goals before a step (path-condition goals, say); the default does
     /// nothing.
     fn update_goals(&mut self, _goals: &mut Goals, _archive: &Archive) {}

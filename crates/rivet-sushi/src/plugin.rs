@@ -41,6 +41,7 @@ impl StrategyPlugin for SushiPlugin {
                 .on_clock(ctx.clock.clone()),
             SymbolicSchedule {
                 until_budget: self.until_budget,
+                beside_search: true,
                 ..SymbolicSchedule::for_budget(ctx.budget, with_others, ctx.seed)
             },
             (self.policy, ctx.feasibility.clone()),

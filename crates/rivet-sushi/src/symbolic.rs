@@ -33,6 +33,7 @@ use rivet_tardis::Feasibility;
 mod clock;
 mod explore;
 mod goals;
+mod pass;
 use clock::{GoalClock, STALL_SHARE};
 use rivet_strategy::{StepOutcome, Strategy};
 
@@ -55,6 +56,10 @@ pub struct SymbolicSchedule {
     /// every branch is covered (to compare the pipelined policies; rounds of a cover end when
     /// no branch is left).
     pub until_budget: bool,
+    /// Explore beside the search, on the solving thread, instead of in turns of its own (on
+    /// the wall clock only: see `explore::beside_search`). The search leaves about one of two
+    /// cores idle while it waits for its workers, so the exploration costs it little there.
+    pub beside_search: bool,
     pub seed: u64,
 }
 
@@ -75,6 +80,7 @@ impl SymbolicSchedule {
             stall: slice.mul_f64(STALL_SHARE),
             yield_when_unprofitable: with_search,
             until_budget: false,
+            beside_search: false,
             seed,
         }
     }
@@ -199,6 +205,8 @@ pub struct SymbolicStrategy {
     /// The longest the next turn should take (the portfolio's allowance; none outside a
     /// drive).
     allowance: Option<Duration>,
+    /// The pass running beside the search, if one is.
+    background: Option<pass::Background>,
 }
 
 impl SymbolicStrategy {
@@ -283,6 +291,7 @@ impl SymbolicStrategy {
             reexplored_for: 0,
             last_prospect: Duration::ZERO,
             allowance: None,
+            background: None,
         }
     }
 
@@ -482,6 +491,10 @@ impl Strategy for SymbolicStrategy {
         matches!(self.phase, Phase::Exploring | Phase::Select)
     }
 
+    fn busy_elsewhere(&self) -> bool {
+        self.phase == Phase::Exploring && self.background.as_ref().is_some_and(|b| b.running())
+    }
+
     fn report_sections(&self, elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {
         let symbolic = rivet_report::SymbolicReport {
             invariants: self.learned_invariants(),
@@ -524,6 +537,10 @@ impl Strategy for SymbolicStrategy {
     }
 
     fn close(&mut self, goals: &mut Goals, archive: &Archive) {
+        // A pass beside the search ends at its next deadline check; what it found counts.
+        if let Some(outcome) = self.background.take().and_then(|b| b.finish()) {
+            self.apply_pass(outcome, archive);
+        }
         self.settle(goals, archive, true);
         let report = self.selection_report();
         if let Some(a) = &mut self.artifacts {
@@ -602,10 +619,14 @@ impl Strategy for SymbolicStrategy {
             }
             Phase::Searching => {
                 self.reexplore_if_stale(arena.archive);
-                if self.queue.is_empty() {
+                if self.queue.is_empty() && self.background.is_none() {
                     self.harvest(arena);
                 } else {
                     self.explore_again(arena.archive);
+                    // A pass beside the search leaves the turn to the goals.
+                    if self.background.is_some() {
+                        self.harvest(arena);
+                    }
                 }
                 StepOutcome::Worked
             }

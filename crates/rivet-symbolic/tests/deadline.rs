@@ -56,3 +56,33 @@ fn a_path_that_asks_the_solver_at_every_branch_stops_at_the_time_budget() {
     assert_eq!(ends.len(), 1, "{ends:?}");
     assert_eq!(ends[0], PathEnd::Bound("time budget".into()), "{ends:?}");
 }
+
+#[test]
+fn an_exploration_on_a_stopped_clock_ends_at_its_next_deadline_check() {
+    // The same path, with time for all its 200 queries (4 s): stopped from another thread
+    // after a few, it ends at the budget's bound instead of returning.
+    let (clock, stop) = rivet_clock::RunClock::wall().stoppable();
+    let explorer = Explorer::new(
+        fx17(),
+        ExploreConfig {
+            time_budget: Some(Duration::from_secs(600)),
+            ..ExploreConfig::default()
+        },
+    )
+    .on_clock(clock);
+    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stop.stop();
+    });
+    let mut ends = Vec::new();
+    let summary = explorer
+        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
+            ends.push(p.end.clone())
+        })
+        .unwrap();
+    stopper.join().unwrap();
+    assert_eq!(summary.returns, 0, "{ends:?}");
+    assert_eq!(ends, vec![PathEnd::Bound("time budget".into())]);
+    assert!(summary.solver_calls < 200, "{summary:?}");
+}

@@ -5,16 +5,15 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rivet_pc::PathCondition;
-use rivet_search::{observed_symbol, Archive};
-use rivet_symbolic::{ExploreConfig, PathEnd, SearcherKind};
+use rivet_search::Archive;
+use rivet_symbolic::{ExploreConfig, SearcherKind};
 use rivet_testcase::GoalId;
 use tracing::{debug, info};
 
+use super::pass::{Pass, PassOutcome};
 use super::{
     next_searcher, searcher_name, KeptPath, Phase, SymbolicStrategy, FIRST_DEPTH, MAX_DEPTH,
 };
-use crate::artifacts::ExploredPath;
 use crate::learned::LearnedInvariants;
 
 impl SymbolicStrategy {
@@ -58,31 +57,74 @@ impl SymbolicStrategy {
         }
     }
 
-    /// Explores one method at its next depth within its share of the exploration time.
+    /// Explores one method at its next depth within its share of the exploration time: here,
+    /// or beside the search on the solving thread (`SymbolicSchedule::beside_search`), where
+    /// a turn takes the outcome of the pass in flight once it has ended and starts the next.
     pub(super) fn explore_next(&mut self, archive: &Archive) {
+        if let Some(b) = self.background.take() {
+            if b.running() {
+                self.background = Some(b);
+                return;
+            }
+            let method = b.method;
+            match b.finish() {
+                Some(outcome) => self.apply_pass(outcome, archive),
+                None => {
+                    // The pass panicked (a bug in the explorer): no more passes of it.
+                    debug!(method = %self.methods[method].spec.display(), "exploration pass lost");
+                    self.methods[method].done = true;
+                    self.after_pass(method, archive);
+                }
+            }
+            if self.phase == Phase::Select {
+                return;
+            }
+        }
+        let Some(pass) = self.next_pass() else {
+            return;
+        };
+        if self.beside_search() {
+            self.background = Some(pass.start());
+        } else {
+            let outcome = pass.run();
+            self.apply_pass(outcome, archive);
+        }
+    }
+
+    /// Do passes run beside the search? Not on a virtual clock: a capped run explores in its
+    /// turns, so that it decides alike every time.
+    pub(super) fn beside_search(&self) -> bool {
+        self.schedule.beside_search && !self.explorer.clock().is_virtual()
+    }
+
+    /// The next method's next pass, within its share of the exploration time left (and, in
+    /// turns, the portfolio's allowance); None, and selection next, when none is left.
+    fn next_pass(&mut self) -> Option<Pass> {
         let Some(i) = self.queue.pop_front() else {
             self.phase = Phase::Select;
-            return;
+            return None;
         };
         let left = self.explore_budget_left();
         if left < Duration::from_millis(50) {
             self.queue.clear();
             self.phase = Phase::Select;
-            return;
+            return None;
         }
         // Its share of the exploration time, within the portfolio's allowance for a turn (a
         // method not finished goes on at its next pass).
-        let share = (left / (self.queue.len() as u32 + 1)).min(self.allowance.unwrap_or(left));
+        let mut share = left / (self.queue.len() as u32 + 1);
+        if !self.beside_search() {
+            share = share.min(self.allowance.unwrap_or(left));
+        }
         let m = &mut self.methods[i];
         m.depth = match (m.searcher, m.depth) {
             (_, 0) => FIRST_DEPTH,
             (SearcherKind::DepthFirst, d) => d * 2,
             _ => MAX_DEPTH,
         };
-        let searcher = m.searcher;
         let config = ExploreConfig {
             depth: m.depth,
-            searcher,
+            searcher: m.searcher,
             max_paths: 5_000,
             time_budget: Some(share.max(Duration::from_millis(100))),
             seed: self.schedule.seed,
@@ -94,69 +136,43 @@ impl SymbolicStrategy {
                 .unwrap_or_default(),
             ..ExploreConfig::default()
         };
-        let depth = m.depth;
-        let explorer = self.explorer.with_config(config);
-        let started = self.explorer.clock().now();
-        let spec = m.spec.clone();
-        let member_label = spec.display();
-        let mut kept = Vec::new();
-        let mut records = Vec::new();
-        let mut bounded = 0u64;
-        let mut precise = 0u64;
-        let mut total = 0u64;
-        let branch_goals = &self.branch_goals;
-        let recording = self.artifacts.is_some();
-        let result = explorer.explore(&spec, &mut |path, symbols| {
-            total += 1;
-            let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
-            if !ended {
-                bounded += 1;
-            }
-            if !path.imprecise {
-                precise += 1;
-            }
-            let branches: BTreeSet<GoalId> = path
-                .branches
-                .iter()
-                .filter_map(|b| branch_goals.get(b).copied())
-                .collect();
-            let pc = PathCondition::new(path.pc.clone(), symbols);
-            let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
-            if recording {
-                records.push(ExploredPath {
-                    id: path.id,
-                    pc: pc.texts(),
-                    branches: branches.iter().map(|g| g.0).collect(),
-                    end: path.end_text(),
-                    precise: !path.imprecise,
-                    observable,
-                });
-            }
-            if ended && !path.imprecise && observable && !branches.is_empty() {
-                kept.push((Arc::new(pc), branches));
-            }
-        });
-        let took = self.explorer.clock().since(started);
-        self.stats.explore_time += took;
+        Some(Pass {
+            method: i,
+            searcher: m.searcher,
+            depth: m.depth,
+            share,
+            explorer: self.explorer.with_config(config),
+            spec: m.spec.clone(),
+            branch_goals: self.branch_goals.clone(),
+            recording: self.artifacts.is_some(),
+        })
+    }
+
+    /// Takes in what a pass found: its kept paths, the method's next pass.
+    pub(super) fn apply_pass(&mut self, o: PassOutcome, archive: &Archive) {
+        let i = o.method;
+        let member_label = o.spec.display();
+        self.stats.explore_time += o.took;
         self.stats.methods_explored += 1;
-        self.stats.paths += total;
-        self.stats.precise_paths += precise;
-        if let (Some(l), Ok(summary)) = (self.learned.as_mut(), &result) {
+        self.stats.paths += o.total;
+        self.stats.precise_paths += o.precise;
+        if let (Some(l), Ok(summary)) = (self.learned.as_mut(), &o.result) {
             l.note_uses(&summary.invariant_uses);
         }
-        match result {
+        let m = &mut self.methods[i];
+        match &o.result {
             Ok(summary) => {
-                info!(method = %member_label, paths = total, kept = kept.len(), ?searcher, ?took, ?share, "explored");
+                info!(method = %member_label, paths = o.total, kept = o.kept.len(), searcher = ?o.searcher, took = ?o.took, share = ?o.share, "explored");
                 // Grow the depth while paths are cheap and some ended at a bound.
-                let cheap = !summary.truncated && took < share / 2;
-                if searcher == SearcherKind::DepthFirst
+                let cheap = !summary.truncated && o.took < o.share / 2;
+                if o.searcher == SearcherKind::DepthFirst
                     && cheap
-                    && bounded > 0
+                    && o.bounded > 0
                     && m.depth < MAX_DEPTH
                 {
                     self.queue.push_back(i);
                 } else {
-                    match next_searcher(searcher) {
+                    match next_searcher(o.searcher) {
                         Some(next) => m.searcher = next,
                         None => m.done = true,
                     }
@@ -167,7 +183,7 @@ impl SymbolicStrategy {
                 m.done = true;
             }
         }
-        for (pc, branches) in kept {
+        for (pc, branches) in o.kept {
             if self.explored.insert(Arc::clone(&pc)) {
                 if branches.iter().any(|g| !archive.is_covered(*g)) {
                     self.last_prospect = self.stats.explore_time;
@@ -188,10 +204,20 @@ impl SymbolicStrategy {
             }
         }
         if let Some(a) = &mut self.artifacts {
-            a.explored(&member_label, searcher_name(searcher), depth, &records);
+            a.explored(
+                &member_label,
+                searcher_name(o.searcher),
+                o.depth,
+                &o.records,
+            );
         }
-        // Another pass while some uncovered branch the method reaches has no kept path (any
-        // branch under --pc-until-budget, where paths are wanted whether covered or not).
+        self.after_pass(i, archive);
+    }
+
+    /// After a pass of method `i`: another while some uncovered branch it reaches has no
+    /// kept path (any branch under --pc-until-budget, where paths are wanted whether
+    /// covered or not); selection next when no pass is left or the exploration is stale.
+    fn after_pass(&mut self, i: usize, archive: &Archive) {
         let m = &self.methods[i];
         if !m.done && !self.queue.contains(&i) {
             let with_path: BTreeSet<GoalId> = self

@@ -1,0 +1,80 @@
+//! The process's thread for solving work beside the caller's (an exploration that runs while
+//! the search does): one thread, started on first use, that never exits.
+//!
+//! Z3 (through the `z3` crate) keeps a context per thread and frees it when the thread
+//! exits, outside [`crate::z3_backend`]'s query lock; Z3 4.8.12 shares its memory manager
+//! between contexts, and a free while another thread checks can end the process with
+//! SIGSEGV. A thread that never exits never frees its context, so the work sent here cannot
+//! crash a query elsewhere however often it is sent.
+
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The thread's queue: jobs run one at a time, in the order sent.
+fn queue() -> &'static Mutex<Option<Sender<Job>>> {
+    static QUEUE: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
+    QUEUE.get_or_init(|| {
+        let (send, receive) = channel::<Job>();
+        let started = std::thread::Builder::new()
+            .name("rivet-solving".into())
+            .spawn(move || {
+                for job in receive {
+                    // A job that panics loses its result (its receiver sees the sender
+                    // gone), not the thread.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                }
+            });
+        Mutex::new(started.ok().map(|_| send))
+    })
+}
+
+/// Runs `job` on the solving thread; its result arrives on the returned receiver (or, when
+/// `job` panicked, the receiver's sender is gone). When the thread could not be started,
+/// `job` runs here instead, before this returns.
+pub fn on_solver_thread<T, F>(job: F) -> Receiver<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let (send, receive) = channel();
+    let reply = send.clone();
+    let boxed: Job = Box::new(move || {
+        // The caller may have stopped waiting: nothing to tell then.
+        let _ = reply.send(job());
+    });
+    let mut q = queue().lock().unwrap_or_else(PoisonError::into_inner);
+    let refused = match q.as_ref() {
+        Some(s) => s.send(boxed).err().map(|e| e.0),
+        None => Some(boxed),
+    };
+    if let Some(job) = refused {
+        *q = None;
+        drop(q);
+        job();
+    }
+    drop(send);
+    receive
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_run_on_one_thread_that_is_not_the_callers_and_give_their_results() {
+        let here = std::thread::current().id();
+        let a = on_solver_thread(|| (std::thread::current().id(), 1 + 1));
+        let b = on_solver_thread(|| (std::thread::current().id(), 2 * 3));
+        let (ta, ra) = a.recv().expect("a result");
+        let (tb, rb) = b.recv().expect("a result");
+        assert_eq!((ra, rb), (2, 6));
+        assert_eq!(ta, tb, "one thread");
+        assert_ne!(ta, here);
+        let lost = on_solver_thread(|| -> u8 { panic!("a job's bug") });
+        assert!(lost.recv().is_err(), "no result");
+        let after = on_solver_thread(|| std::thread::current().id());
+        assert_eq!(after.recv().ok(), Some(ta), "the thread lives on");
+    }
+}
