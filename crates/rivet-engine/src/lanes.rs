@@ -20,6 +20,11 @@ use crate::session::{Session, Workers};
 use rivet_report::seconds;
 use rivet_report::{ClassEntry, ClassStatus};
 
+/// Each lane's stack (address space; only what is used is mapped), as large as the CLI's work
+/// thread's: a lane explores and solves, recursing over terms and values whose depth the code
+/// under test decides.
+const LANE_STACK: usize = 256 << 20;
+
 /// Classes at a time when the run does not say: one per four cores (a class keeps its workers,
 /// javac and the JUnit runs of verification busy, a few cores' worth), at least one.
 pub fn default_lanes() -> usize {
@@ -306,7 +311,15 @@ pub(crate) fn run_lanes(
         for mut workers in pools {
             let sender = sender.clone();
             let queue = &queue;
-            scope.spawn(move || queue.lane(&mut workers, &sender));
+            let lane = std::thread::Builder::new()
+                .name("rivet-lane".into())
+                .stack_size(LANE_STACK)
+                .spawn_scoped(scope, move || queue.lane(&mut workers, &sender));
+            if let Err(e) = lane {
+                // Its classes go to the other lanes (the queue is shared); with none, to
+                // no one: say so.
+                tracing::warn!(error = %e, "a lane could not be started");
+            }
         }
         drop(sender);
         // Until every lane has finished and dropped its sender.

@@ -12,6 +12,12 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// The thread's stack (address space; only what is used is mapped), as large as the CLI's
+/// work thread's: the interpreter and Z3 recurse over terms and values whose depth the code
+/// under test decides (on a default 2 MiB stack, explorations of commons-lang3's `StringUtils`
+/// ended the process).
+const STACK_SIZE: usize = 256 << 20;
+
 /// The thread's queue: jobs run one at a time, in the order sent.
 fn queue() -> &'static Mutex<Option<Sender<Job>>> {
     static QUEUE: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
@@ -19,6 +25,7 @@ fn queue() -> &'static Mutex<Option<Sender<Job>>> {
         let (send, receive) = channel::<Job>();
         let started = std::thread::Builder::new()
             .name("rivet-solving".into())
+            .stack_size(STACK_SIZE)
             .spawn(move || {
                 for job in receive {
                     // A job that panics loses its result (its receiver sees the sender
