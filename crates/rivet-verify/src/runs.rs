@@ -31,19 +31,38 @@ pub(crate) enum Order {
 /// test whose outcome hangs on them (an `Ordering.arbitrary()`, an iteration over an identity
 /// hash set) can pass every run with Rivet's flags and fail in the developer's build: the
 /// second run of each round makes them otherwise (HotSpot's global random numbers instead of
-/// its per-thread ones), so that such a test fails one of the two runs and is dropped.
+/// its per-thread ones, and a number of them taken before the tests, another each round), so
+/// that such a test fails one of the two runs and is dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Hashes {
     Default,
-    Other,
+    Other { draws: u32 },
 }
 
+/// The source of the launcher's wrapper that takes the draws (`java/rivet/verify`), compiled
+/// with the tests, then moved out of their classes.
+const HASH_SHIFT: (&str, &str) = (
+    "rivet/verify/HashShift.java",
+    include_str!("../java/rivet/verify/HashShift.java"),
+);
+
+/// Where the compiled wrapper goes, beneath a verification's directory.
+const HASH_SHIFT_DIR: &str = "hash-shift";
+
 impl Hashes {
+    /// The second run of round `round`: its own number of draws (1 to 4093).
+    pub(crate) fn other(round: usize) -> Hashes {
+        let mixed = (round as u64 + 1).wrapping_mul(2_654_435_761) % 4093;
+        Hashes::Other {
+            draws: 1 + mixed as u32,
+        }
+    }
+
     /// The JVM flags that make them so.
     fn flags(self) -> &'static [&'static str] {
         match self {
             Hashes::Default => &[],
-            Hashes::Other => &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=0"],
+            Hashes::Other { .. } => &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=0"],
         }
     }
 }
@@ -57,6 +76,10 @@ impl Order {
         }
     }
 }
+/// The run numbers of the third runs (`run-N` directories) start here, past every round's
+/// first and second.
+const THIRD_RUNS: usize = 10_000;
+
 /// Time limit of one bisection run (a subset of the tests in a fresh JVM).
 const SUBSET_LIMIT: Duration = Duration::from_secs(15);
 /// Below this, a run is not started.
@@ -189,11 +212,30 @@ impl Verifier {
             "1000",
         ])
         .arg(&path);
+        // The wrapper of the runs with other identity hash codes, beside the tests.
+        let shift = src.join(HASH_SHIFT.0);
+        if let Some(parent) = shift.parent() {
+            std::fs::create_dir_all(parent).map_err(io("creating the source directory"))?;
+        }
+        std::fs::write(&shift, HASH_SHIFT.1).map_err(io("writing the launcher's wrapper"))?;
+        cmd.arg(&shift);
         let confinement = Self::confinement(&self.javac, vec![classes.clone()]);
         // javac runs no code under test (-proc:none): its own limit, not the deadline.
         let what = order.dir("javac");
         let (ok, _out, err) = run_command((&mut cmd, &confinement), dir, self.time_limit, &what)?;
         if ok {
+            // The wrapper goes to a directory of its own, the JVM's class path in those runs
+            // (the tests must stay in the launcher's loader, with the classes they test).
+            let built = classes.join(HASH_SHIFT.0.replace(".java", ".class"));
+            let shift = dir
+                .join(HASH_SHIFT_DIR)
+                .join(HASH_SHIFT.0.replace(".java", ".class"));
+            if let Some(parent) = shift.parent() {
+                std::fs::create_dir_all(parent).map_err(io("creating the wrapper's directory"))?;
+            }
+            std::fs::rename(&built, &shift).map_err(io("moving the launcher's wrapper"))?;
+            let _ = std::fs::remove_dir(classes.join("rivet/verify"));
+            let _ = std::fs::remove_dir(classes.join("rivet"));
             return Ok(Vec::new());
         }
         let file_name = format!("{}.java", emitted.class_name);
@@ -212,6 +254,22 @@ impl Verifier {
         self.run_in_order(emitted, dir, round, (Order::Fixed, Hashes::Default))
     }
 
+    /// As `run`, with the identity hash codes of the second run of round `round` (the order
+    /// the emitted class fixes).
+    pub fn run_with_other_hashes(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+    ) -> Result<RunReport, VerifyError> {
+        self.run_in_order(
+            emitted,
+            dir,
+            2 * round + 1,
+            (Order::Fixed, Hashes::other(round)),
+        )
+    }
+
     pub(crate) fn run_in_order(
         &self,
         emitted: &Emitted,
@@ -227,6 +285,41 @@ impl Verifier {
             other => return other,
         }
         self.find_culprits(emitted, dir, round, order)
+    }
+
+    /// The second runs of round `round`, side by side: in `order` with other identity hash
+    /// codes, and in the emitted order with others again. A test whose outcome hangs on the
+    /// codes (`Ordering.arbitrary()` in a range of guava's `TreeMultiset`) passed Rivet's runs
+    /// and failed about one developer's run in three; each run with other codes is one more
+    /// chance to see it fail. Per test, the first failure of the two (else its pass).
+    pub(crate) fn second_runs(
+        &self,
+        emitted: &Emitted,
+        dir: &Path,
+        round: usize,
+        order: Order,
+    ) -> Result<RunReport, VerifyError> {
+        let (second, third) = std::thread::scope(|s| {
+            let third = s.spawn(|| {
+                let hashes = Hashes::other(round + THIRD_RUNS);
+                self.run_in_order(emitted, dir, THIRD_RUNS + round, (Order::Fixed, hashes))
+            });
+            let second =
+                self.run_in_order(emitted, dir, 2 * round + 1, (order, Hashes::other(round)));
+            (second, third.join())
+        });
+        let mut report = second?;
+        let third = third.map_err(|_| VerifyError::Io {
+            what: "running the tests with other identity hash codes".into(),
+            source: std::io::Error::other("the running thread panicked"),
+        })??;
+        for (name, outcome) in third.tests {
+            let failed_before = report.tests.get(&name).is_some_and(|o| !o.passed);
+            if !failed_before && (!outcome.passed || !report.tests.contains_key(&name)) {
+                report.tests.insert(name, outcome);
+            }
+        }
+        Ok(report)
     }
 
     /// `base`, or less when the deadline is nearer.
@@ -386,13 +479,27 @@ impl Verifier {
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
             ])
-            .args(hashes.flags())
-            .arg("-jar")
-            .arg(
-                std::path::absolute(&self.junit.launcher)
-                    .unwrap_or_else(|_| self.junit.launcher.clone()),
-            )
-            .arg("--class-path")
+            .args(hashes.flags());
+        let launcher = std::path::absolute(&self.junit.launcher)
+            .unwrap_or_else(|_| self.junit.launcher.clone());
+        match hashes {
+            Hashes::Default => {
+                cmd.arg("-jar").arg(launcher);
+            }
+            Hashes::Other { draws } => {
+                let shift = dir.join(HASH_SHIFT_DIR);
+                let own = std::path::absolute(&shift).unwrap_or(shift);
+                let path = std::env::join_paths([launcher, own]).map_err(|e| VerifyError::Io {
+                    what: "joining the launcher's class path".into(),
+                    source: std::io::Error::other(e),
+                })?;
+                cmd.arg("-cp")
+                    .arg(path)
+                    .arg("rivet.verify.HashShift")
+                    .arg(draws.to_string());
+            }
+        }
+        cmd.arg("--class-path")
             .arg(self.classpath_string(&[&classes]))
             .args(selector)
             .arg("--reports-dir")

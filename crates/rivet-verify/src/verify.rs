@@ -13,7 +13,7 @@ use rivet_testcase::Assertion;
 use tracing::{debug, info_span, warn};
 
 use crate::junit::JUnitSetup;
-use crate::runs::{Hashes, Order, FIXED_ORDER_5};
+use crate::runs::{Order, FIXED_ORDER_5};
 use crate::triage::{triage, Verdict};
 
 /// Verification could not run (the tests may still be fine).
@@ -281,8 +281,7 @@ impl Verifier {
             } else {
                 Order::Fixed
             };
-            let second =
-                self.run_in_order(&emitted, &dir, 2 * round + 1, (order, Hashes::Other))?;
+            let second = self.second_runs(&emitted, &dir, round, order)?;
             let (doomed, changed) = apply_verdicts(
                 &mut class,
                 &emitted,

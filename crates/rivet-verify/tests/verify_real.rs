@@ -387,23 +387,41 @@ fn an_assertion_on_an_identity_hash_code_is_dropped() {
         overloaded: BTreeSet::new(),
         inner_classes: BTreeSet::new(),
     };
-    // The value the first run sees, read from its failure message ("expected:<0> but was:<N>").
+    // The value a run sees, read from its failure message ("expected:<0> but was:<N>").
     let dir = tempfile::tempdir().unwrap();
     let probe = rivet_junit::emit(&class(0));
     assert!(verifier.compile(&probe, dir.path()).unwrap().is_empty());
-    let run = verifier.run(&probe, dir.path(), 0).unwrap();
-    let message = run
-        .tests
-        .values()
-        .next()
-        .and_then(|o| o.message.clone())
-        .unwrap();
-    let seen: i32 = message
-        .rsplit("but was:<")
-        .next()
-        .and_then(|m| m.split('>').next())
-        .and_then(|m| m.parse().ok())
-        .unwrap_or_else(|| panic!("no value in {message:?}"));
+    let seen_in = |run: rivet_verify::RunReport| -> i32 {
+        assert_eq!(run.tests.len(), 1, "the suite's test only: {:?}", run.tests);
+        let message = run
+            .tests
+            .values()
+            .next()
+            .and_then(|o| o.message.clone())
+            .unwrap();
+        message
+            .rsplit("but was:<")
+            .next()
+            .and_then(|m| m.split('>').next())
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("no value in {message:?}"))
+    };
+    let seen = seen_in(verifier.run(&probe, dir.path(), 0).unwrap());
+    // The second runs see other codes, and each round's its own (the draws taken before the
+    // tests differ), so that a test that hangs on them fails some round.
+    let other: Vec<i32> = (0..2)
+        .map(|round| {
+            seen_in(
+                verifier
+                    .run_with_other_hashes(&probe, dir.path(), round)
+                    .unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        other[0] != seen && other[1] != seen && other[0] != other[1],
+        "{seen} then {other:?}"
+    );
     // With that value the runs with Rivet's flags pass, every time.
     let pinned = rivet_junit::emit(&class(seen));
     let dir = tempfile::tempdir().unwrap();
