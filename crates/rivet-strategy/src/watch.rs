@@ -147,6 +147,12 @@ pub enum Message<T> {
     Done(Box<T>),
 }
 
+/// The strategies' thread's stack (address space; only what is used is mapped), as large as
+/// the CLI's work thread's: the symbolic interpreter and Z3 recurse over terms and values whose
+/// depth the code under test decides (explorations of commons-lang3's `StringUtils` on a
+/// default 2 MiB stack ended the process).
+const STRATEGIES_STACK: usize = 256 << 20;
+
 /// Runs `job` (the strategies of a class, with `time` for them) on a thread of its own and
 /// waits for its result, passing its progress to `progress` as it comes. When a turn is
 /// overdue (see [`Watch::overdue`]) or the thread dies without a result, it stops waiting:
@@ -163,6 +169,7 @@ pub fn watched<T: Send + 'static>(
     let span = tracing::Span::current();
     let spawned = std::thread::Builder::new()
         .name("strategies".into())
+        .stack_size(STRATEGIES_STACK)
         .spawn(move || {
             let _entered = span.entered();
             job(&theirs, &tx);
