@@ -31,8 +31,9 @@ pub(crate) enum Order {
 /// test whose outcome hangs on them (an `Ordering.arbitrary()`, an iteration over an identity
 /// hash set) can pass every run with Rivet's flags and fail in the developer's build: the
 /// second run of each round makes them otherwise (HotSpot's global random numbers instead of
-/// its per-thread ones, and a number of them taken before the tests, another each round), so
-/// that such a test fails one of the two runs and is dropped.
+/// its per-thread ones, and a number of them taken before the tests, another each round; a
+/// third run beside it takes others again, see `second_runs`), so that such a test has more
+/// chances to fail a run and be dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Hashes {
     Default,
