@@ -261,8 +261,10 @@ pub struct PcSelectionReport {
 /// What the generator of alternatives did: archive tests traced, their calls replayed
 /// symbolically, the paths the tests' states satisfied (feasible evidence), the alternatives
 /// made from them (one clause changed each) and kept, those the solver refuted (infeasible
-/// evidence, not kept), those contradicting a learned structural invariant (not kept), and
-/// the seconds it took.
+/// evidence, not kept), those contradicting a learned structural invariant (not kept), the
+/// seconds it took, and those kept but not tried when the run stopped: per bucket of the
+/// classifier's last prediction for them (TARDIS ranks them with the explored paths), and
+/// those it never classified.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AlternativesReport {
     pub tests: usize,
@@ -277,6 +279,10 @@ pub struct AlternativesReport {
     #[serde(default)]
     pub contradicted: usize,
     pub seconds: f64,
+    #[serde(default)]
+    pub untried: BTreeMap<Bucket, usize>,
+    #[serde(default)]
+    pub untried_unclassified: usize,
 }
 
 /// The run's TARDIS classifier: what it learned, and what it predicted for the symbolic
@@ -658,6 +664,8 @@ mod tests {
                 refuted: 1,
                 contradicted: 2,
                 seconds: 0.25,
+                untried: BTreeMap::from([(Bucket::FeasibleMajority, 1)]),
+                untried_unclassified: 1,
             }),
         };
         report.sections.insert(

@@ -412,6 +412,7 @@ impl SymbolicStrategy {
             attempts: self.attempts.clone(),
             alternatives: self.alternatives.as_ref().map(|a| {
                 let s = a.stats();
+                let (untried, untried_unclassified) = self.untried_alternatives();
                 AlternativesReport {
                     tests: s.tests,
                     calls_replayed: s.calls_replayed,
@@ -421,9 +422,26 @@ impl SymbolicStrategy {
                     refuted: s.refuted,
                     contradicted: s.contradicted,
                     seconds: seconds(s.time),
+                    untried,
+                    untried_unclassified,
                 }
             }),
         }
+    }
+
+    /// The alternatives kept and not tried: per bucket of their last prediction, and those
+    /// without one (never classified, or a policy that does not learn).
+    fn untried_alternatives(&self) -> (BTreeMap<Bucket, usize>, usize) {
+        let mut buckets = BTreeMap::new();
+        let mut unclassified = 0;
+        let untried = self.paths.iter().enumerate();
+        for (p, _) in untried.filter(|(_, k)| k.alternative.is_some() && !k.tried) {
+            match self.selector.prediction(&p) {
+                Some(pred) => *buckets.entry(Bucket::of(&pred)).or_insert(0) += 1,
+                None => unclassified += 1,
+            }
+        }
+        (buckets, unclassified)
     }
 
     /// Methods with an uncovered branch, fewest explorations first.
