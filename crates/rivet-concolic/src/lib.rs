@@ -3,6 +3,7 @@
 //! into new tests or path-condition goals, and the search's requests explored.
 
 mod inputs;
+mod node;
 mod plugin;
 mod strategy;
 mod whole;

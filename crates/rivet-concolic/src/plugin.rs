@@ -47,6 +47,8 @@ impl StrategyPlugin for ConcolicPlugin {
             ConcolicConfig {
                 order: self.order,
                 node_time: self.step.unwrap_or(defaults.node_time),
+                // Its solving needs no worker: it runs while the search does.
+                beside_search: true,
                 ..defaults
             },
         ))

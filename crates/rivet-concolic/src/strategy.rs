@@ -17,14 +17,13 @@ use std::time::Duration;
 use rivet_api::{Callable, CallableKind, Generator, Rng};
 use rivet_instrument::ClassProbes;
 use rivet_pc::PathCondition;
-use rivet_search::{observed_symbol, Arena, Goals, PathConditionObjective};
-use rivet_symbolic::{ExploreConfig, Explorer, Guidance, MethodSpec, PathEnd, SearcherKind, Trace};
+use rivet_search::{Arena, Goals, PathConditionObjective};
+use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec};
 use rivet_tardis::{Label, Source};
 use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
-use crate::inputs::{arguments_only, with_arguments};
-use crate::whole::{whole_test, with_values};
+use crate::node::{Node, NodeAnswer, NodeInFlight, NodeQuestion};
 use rivet_search::ArchiveCursor;
 use rivet_strategy::ClassPlan;
 use rivet_strategy::{StepOutcome, Strategy};
@@ -69,6 +68,9 @@ pub struct ConcolicConfig {
     pub dse_factor: f64,
     /// Unvisited nodes of a requested test explored per request.
     pub dse_nodes: usize,
+    /// Solve nodes on the solving thread while the search goes on (on the wall clock only;
+    /// under an execution cap they are solved in the strategy's turns).
+    pub beside_search: bool,
     pub seed: u64,
 }
 
@@ -89,6 +91,7 @@ impl ConcolicConfig {
             dse_probability: 1.0,
             dse_factor: 2.0,
             dse_nodes: 2,
+            beside_search: false,
             seed,
         }
     }
@@ -134,17 +137,6 @@ pub struct ConcolicStats {
 struct Target {
     callable: Callable,
     spec: MethodSpec,
-}
-
-/// An unvisited node: the outcome `prefix.last()` in place of the one a run took, after the
-/// outcomes before it, in a call of `target` made by `statement` of `test`.
-struct Node {
-    target: usize,
-    test: TypedTest,
-    statement: usize,
-    prefix: Vec<u32>,
-    /// No test covered the outcome when the node was picked.
-    uncovered: bool,
 }
 
 /// A test built for a node, with the outcomes it should take.
@@ -194,6 +186,8 @@ pub struct ConcolicStrategy<'g, 'm> {
     p_dse: f64,
     /// Nodes tried per outcome (the priority order spreads the effort).
     attempts: BTreeMap<u32, usize>,
+    /// The node asked about on the solving thread.
+    in_flight: Option<NodeInFlight>,
     stats: ConcolicStats,
 }
 
@@ -275,6 +269,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             p_dse: config.dse_probability,
             attempts: BTreeMap::new(),
             uncovered_left: true,
+            in_flight: None,
             stats: ConcolicStats::default(),
         }
     }
@@ -389,112 +384,48 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         Some(self.stepping.remove(i))
     }
 
-    /// Asks the executor about a node; returns a new test with the index of its call, or
-    /// queues a goal.
-    fn solve(&mut self, node: &Node) -> Option<(TypedTest, usize)> {
-        self.stats.nodes += 1;
-        let target = &self.targets[node.target];
-        let explorer = self.explorer.with_config(ExploreConfig {
-            depth: (node.prefix.len() as u32 + 40).min(400),
-            searcher: SearcherKind::DepthFirst,
-            max_paths: 8,
-            time_budget: Some(self.config.node_time),
-            solver_timeout: Duration::from_millis(250),
-            guidance: Guidance::Trace(Trace::prefix(node.prefix.clone())),
-            black_box_jdk: true,
-            symbolic_strings: true,
+    /// The question about `node` for the executor.
+    fn question(&self, node: Node) -> NodeQuestion {
+        NodeQuestion {
+            spec: self.targets[node.target].spec.clone(),
+            explorer: self.explorer.with_config(ExploreConfig::default()),
+            node_time: self.config.node_time,
             seed: self.config.seed,
-            record_unsat: UNSAT_EXAMPLES,
-            ..ExploreConfig::default()
-        });
-        let started = self.explorer.clock().now();
-        let mut found: Option<(PathCondition, rivet_pc::Model, bool)> = None;
-        let explored = explorer.explore(&target.spec, &mut |path, symbols| {
-            let ended = matches!(path.end, PathEnd::Return | PathEnd::Exception(_));
-            let reaches = path.trace.starts_with(&node.prefix);
-            if found.is_none() && ended && reaches {
-                let pc = PathCondition::new(path.pc.clone(), symbols);
-                found = Some((pc, path.model.clone(), path.imprecise));
-            }
-        });
-        self.stats.explore_time += self.explorer.clock().since(started);
-        if found.is_none() {
-            let summary = explored.as_ref().ok();
-            debug!(
-                method = %target.spec.name,
-                prefix = ?node.prefix,
-                paths = summary.map(|s| s.paths),
-                off_trace = summary.map(|s| s.pruned),
-                unsat = summary.map(|s| s.unsat.len()),
-                unsupported = summary.map(|s| s.unsupported),
-                bounded = summary.map(|s| s.bounded),
-                not_followed = summary.map(|s| s.not_followed),
-                truncated = summary.map(|s| s.truncated),
-                "concolic node: no path"
-            );
-            // The negated outcome the solver ruled out: TARDIS's infeasible alternatives.
-            for pc in explored.iter().flat_map(|s| &s.unsat) {
-                self.feasibility
-                    .learn(pc, Label::Infeasible, Source::SolverUnsat);
-            }
+            unsat_examples: UNSAT_EXAMPLES,
+            node,
         }
-        let Some((pc, model, imprecise)) = found else {
-            let built = self.solve_whole(node);
-            self.stats.solved += usize::from(built.is_some());
-            return built;
-        };
-        self.stats.solved += 1;
-        debug!(method = %target.spec.name, pc = ?pc.texts(), ?model, imprecise, prefix = ?node.prefix, "concolic node solved");
-        if let Some(args) = arguments_only(&pc) {
-            if let Some(built) = with_arguments(&node.test, node.statement, &args, &model) {
-                debug!(test = ?built.0.test, "concolic test");
-                return Some(built);
-            }
-        }
-        // The condition needs more than the call's arguments: the whole test's values.
-        if let Some(built) = self.solve_whole(node) {
-            return Some(built);
-        }
-        let observable = pc.symbols.values().all(|s| observed_symbol(s).is_some());
-        if !imprecise && observable {
-            self.new_goals.push((node.target, Arc::new(pc)));
-        }
-        None
     }
 
-    /// Mode (a): the node's test replayed whole, its primitives as symbols; new values for
-    /// them become a test (the test expanded, each use of a value its own statement).
-    fn solve_whole(&mut self, node: &Node) -> Option<(TypedTest, usize)> {
-        let target = &self.targets[node.target];
-        let (whole, expanded, at) =
-            whole_test(&target.spec.class, &node.test, node.statement, &node.prefix)?;
-        let explorer = self.explorer.with_config(ExploreConfig {
-            depth: 400,
-            max_paths: 8,
-            time_budget: Some(self.config.node_time),
-            solver_timeout: Duration::from_millis(250),
-            // The test's strings are symbols too.
-            symbolic_strings: true,
-            seed: self.config.seed,
-            ..ExploreConfig::default()
-        });
-        let started = self.explorer.clock().now();
-        let solution = explorer.replay_test(&whole);
-        self.stats.explore_time += self.explorer.clock().since(started);
-        let solution = match solution {
-            Ok(Some(s)) if !s.changed.is_empty() || !s.changed_strings.is_empty() => s,
-            Ok(_) => return None,
-            Err(e) => {
-                debug!(error = %e, "whole-test replay failed");
-                return None;
-            }
+    /// Takes in the executor's answer about `node` (its figures; the outcomes it refuted,
+    /// TARDIS's infeasible examples; its goal) and runs the test built from it, checking its
+    /// prediction and growing the tree with its trace.
+    fn take_answer(&mut self, arena: &mut Arena<'_>, node: &Node, answer: NodeAnswer) {
+        self.stats.nodes += 1;
+        self.stats.explore_time += answer.took;
+        self.stats.solved += usize::from(answer.solved);
+        self.stats.whole_tests += usize::from(answer.whole);
+        for pc in &answer.unsat {
+            self.feasibility
+                .learn(pc, Label::Infeasible, Source::SolverUnsat);
+        }
+        if let Some(pc) = answer.goal {
+            self.new_goals.push((node.target, Arc::new(pc)));
+        }
+        let Some((test, statement)) = answer.built else {
+            return;
         };
-        self.stats.whole_tests += 1;
-        debug!(method = %target.spec.name, changed = ?solution.changed, strings = ?solution.changed_strings, prefix = ?node.prefix, "whole-test replay solved");
-        Some((
-            with_values(&expanded, &solution.changed, &solution.changed_strings),
-            at,
-        ))
+        self.stats.tests += 1;
+        let prediction = Prediction {
+            target: node.target,
+            statement,
+            prefix: node.prefix.clone(),
+        };
+        let runs = self.run_traced(arena, std::slice::from_ref(&test));
+        if let Some(run) = runs.first() {
+            self.traced.take(&test);
+            self.check(&prediction, run);
+            self.grow(arena, &test, run);
+        }
     }
 
     /// Compares a run of a predicted test with its prediction; a mismatch is a divergence.
@@ -555,7 +486,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             }
         }
         for node in nodes {
-            self.try_node(arena, &node);
+            self.try_node(arena, node);
         }
         arena.archive.origin = origin;
         let improved = arena.archive.entries.len() > before;
@@ -569,25 +500,41 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         debug!(improved, p = self.p_dse, "adaptive DSE step");
     }
 
-    /// Solves a node and runs the test built from the solution, checking its prediction.
-    fn try_node(&mut self, arena: &mut Arena<'_>, node: &Node) {
+    /// Solves a node here and runs the test built from the solution.
+    fn try_node(&mut self, arena: &mut Arena<'_>, node: Node) {
+        self.count_attempt(&node);
+        let (node, answer) = self.question(node).answer();
+        self.take_answer(arena, &node, answer);
+    }
+
+    /// One more node tried for its outcome (the priority order spreads the effort).
+    fn count_attempt(&mut self, node: &Node) {
         if let Some(&outcome) = node.prefix.last() {
             *self.attempts.entry(outcome).or_insert(0) += 1;
         }
-        if let Some((test, statement)) = self.solve(node) {
-            self.stats.tests += 1;
-            let prediction = Prediction {
-                target: node.target,
-                statement,
-                prefix: node.prefix.clone(),
-            };
-            let runs = self.run_traced(arena, std::slice::from_ref(&test));
-            if let Some(run) = runs.first() {
-                self.traced.take(&test);
-                self.check(&prediction, run);
-                self.grow(arena, &test, run);
-            }
+    }
+
+    /// Asks about `node` on the solving thread beside the search, or here when the clock is
+    /// virtual (a capped run decides alike every time).
+    fn ask(&mut self, arena: &mut Arena<'_>, node: Node) {
+        if !self.config.beside_search || self.explorer.clock().is_virtual() {
+            self.try_node(arena, node);
+            return;
         }
+        self.count_attempt(&node);
+        self.in_flight = Some(self.question(node).start());
+    }
+
+    /// The answer of the node asked about on the solving thread, once there: its test runs.
+    /// True when a question was in flight.
+    fn take_in_flight(&mut self, arena: &mut Arena<'_>) -> bool {
+        let Some(flight) = self.in_flight.take() else {
+            return false;
+        };
+        if let Some((node, answer)) = flight.answer() {
+            self.take_answer(arena, &node, answer);
+        }
+        true
     }
 
     /// Seed tests: one call of each target, built by the generator.
@@ -635,6 +582,10 @@ impl Strategy for ConcolicStrategy<'_, '_> {
 
     fn pending(&self) -> bool {
         self.uncovered_left && !self.targets.is_empty()
+    }
+
+    fn busy_elsewhere(&self) -> bool {
+        self.in_flight.as_ref().is_some_and(NodeInFlight::running)
     }
 
     fn phase(&self) -> Option<String> {
@@ -705,6 +656,10 @@ impl Strategy for ConcolicStrategy<'_, '_> {
             }
             return StepOutcome::Worked;
         }
+        // The turn after a question on the solving thread runs its answer's test.
+        if self.take_in_flight(arena) {
+            return StepOutcome::Worked;
+        }
         // Adaptive DSE: a test the search asked about comes first, with probability P.
         if let Some(test) = arena.archive.dse_requests.pop() {
             self.stats.dse_requests += 1;
@@ -726,7 +681,7 @@ impl Strategy for ConcolicStrategy<'_, '_> {
         let Some(node) = self.next_node(arena) else {
             return StepOutcome::Worked;
         };
-        self.try_node(arena, &node);
+        self.ask(arena, node);
         StepOutcome::Worked
     }
 }

@@ -36,7 +36,7 @@ pub use decorators::{dependent_slice, trivially_unsat, Cache, FastUnsat, Indepen
 pub use interval::Intervals;
 pub use search::search_model;
 pub use solver::{SolveResult, Solver, SolverStats};
-pub use solver_thread::on_solver_thread;
+pub use solver_thread::{on_solver_thread, SolverJob};
 pub use z3_backend::Z3Solver;
 
 /// The usual stack with the default AVM fallback, `timeout` for every query (see

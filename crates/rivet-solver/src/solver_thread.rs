@@ -7,8 +7,9 @@
 //! SIGSEGV. A thread that never exits never frees its context, so the work sent here cannot
 //! crash a query elsewhere however often it is sent.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -65,9 +66,74 @@ where
     receive
 }
 
+/// A job on the solving thread whose caller goes on meanwhile and asks whether it ended.
+pub struct SolverJob<T> {
+    result: Receiver<T>,
+    ended: Arc<AtomicBool>,
+}
+
+/// Set when a job ends, by return or panic (its result is sent right after).
+struct Ended(Arc<AtomicBool>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+impl<T: Send + 'static> SolverJob<T> {
+    /// Starts `job` on the solving thread (queued behind the jobs sent before it).
+    pub fn start<F>(job: F) -> SolverJob<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let ended = Arc::new(AtomicBool::new(false));
+        let flag = Ended(Arc::clone(&ended));
+        SolverJob {
+            result: on_solver_thread(move || {
+                let _ended = flag;
+                job()
+            }),
+            ended,
+        }
+    }
+}
+
+impl<T> SolverJob<T> {
+    /// Has it not ended yet (queued or running)?
+    pub fn running(&self) -> bool {
+        !self.ended.load(Ordering::Acquire)
+    }
+
+    /// Waits for its result (None when the job panicked, or its result was taken).
+    pub fn wait(&self) -> Option<T> {
+        self.result.recv().ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_job_runs_while_its_caller_goes_on_and_says_when_it_ended() {
+        let (go, wait) = channel::<()>();
+        let job = SolverJob::start(move || {
+            let _ = wait.recv();
+            7
+        });
+        assert!(job.running(), "it waits for the caller's word");
+        go.send(()).expect("the job waits");
+        while job.running() {
+            std::thread::yield_now();
+        }
+        assert_eq!(job.wait(), Some(7));
+        let lost = SolverJob::start(|| -> u8 { panic!("a job's bug") });
+        while lost.running() {
+            std::thread::yield_now();
+        }
+        assert_eq!(lost.wait(), None, "a panic ends it without a result");
+    }
 
     #[test]
     fn jobs_run_on_one_thread_that_is_not_the_callers_and_give_their_results() {

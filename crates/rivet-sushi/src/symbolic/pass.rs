@@ -3,14 +3,13 @@
 //! (`Background`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rivet_clock::ClockStop;
 use rivet_pc::PathCondition;
 use rivet_search::observed_symbol;
+use rivet_solver::SolverJob;
 use rivet_symbolic::{ExploreSummary, Explorer, MethodSpec, PathEnd, SearcherKind, SymbolicError};
 use rivet_testcase::GoalId;
 
@@ -108,26 +107,11 @@ impl Pass {
     pub fn start(mut self) -> Background {
         let (clock, stop) = self.explorer.clock().stoppable();
         self.explorer = self.explorer.on_clock(clock);
-        let ended = Arc::new(AtomicBool::new(false));
-        let flag = Ended(Arc::clone(&ended));
         Background {
             method: self.method,
-            outcome: rivet_solver::on_solver_thread(move || {
-                let _ended = flag;
-                self.run()
-            }),
-            ended,
+            outcome: SolverJob::start(move || self.run()),
             stop,
         }
-    }
-}
-
-/// Set when the pass's job ends, by return or panic (its outcome is sent right after).
-struct Ended(Arc<AtomicBool>);
-
-impl Drop for Ended {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
     }
 }
 
@@ -135,22 +119,21 @@ impl Drop for Ended {
 pub(super) struct Background {
     /// The method it explores.
     pub method: usize,
-    outcome: Receiver<PassOutcome>,
-    ended: Arc<AtomicBool>,
+    outcome: SolverJob<PassOutcome>,
     stop: ClockStop,
 }
 
 impl Background {
     /// Is it still running?
     pub fn running(&self) -> bool {
-        !self.ended.load(Ordering::Acquire)
+        self.outcome.running()
     }
 
     /// Ends it at its next deadline check and waits for its outcome (None when the pass
     /// panicked).
     pub fn finish(self) -> Option<PassOutcome> {
         self.stop.stop();
-        self.outcome.recv().ok()
+        self.outcome.wait()
     }
 }
 
