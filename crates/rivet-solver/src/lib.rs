@@ -28,6 +28,7 @@ pub mod z3_backend;
 pub mod z3_float;
 pub mod z3_linear;
 pub mod z3_string;
+mod z3_thread;
 
 use std::time::Duration;
 

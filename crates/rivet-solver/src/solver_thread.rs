@@ -1,11 +1,7 @@
 //! The process's thread for solving work beside the caller's (an exploration that runs while
-//! the search does): one thread, started on first use, that never exits.
-//!
-//! Z3 (through the `z3` crate) keeps a context per thread and frees it when the thread
-//! exits, outside [`crate::z3_backend`]'s query lock; Z3 4.8.12 shares its memory manager
-//! between contexts, and a free while another thread checks can end the process with
-//! SIGSEGV. A thread that never exits never frees its context, so the work sent here cannot
-//! crash a query elsewhere however often it is sent.
+//! the search does): one thread, started on first use, that never exits, so that such work
+//! never waits for a thread to start and never runs two at once. Its Z3 queries go to the Z3
+//! thread like every other (`z3_thread`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};

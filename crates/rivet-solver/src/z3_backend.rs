@@ -1,18 +1,17 @@
 //! The Z3 backend: translates terms to bit-vector formulas (floats and doubles to Z3's
 //! floating-point theory, see `z3_float`) in the thread's own Z3 context (Z3 objects are per
 //! thread), checks them under a timeout and reads the model back with each symbol sign- or
-//! zero-extended as its Java type says (float symbols as their IEEE bits). Queries are
-//! serialized process-wide (`Z3_QUERY`): Z3 4.8.12 crashes when two threads check at once,
-//! each in its own context.
+//! zero-extended as its Java type says (float symbols as their IEEE bits). Every query runs
+//! on the process's one Z3 thread (`z3_thread`): Z3 4.8.12 is not safe with more than one.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use z3::ast::{Bool, Float, BV};
 use z3::{Params, SatResult};
 
 use crate::solver::{SolveResult, Solver, SolverStats};
+use crate::z3_thread::{free, with_z3, BackendId, Kept};
 use rivet_pc::Model;
 use rivet_pc::{BinaryOp, CmpOp, Sort, SymbolId, SymbolSort, Term, TermKind, UnaryOp};
 
@@ -24,15 +23,19 @@ pub(crate) enum Ast {
     Fp(Float),
 }
 
-/// The Z3 backend. Not `Send`: create one per thread. One Z3 solver is kept and each
-/// check runs between a push and a pop.
+/// The Z3 backend: a handle whose Z3 solvers live on the Z3 thread. One solver is kept
+/// there for it and each check runs between a push and a pop.
 #[derive(Debug)]
 pub struct Z3Solver {
-    timeout: Duration,
+    id: BackendId,
     stats: SolverStats,
-    solver: Option<z3::Solver>,
-    /// The solver of linear queries (kept apart from the bit-vector one).
-    lia: Option<z3::Solver>,
+    settings: Settings,
+}
+
+/// How a backend's queries are checked.
+#[derive(Debug, Clone, Copy)]
+struct Settings {
+    timeout: Duration,
     /// Translate linear queries to integer arithmetic (on by default).
     linear: bool,
     /// The time limit of queries with floats or doubles, when not `timeout` (see
@@ -47,22 +50,10 @@ pub struct Z3Solver {
 /// is better than a machine out of memory. The first such answer is logged.
 const MEMORY_LIMIT_MB: &str = "6144";
 
-/// Held for the whole of every query. Z3 4.8.12 (Debian's) is not safe when two threads
-/// check at once, although each uses its own context: the symbolic string tests, which
-/// explore in parallel, died of SIGSEGV inside `Z3_solver_check` in 3 runs of about 40
-/// under load, with two threads in the same solver code (none in 58 runs with this lock).
-/// A query is a small part of a lane's time, so lanes lose little by taking turns; a crash
-/// would lose the whole process.
-static Z3_QUERY: Mutex<()> = Mutex::new(());
-
 impl Drop for Z3Solver {
-    /// The kept solvers are freed while holding the query lock too: Z3 4.8.12's memory
-    /// manager is shared by all contexts, and freeing a solver while another thread checks was
-    /// seen to end a test binary with SIGSEGV.
+    /// Its kept solvers are freed on the Z3 thread.
     fn drop(&mut self) {
-        let _turn = Z3_QUERY.lock().unwrap_or_else(PoisonError::into_inner);
-        self.solver.take();
-        self.lia.take();
+        free(self.id);
     }
 }
 
@@ -75,28 +66,28 @@ fn limit_memory() {
 impl Z3Solver {
     /// A backend whose checks give up (`Unknown`) after `timeout`.
     pub fn new(timeout: Duration) -> Z3Solver {
-        limit_memory();
         Z3Solver {
-            timeout,
+            id: BackendId::fresh(),
             stats: SolverStats::default(),
-            solver: None,
-            lia: None,
-            linear: true,
-            fp_timeout: None,
+            settings: Settings {
+                timeout,
+                linear: true,
+                fp_timeout: None,
+            },
         }
     }
 
     /// Queries with floats or doubles give up after `timeout` instead (Z3's floating-point
     /// theory either answers fast or not for a long time; the AVM fallback takes over).
     pub fn with_fp_timeout(mut self, timeout: Duration) -> Z3Solver {
-        self.fp_timeout = Some(timeout);
+        self.settings.fp_timeout = Some(timeout);
         self
     }
 
     /// A backend that always uses bit-vectors (for comparing the two translations).
     pub fn bit_vectors_only(timeout: Duration) -> Z3Solver {
         let mut solver = Z3Solver::new(timeout);
-        solver.linear = false;
+        solver.settings.linear = false;
         solver
     }
 }
@@ -327,160 +318,184 @@ impl Solver for Z3Solver {
 }
 
 impl Z3Solver {
-    /// One query as it is (see `check`).
+    /// One query as it is (see `check`), on the Z3 thread.
     fn check_terms(&mut self, clauses: &[Term]) -> SolveResult {
         let _span = tracing::trace_span!("z3_check", clauses = clauses.len()).entered();
-        // Declared first, so dropped last: the query's own Z3 objects go before it is freed.
-        let _turn = Z3_QUERY.lock().unwrap_or_else(PoisonError::into_inner);
         let started = Instant::now();
         self.stats.queries += 1;
         self.stats.backend_calls += 1;
-        let mut tr = Translation::new();
-        let timeout = self.timeout;
-        let configure = |solver: z3::Solver| {
+        let settings = self.settings;
+        let query = clauses.to_vec();
+        let answer = with_z3(self.id, move |kept| {
+            limit_memory();
+            check_on_z3_thread(kept, settings, &query)
+        });
+        let (result, linear) = answer.unwrap_or_else(|| {
+            let failed = "the solver failed on this query".to_string();
+            (SolveResult::Unknown(failed), false)
+        });
+        self.stats.linear_calls += u64::from(linear);
+        tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
+        self.stats.backend_time += started.elapsed();
+        result
+    }
+}
+
+/// One query with backend's kept solvers, on the Z3 thread; true when it went to linear
+/// integer arithmetic.
+fn check_on_z3_thread(
+    kept: &mut Kept,
+    settings: Settings,
+    clauses: &[Term],
+) -> (SolveResult, bool) {
+    let mut tr = Translation::new();
+    let timeout = settings.timeout;
+    let configure = |solver: z3::Solver| {
+        let mut params = Params::new();
+        let ms = u32::try_from(timeout.as_millis())
+            .unwrap_or(u32::MAX)
+            .max(1);
+        params.set_u32("timeout", ms);
+        solver.set_params(&params);
+        solver
+    };
+    // Linear queries go to integer arithmetic (wrapping explicit); others stay
+    // bit-vectors.
+    let linear = if settings.linear {
+        crate::z3_linear::translate(clauses)
+    } else {
+        None
+    };
+    // Floating-point queries get a fresh solver, used once: after a push Z3 answers with
+    // its incremental core, whose floating-point theory is far slower (minutes instead of
+    // a second for `Math.sqrt(x + 1.0) > 10.0`) than the bit-blasting tactic it picks for
+    // a solver that was never pushed.
+    let fp = clauses.iter().any(crate::z3_float::mentions_fp);
+    let mut fresh = None;
+    let fp_timeout = settings.fp_timeout.unwrap_or(timeout);
+    let solver = match &linear {
+        Some(_) => kept.lia.get_or_insert_with(|| configure(z3::Solver::new())),
+        None if fp => fresh.insert({
+            let solver = z3::Solver::new();
             let mut params = Params::new();
-            let ms = u32::try_from(timeout.as_millis())
+            let ms = u32::try_from(fp_timeout.as_millis())
                 .unwrap_or(u32::MAX)
                 .max(1);
             params.set_u32("timeout", ms);
             solver.set_params(&params);
             solver
-        };
-        // Linear queries go to integer arithmetic (wrapping explicit); others stay
-        // bit-vectors.
-        let linear = if self.linear {
-            crate::z3_linear::translate(clauses)
+        }),
+        None => kept
+            .solver
+            .get_or_insert_with(|| configure(z3::Solver::new())),
+    };
+    if !fp {
+        solver.push();
+    }
+    match &linear {
+        Some(q) => {
+            for f in &q.assertions {
+                solver.assert(f);
+            }
+        }
+        None => {
+            for c in clauses {
+                let f = tr.boolean(c);
+                solver.assert(&f);
+            }
+        }
+    }
+    // Scopes pushed beyond the query's own (the printable-strings attempt).
+    let mut extra = 0;
+    let status = if tr.unsupported {
+        None
+    } else {
+        // Strings: printable ASCII first (readable tests), any character if that fails.
+        let printable = linear.as_ref().map_or(&[][..], |q| &q.printable[..]);
+        if printable.is_empty() {
+            Some(solver.check())
         } else {
-            None
-        };
-        // Floating-point queries get a fresh solver, used once: after a push Z3 answers with
-        // its incremental core, whose floating-point theory is far slower (minutes instead of
-        // a second for `Math.sqrt(x + 1.0) > 10.0`) than the bit-blasting tactic it picks for
-        // a solver that was never pushed.
-        let fp = clauses.iter().any(crate::z3_float::mentions_fp);
-        let mut fresh = None;
-        let fp_timeout = self.fp_timeout.unwrap_or(timeout);
-        let solver = match &linear {
-            Some(_) => self.lia.get_or_insert_with(|| configure(z3::Solver::new())),
-            None if fp => fresh.insert({
-                let solver = z3::Solver::new();
-                let mut params = Params::new();
-                let ms = u32::try_from(fp_timeout.as_millis())
-                    .unwrap_or(u32::MAX)
-                    .max(1);
-                params.set_u32("timeout", ms);
-                solver.set_params(&params);
-                solver
-            }),
-            None => self
-                .solver
-                .get_or_insert_with(|| configure(z3::Solver::new())),
-        };
-        if !fp {
             solver.push();
+            for f in printable {
+                solver.assert(f);
+            }
+            match solver.check() {
+                SatResult::Sat => {
+                    extra = 1;
+                    Some(SatResult::Sat)
+                }
+                _ => {
+                    solver.pop(1);
+                    Some(solver.check())
+                }
+            }
         }
-        match &linear {
-            Some(q) => {
-                self.stats.linear_calls += 1;
-                for f in &q.assertions {
-                    solver.assert(f);
-                }
+    };
+    let result = match status {
+        None => SolveResult::Unknown("a term the translation does not support".to_string()),
+        Some(SatResult::Unsat) => SolveResult::Unsat,
+        Some(SatResult::Unknown) => {
+            let reason = solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".to_string());
+            if reason.contains("memory") {
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    tracing::warn!(
+                        limit_mb = MEMORY_LIMIT_MB,
+                        "Z3 ran out of its memory cap: later queries answer unknown"
+                    )
+                });
             }
-            None => {
-                for c in clauses {
-                    let f = tr.boolean(c);
-                    solver.assert(&f);
-                }
+            SolveResult::Unknown(reason)
+        }
+        Some(SatResult::Sat) => match solver.get_model() {
+            Some(z3_model) => read_model(&z3_model, &tr, linear.as_ref()),
+            None => SolveResult::Unknown("no model".to_string()),
+        },
+    };
+    if !fp {
+        solver.pop(1 + extra);
+    }
+    (result, linear.is_some())
+}
+
+/// The Java values of a query's symbols in Z3's model.
+fn read_model(
+    z3_model: &z3::Model,
+    tr: &Translation,
+    linear: Option<&crate::z3_linear::LinearQuery>,
+) -> SolveResult {
+    let mut model = Model::new();
+    for ((s, sort), bv) in &tr.symbols {
+        if let Some(v) = model_value(z3_model, *sort, bv) {
+            model.set(*s, v);
+        }
+    }
+    for ((s, sort), x) in &tr.floats {
+        if let Some(v) = crate::z3_float::model_bits(z3_model, *sort, x) {
+            model.set(*s, v);
+        }
+    }
+    let mut unreadable = false;
+    if let Some(q) = linear {
+        for ((s, sort), x) in &q.symbols {
+            if let Some(v) = z3_model.eval(x, true).and_then(|v| v.as_i64()) {
+                model.set(*s, sort.normalize(v));
             }
         }
-        // Scopes pushed beyond the query's own (the printable-strings attempt).
-        let mut extra = 0;
-        let status = if tr.unsupported {
-            None
-        } else {
-            // Strings: printable ASCII first (readable tests), any character if that fails.
-            let printable = linear.as_ref().map_or(&[][..], |q| &q.printable[..]);
-            if printable.is_empty() {
-                Some(solver.check())
-            } else {
-                solver.push();
-                for f in printable {
-                    solver.assert(f);
-                }
-                match solver.check() {
-                    SatResult::Sat => {
-                        extra = 1;
-                        Some(SatResult::Sat)
-                    }
-                    _ => {
-                        solver.pop(1);
-                        Some(solver.check())
-                    }
-                }
+        for (s, x) in &q.strings {
+            match crate::z3_string::read(z3_model, x) {
+                Some(v) => model.set_string(*s, v),
+                None => unreadable = true,
             }
-        };
-        let result = match status {
-            None => SolveResult::Unknown("a term the translation does not support".to_string()),
-            Some(SatResult::Unsat) => SolveResult::Unsat,
-            Some(SatResult::Unknown) => {
-                let reason = solver
-                    .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".to_string());
-                if reason.contains("memory") {
-                    static WARNED: std::sync::Once = std::sync::Once::new();
-                    WARNED.call_once(|| {
-                        tracing::warn!(
-                            limit_mb = MEMORY_LIMIT_MB,
-                            "Z3 ran out of its memory cap: later queries answer unknown"
-                        )
-                    });
-                }
-                SolveResult::Unknown(reason)
-            }
-            Some(SatResult::Sat) => match solver.get_model() {
-                Some(z3_model) => {
-                    let mut model = Model::new();
-                    for ((s, sort), bv) in &tr.symbols {
-                        if let Some(v) = model_value(&z3_model, *sort, bv) {
-                            model.set(*s, v);
-                        }
-                    }
-                    for ((s, sort), x) in &tr.floats {
-                        if let Some(v) = crate::z3_float::model_bits(&z3_model, *sort, x) {
-                            model.set(*s, v);
-                        }
-                    }
-                    let mut unreadable = false;
-                    if let Some(q) = &linear {
-                        for ((s, sort), x) in &q.symbols {
-                            if let Some(v) = z3_model.eval(x, true).and_then(|v| v.as_i64()) {
-                                model.set(*s, sort.normalize(v));
-                            }
-                        }
-                        for (s, x) in &q.strings {
-                            match crate::z3_string::read(&z3_model, x) {
-                                Some(v) => model.set_string(*s, v),
-                                None => unreadable = true,
-                            }
-                        }
-                    }
-                    if unreadable {
-                        SolveResult::Unknown(
-                            "a string Java cannot hold (a unit above 0xFFFF, or too long)"
-                                .to_string(),
-                        )
-                    } else {
-                        SolveResult::Sat(model)
-                    }
-                }
-                None => SolveResult::Unknown("no model".to_string()),
-            },
-        };
-        if !fp {
-            solver.pop(1 + extra);
         }
-        tracing::trace!(elapsed = ?started.elapsed(), sat = result.is_sat(), ?clauses, "z3 check");
-        self.stats.backend_time += started.elapsed();
-        result
+    }
+    if unreadable {
+        SolveResult::Unknown(
+            "a string Java cannot hold (a unit above 0xFFFF, or too long)".to_string(),
+        )
+    } else {
+        SolveResult::Sat(model)
     }
 }
