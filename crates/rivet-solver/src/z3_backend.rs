@@ -341,7 +341,7 @@ impl Z3Solver {
     }
 }
 
-/// One query with backend's kept solvers, on the Z3 thread; true when it went to linear
+/// One query with a backend's kept solvers, on the Z3 thread; true when it went to linear
 /// integer arithmetic.
 fn check_on_z3_thread(
     kept: &mut Kept,
@@ -349,12 +349,10 @@ fn check_on_z3_thread(
     clauses: &[Term],
 ) -> (SolveResult, bool) {
     let mut tr = Translation::new();
-    let timeout = settings.timeout;
-    let configure = |solver: z3::Solver| {
+    let limited = |limit: Duration| {
+        let solver = z3::Solver::new();
         let mut params = Params::new();
-        let ms = u32::try_from(timeout.as_millis())
-            .unwrap_or(u32::MAX)
-            .max(1);
+        let ms = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1);
         params.set_u32("timeout", ms);
         solver.set_params(&params);
         solver
@@ -371,27 +369,21 @@ fn check_on_z3_thread(
     // a second for `Math.sqrt(x + 1.0) > 10.0`) than the bit-blasting tactic it picks for
     // a solver that was never pushed.
     let fp = clauses.iter().any(crate::z3_float::mentions_fp);
-    let mut fresh = None;
-    let fp_timeout = settings.fp_timeout.unwrap_or(timeout);
-    let solver = match &linear {
-        Some(_) => kept.lia.get_or_insert_with(|| configure(z3::Solver::new())),
-        None if fp => fresh.insert({
-            let solver = z3::Solver::new();
-            let mut params = Params::new();
-            let ms = u32::try_from(fp_timeout.as_millis())
-                .unwrap_or(u32::MAX)
-                .max(1);
-            params.set_u32("timeout", ms);
-            solver.set_params(&params);
-            solver
-        }),
-        None => kept
-            .solver
-            .get_or_insert_with(|| configure(z3::Solver::new())),
-    };
-    if !fp {
-        solver.push();
+    if fp && linear.is_none() {
+        let solver = limited(settings.fp_timeout.unwrap_or(settings.timeout));
+        for c in clauses {
+            solver.assert(tr.boolean(c));
+        }
+        let status = (!tr.unsupported).then(|| solver.check());
+        return (conclude(&solver, status, &tr, None), false);
     }
+    let slot = if linear.is_some() {
+        &mut kept.lia
+    } else {
+        &mut kept.solver
+    };
+    let solver = slot.get_or_insert_with(|| limited(settings.timeout));
+    solver.push();
     match &linear {
         Some(q) => {
             for f in &q.assertions {
@@ -400,38 +392,69 @@ fn check_on_z3_thread(
         }
         None => {
             for c in clauses {
-                let f = tr.boolean(c);
-                solver.assert(&f);
+                solver.assert(tr.boolean(c));
             }
         }
     }
     // Scopes pushed beyond the query's own (the printable-strings attempt).
     let mut extra = 0;
-    let status = if tr.unsupported {
-        None
-    } else {
+    // The answer with any character, from a solver of its own.
+    let mut again: Option<z3::Solver> = None;
+    // A check of the kept solver gave up.
+    let mut gave_up = false;
+    let status = match &linear {
+        _ if tr.unsupported => None,
         // Strings: printable ASCII first (readable tests), any character if that fails.
-        let printable = linear.as_ref().map_or(&[][..], |q| &q.printable[..]);
-        if printable.is_empty() {
-            Some(solver.check())
-        } else {
+        Some(q) if !q.printable.is_empty() => {
             solver.push();
-            for f in printable {
+            extra = 1;
+            for f in &q.printable {
                 solver.assert(f);
             }
             match solver.check() {
-                SatResult::Sat => {
-                    extra = 1;
-                    Some(SatResult::Sat)
-                }
-                _ => {
-                    solver.pop(1);
-                    Some(solver.check())
+                SatResult::Sat => Some(SatResult::Sat),
+                first => {
+                    // Not on the kept solver, popped: after a printable attempt that gave up,
+                    // Z3 4.8.12 ended the process with SIGSEGV checking it again.
+                    let any = limited(settings.timeout);
+                    for f in &q.assertions {
+                        any.assert(f);
+                    }
+                    let status = any.check();
+                    again = Some(any);
+                    gave_up = first == SatResult::Unknown;
+                    Some(status)
                 }
             }
         }
+        _ => Some(solver.check()),
     };
-    let result = match status {
+    // A kept solver whose check gave up is never used again (its state after a cancel is
+    // not to be trusted).
+    gave_up |= again.is_none() && status == Some(SatResult::Unknown);
+    let result = conclude(
+        again.as_ref().unwrap_or(solver),
+        status,
+        &tr,
+        linear.as_ref(),
+    );
+    if gave_up {
+        *slot = None;
+    } else {
+        solver.pop(1 + extra);
+    }
+    (result, linear.is_some())
+}
+
+/// The query's answer from `solver`, which answered `status` (None: a term the translation
+/// does not support).
+fn conclude(
+    solver: &z3::Solver,
+    status: Option<SatResult>,
+    tr: &Translation,
+    linear: Option<&crate::z3_linear::LinearQuery>,
+) -> SolveResult {
+    match status {
         None => SolveResult::Unknown("a term the translation does not support".to_string()),
         Some(SatResult::Unsat) => SolveResult::Unsat,
         Some(SatResult::Unknown) => {
@@ -450,14 +473,10 @@ fn check_on_z3_thread(
             SolveResult::Unknown(reason)
         }
         Some(SatResult::Sat) => match solver.get_model() {
-            Some(z3_model) => read_model(&z3_model, &tr, linear.as_ref()),
+            Some(z3_model) => read_model(&z3_model, tr, linear),
             None => SolveResult::Unknown("no model".to_string()),
         },
-    };
-    if !fp {
-        solver.pop(1 + extra);
     }
-    (result, linear.is_some())
 }
 
 /// The Java values of a query's symbols in Z3's model.
@@ -497,5 +516,70 @@ fn read_model(
         )
     } else {
         SolveResult::Sat(model)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::z3_thread::BackendId;
+    use rivet_pc::{StrOp, SymbolId, SymbolSort};
+
+    /// `s.length() == n && s.charAt(4) == '-' && parseDigits(s.substr(0, 4)) % 4 == 0`, a
+    /// linear string query with a printable attempt.
+    fn date(n: i32) -> Vec<Term> {
+        let op = |o, args| Term::string_op(o, args).expect("well-sorted");
+        let s = Term::var(SymbolId(0), SymbolSort::Str);
+        let year = op(StrOp::Substr, vec![s.clone(), Term::int(0), Term::int(4)]);
+        let value = op(StrOp::ParseDigits, vec![year]);
+        let leap = Term::binary(BinaryOp::Rem, value.clone(), Term::long(4)).unwrap();
+        vec![
+            Term::compare(CmpOp::Eq, op(StrOp::Length, vec![s.clone()]), Term::int(n)).unwrap(),
+            Term::compare(
+                CmpOp::Eq,
+                op(StrOp::CharAt, vec![s, Term::int(4)]),
+                Term::int(i32::from(b'-')),
+            )
+            .unwrap(),
+            Term::compare(CmpOp::Ge, value, Term::long(1000)).unwrap(),
+            Term::compare(CmpOp::Eq, leap, Term::long(0)).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn a_kept_solver_whose_check_gave_up_is_dropped_and_later_queries_get_a_fresh_one() {
+        let settings = |ms| Settings {
+            timeout: Duration::from_millis(ms),
+            linear: true,
+            fp_timeout: None,
+        };
+        let (gave_up, solved) = with_z3(BackendId::fresh(), move |kept| {
+            let mut gave_up = 0;
+            for n in 8..40 {
+                let clauses = date(n);
+                match check_on_z3_thread(kept, settings(1), &clauses) {
+                    (SolveResult::Unknown(_), true) => {
+                        assert!(kept.lia.is_none(), "kept after giving up, length {n}");
+                        gave_up += 1;
+                    }
+                    (SolveResult::Sat(m), true) => {
+                        assert!(m.satisfies(&clauses), "{m:?}");
+                        assert!(kept.lia.is_some(), "length {n}");
+                    }
+                    other => panic!("length {n}: {other:?}"),
+                }
+            }
+            let clauses = date(12);
+            let solved = match check_on_z3_thread(kept, settings(10_000), &clauses) {
+                (SolveResult::Sat(m), true) => m.satisfies(&clauses) && kept.lia.is_some(),
+                _ => false,
+            };
+            (gave_up, solved)
+        })
+        .expect("no panic on the Z3 thread");
+        assert!(gave_up >= 1, "1 ms is too short for some of these");
+        assert!(solved, "the backend answers after its solver was dropped");
     }
 }
