@@ -5,10 +5,9 @@
 //! Z3 4.8.12 (Debian's) is not safe with more than one thread, even when each uses its own
 //! context: two checks at once, a solver freed beside a check, and a thread's exit (the z3
 //! crate frees the thread's context then) each ended Rivet with SIGSEGV. A lock around
-//! queries fixed the first two but not the last, and a check on one thread still crashed now
-//! and then while another thread had used Z3 before (`StringUtils`, with the concolic
-//! strategy's solving beside the search). With Z3 on one thread that never exits, no other
-//! thread ever holds a Z3 object.
+//! queries covered the first two, not the last. With Z3 on one thread that never exits, no
+//! other thread ever holds a Z3 object, and a crash inside Z3 that remains is Z3's alone with
+//! one query (as the re-check of a popped solver was, see `z3_backend`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
