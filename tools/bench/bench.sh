@@ -21,7 +21,13 @@
 # issue, from Debian's commons-collections4, guava, commons-io and commons-lang3 jars), `trust`
 # (the twelve classes of the trust issue, also from commons-text and commons-compress),
 # `oracles` (the nine classes of the oracles issue: guava, commons-lang3, commons-codec,
-# commons-collections4 and three subjects), `all`. --no-mutation leaves the mutation column out.
+# commons-collections4 and three subjects), `closure` (the five Closure Compiler passes of the
+# deep-inputs issue, directly, then through the drivers of subjects/closure; needs Debian's
+# libclosure-compiler-java), `all`. --no-mutation leaves the mutation column out.
+#
+# A class may be named as CLASS#METHOD>MEASURED: `rivet generate --class CLASS --method METHOD
+# --cover 'MEASURED*'`, with JaCoCo measuring MEASURED and its nested classes (a driver method
+# and the class it reaches); the "covered" column then counts MEASURED's branches.
 #
 # The suites run from a fresh writable directory of their own (as a developer's project
 # directory); the "pass 2x" column adds "left N" when the runs left N files there, and the
@@ -154,6 +160,18 @@ oracle_classes=(
   structures.NodeCachingList
   strings.DateParser
 )
+jscomp=com.google.javascript.jscomp
+closure_classes=(
+  $jscomp.DeadAssignmentsElimination
+  $jscomp.FlowSensitiveInlineVariables
+  $jscomp.Denormalize
+  $jscomp.MinimizeExitPoints
+  $jscomp.PeepholeFoldConstants
+  "$jscomp.PassDrivers#deadAssignmentsElimination>$jscomp.DeadAssignmentsElimination"
+  "$jscomp.PassDrivers#flowSensitiveInlineVariables>$jscomp.FlowSensitiveInlineVariables"
+  "$jscomp.PassDrivers#denormalize>$jscomp.Denormalize"
+  "$jscomp.PassDrivers#minimizeExitPoints>$jscomp.MinimizeExitPoints"
+)
 if [ ${#classes[@]} -eq 0 ]; then
   case "$set" in
     subjects|all)
@@ -166,9 +184,18 @@ if [ ${#classes[@]} -eq 0 ]; then
     real|all) classes+=("${real_classes[@]}") ;;
     trust) classes+=("${trust_classes[@]}") ;;
     oracles) classes+=("${oracle_classes[@]}") ;;
+    closure) classes+=("${closure_classes[@]}") ;;
     subjects) ;;
-    *) echo "bench: --set must be subjects, real, trust, oracles or all" >&2; exit 2 ;;
+    *) echo "bench: --set must be subjects, real, trust, oracles, closure or all" >&2; exit 2 ;;
   esac
+fi
+# Closure Compiler's passes need its jar and those it needs; the drivers are compiled against it.
+closure_jar=$java_dir/closure-compiler.jar
+closure_cp=$closure_jar:$java_dir/guava.jar:$java_dir/args4j.jar:$java_dir/json.jar
+if printf '%s\n' "${classes[@]}" | grep -q '^com\.google\.javascript\.'; then
+  [ -f "$closure_jar" ] || { echo "bench: the Closure Compiler classes need Debian's libclosure-compiler-java ($closure_jar)" >&2; exit 2; }
+  rm -rf "$out/closure-classes"
+  javac --release 11 -g -nowarn -d "$out/closure-classes" -cp "$closure_cp" $(find subjects/closure/src -name '*.java')
 fi
 
 IFS=, read -r -a strategy_list <<<"$strategies"
@@ -185,9 +212,18 @@ rows=()
 declare -A pcs
 declare -A tech
 pc_rows=()
-for class in "${classes[@]}"; do
+for spec in "${classes[@]}"; do
 for seed in "${seed_list[@]}"; do
+  # CLASS#METHOD>MEASURED: a driver method, and the class whose branches count.
+  class=${spec%%[#>]*}
+  key=${spec//[#>]/_}
+  measured=$class
+  target_flags=()
+  case "$spec" in *'>'*) measured=${spec#*>}; target_flags+=(--cover "$measured*") ;; esac
+  method=
+  case "$spec" in *'#'*) method=${spec#*#}; method=${method%%>*}; target_flags+=(--method "$method") ;; esac
   case "$class" in
+    com.google.javascript.*) cp=$out/closure-classes:$closure_cp; location=$closure_jar ;;
     org.apache.commons.lang3.*) cp=$lang3; location=$lang3 ;;
     org.apache.commons.collections4.*) cp=$java_dir/commons-collections4.jar; location=$cp ;;
     org.apache.commons.io.*) cp=$java_dir/commons-io.jar; location=$cp ;;
@@ -197,6 +233,8 @@ for seed in "${seed_list[@]}"; do
     com.google.common.*) cp=$java_dir/guava.jar; location=$cp ;;
     *) cp=$subjects; location=$subjects ;;
   esac
+  # The measured class's classes: the driver's own, but Closure's passes are in its jar.
+  case "$measured" in com.google.javascript.*) location=$closure_jar ;; esac
   src=subjects/src/${class//.//}.java
   hard=-
   if [ -f "$src" ]; then
@@ -204,7 +242,8 @@ for seed in "${seed_list[@]}"; do
     [ -n "$hard" ] || hard=-
   fi
   label=$class
-  [ ${#seed_list[@]} -gt 1 ] && label="$class s$seed"
+  [ "$spec" = "$class" ] || label="${class##*.}#$method>${measured##*.}"
+  [ ${#seed_list[@]} -gt 1 ] && label="$label s$seed"
   row=$(printf '%-42s' "$label")
   total=-
   own=-
@@ -212,12 +251,12 @@ for seed in "${seed_list[@]}"; do
     strategy=${group%%/*}
     policy_flag=()
     [ "$group" != "$strategy" ] && policy_flag=(--pc-policy "${group#*/}")
-    dir=$out/runs/$class/${group//\//-}/seed$seed
+    dir=$out/runs/$key/${group//\//-}/seed$seed
     rm -rf "$dir"; mkdir -p "$dir"
     start=$(date +%s%3N)
     status=ok
     "$RIVET_BIN" generate --classpath "$cp" --class "$class" --out "$dir/tests" --budget "$budget" --seed "$seed" \
-      --strategy "$strategy" "${policy_flag[@]}" $until_budget ${generate_flags[@]+"${generate_flags[@]}"} >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
+      --strategy "$strategy" "${policy_flag[@]}" ${target_flags[@]+"${target_flags[@]}"} $until_budget ${generate_flags[@]+"${generate_flags[@]}"} >"$dir/generate.out" 2>"$dir/generate.err" || status="exit $?"
     ms=$(( $(date +%s%3N) - start )); elapsed=$((ms / 1000)).$(( (ms % 1000) / 100 ))
     tests=0; covered=-; hardcov=-; twice=-; mut=-
     if [ "$status" = ok ]; then
@@ -235,7 +274,7 @@ for seed in "${seed_list[@]}"; do
         }
         pass=0
         if run; then pass=$((pass + 1)); fi
-        if run "-javaagent:$tool/premain.jar=destfile=$dir/jacoco.exec,includes=$class*"; then pass=$((pass + 1)); fi
+        if run "-javaagent:$tool/premain.jar=destfile=$dir/jacoco.exec,includes=$measured*"; then pass=$((pass + 1)); fi
         twice=$([ $pass -eq 2 ] && echo yes || echo "no($pass/2)")
         if [ "$reruns" -gt 0 ]; then
           # The same tests without their fixed order, in random orders.
@@ -259,11 +298,14 @@ for seed in "${seed_list[@]}"; do
         fi
         left=$(find "$dir/cwd" -mindepth 1 | wc -l)
         [ "$left" = 0 ] || twice="$twice,left $left"
-        read -r b c h o < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$class" "$hard" \
+        read -r b c h o < <(java -cp "$tool:$jacoco_cp" BenchCoverage "$dir/jacoco.exec" "$location" "$measured" "$hard" \
           | sed -E 's/branches=([0-9]+) covered=([0-9]+) hard=([0-9/]+) own=([0-9/-]+)/\1 \2 \3 \4/')
         total=$b; covered=$c; hardcov=$h; own=$o
         # What Rivet's report claims, shown beside JaCoCo's count when they differ.
-        claimed=$(grep -m1 '"branches_covered":' "$dir/tests/rivet-report.json" | tr -dc '0-9')
+        # (the measured class and its nested ones, as JaCoCo counts them).
+        claimed=$(python3 -c 'import json,sys
+r = json.load(open(sys.argv[1])); m = sys.argv[2]
+print(sum(c["covered"] for c in r.get("classes", []) if c["class"] == m or c["class"].startswith(m + "$")))' "$dir/tests/rivet-report.json" "$measured")
         [ "$claimed" = "$c" ] || covered="$c(r$claimed)"
         [ "$hard" = - ] && hardcov=-
         # Mutation: every mutant of the class against the written tests.
@@ -292,31 +334,31 @@ print("%.2f %d/%d,all %.2f" % (k / max(len(own), 1), k, len(own), m["score"]))' 
     # Each technique's branches covered first and the seconds of its turns (the report's
     # techniques rows), as "name first/s".
     if [ "$status" = ok ]; then
-      tech[$class,$group,$seed]=$(python3 -c 'import json,sys
+      tech[$key,$group,$seed]=$(python3 -c 'import json,sys
 r = json.load(open(sys.argv[1]))
 print(" ".join("%s %d/%.0fs" % (t["strategy"], t["first_covered_branches"], t["seconds"]) for t in r.get("techniques", [])) or "-")' "$dir/tests/rivet-report.json" 2>/dev/null || echo -)
     fi
     # Path conditions tried within the window, and those satisfied (pretty JSON: tried_s
     # comes before outcome in each attempt).
     if [ "$status" = ok ] && grep -q '"pc_selection"' "$dir/tests/rivet-report.json"; then
-      pcs[$class,$group,$seed]=$(awk -v w="$window" '
+      pcs[$key,$group,$seed]=$(awk -v w="$window" '
         /"tried_s":/ { t = $2 + 0 }
         /"outcome":/ { if (t < w) { n++; if ($2 ~ /reached/) s++ } }
         END { printf "%d/%d", s, n }' "$dir/tests/rivet-report.json")
     fi
   done
   techs=
-  for group in "${groups[@]}"; do techs+=" ${tech[$class,$group,$seed]:--}"; done
+  for group in "${groups[@]}"; do techs+=" ${tech[$key,$group,$seed]:--}"; done
   rows+=("$(printf '%s %8s %9s %s' "$row" "$total" "$own" "$techs")")
   echo "${rows[-1]}" >&2
 done
   # The class's path-condition row: satisfied/tried per seed, then the means.
-  pc_row=$(printf '%-42s' "$class")
+  pc_row=$(printf '%-42s' "$key")
   any=
   for group in "${groups[@]}"; do
     cell=
     for seed in "${seed_list[@]}"; do
-      v=${pcs[$class,$group,$seed]:--}
+      v=${pcs[$key,$group,$seed]:--}
       [ "$v" != - ] && any=1
       cell+="$v "
     done

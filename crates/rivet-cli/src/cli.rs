@@ -126,6 +126,11 @@ pub struct GenerateArgs {
     pub target: Option<PathBuf>,
     #[arg(long, value_name = "NAME")]
     pub method: Option<String>,
+    /// Classes whose branches are goals too, reached through the calls the tests make of the
+    /// class under test: a class (with its nested classes), a package, or a name with `*`
+    /// wildcards (repeatable)
+    #[arg(long, value_name = "PATTERN", value_parser = cover_pattern)]
+    pub cover: Vec<rivet_engine::CoverPattern>,
     /// Where the tests go (required without --project)
     #[arg(long, value_name = "DIR", required_unless_present = "project")]
     pub out: Option<PathBuf>,
@@ -271,6 +276,13 @@ pub struct ExploreArgs {
 }
 
 /// What `--strategy` accepts: `all` and the engine's registered strategies.
+/// A `--cover` pattern, or why it is not one.
+fn cover_pattern(text: &str) -> Result<rivet_engine::CoverPattern, String> {
+    rivet_engine::CoverPattern::parse(text).ok_or_else(|| {
+        format!("{text:?} is not a class name, a package or a pattern of them (a.b.C, a.b, a.b.C*)")
+    })
+}
+
 fn strategy_names() -> clap::builder::PossibleValuesParser {
     let mut names = vec!["all"];
     names.extend(rivet_engine::registry().names());

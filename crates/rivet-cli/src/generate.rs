@@ -79,6 +79,7 @@ fn settings(args: &GenerateArgs) -> GenerateConfig {
         pc_until_budget: args.pc_until_budget,
         learned_invariants: !args.no_learned_invariants,
         mutation: !args.no_mutation,
+        cover: args.cover.clone(),
         ..GenerateConfig::new("", &ClassName::from_internal(""), std::path::PathBuf::new())
     }
 }

@@ -65,10 +65,17 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             }
         );
     }
-    // Class by class, as JaCoCo counts them, when there are nested classes.
+    // Class by class, as JaCoCo counts them, when there are nested or covered classes.
     if r.classes.len() > 1 {
         for c in &r.classes {
-            let _ = writeln!(s, "    {} {}/{}", c.class, c.covered, c.branches);
+            let role = match c.reachable {
+                None => "",
+                Some(true) => " (--cover)",
+                Some(false) => {
+                    " (--cover; the class under test never refers to it: 0 reachable branches)"
+                }
+            };
+            let _ = writeln!(s, "    {} {}/{}{role}", c.class, c.covered, c.branches);
         }
     }
     let _ = writeln!(

@@ -167,3 +167,36 @@ fn one_bad_class_among_many_loses_nothing() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_cover_pattern_that_matches_no_class_or_is_no_name() {
+    let dir = rivet_testkit::compiled_subjects(11);
+    let out = temp_dir("cover");
+    let args = |pattern: &'static str| {
+        vec![
+            "generate".to_string(),
+            "--classpath".into(),
+            dir.display().to_string(),
+            "--class".into(),
+            "sushi.Sample".into(),
+            "--out".into(),
+            out.display().to_string(),
+            "--budget".into(),
+            "1".into(),
+            "--cover".into(),
+            "sushi.Process".into(),
+            "--cover".into(),
+            pattern.into(),
+        ]
+    };
+    let run = |pattern| {
+        let a = args(pattern);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        assert_bad_input(&a, &["--cover", pattern]);
+    };
+    run("no.such.Thing*");
+    run("no.such");
+    run("a/b/C");
+    // Nothing was written for a run refused at its start.
+    assert!(std::fs::read_dir(&out).map_or(true, |mut d| d.next().is_none()));
+}

@@ -4,7 +4,9 @@
 //! tools/bench/BenchCoverage.java) counts the covered branches of each class.
 //! JaCoCo does not count a branch whose code threw before JaCoCo's next probe; Rivet's report
 //! counts as JaCoCo does (its instrumentation emulates JaCoCo's probes), which commons-lang3
-//! `Fraction` exercises (arithmetic that overflows right after a branch).
+//! `Fraction` exercises (arithmetic that overflows right after a branch). A class `--cover`
+//! names is counted too (`sushi.Scheduler` with `sushi.Process`, whose objects its tests build
+//! and whose code its methods call).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -60,37 +62,74 @@ fn jacoco_tools(dir: &Path) -> (PathBuf, PathBuf, String) {
     (agent, tool, core)
 }
 
+/// JaCoCo's covered/total branches of `class` and each class nested in it, by binary name.
+fn jacoco_classes(
+    jdk: &Path,
+    (tool, core): (&Path, &str),
+    exec: &Path,
+    cp: &Path,
+    class: &str,
+) -> BTreeMap<String, (usize, usize)> {
+    let measured = Command::new(jdk.join("bin/java"))
+        .arg("-cp")
+        .arg(format!("{}:{core}", tool.display()))
+        .arg("BenchCoverage")
+        .arg(exec)
+        .arg(cp)
+        .arg(class)
+        .arg("-")
+        .env("BENCH_CLASSES", "1")
+        .output()
+        .unwrap();
+    assert!(
+        measured.status.success(),
+        "{}",
+        String::from_utf8_lossy(&measured.stderr)
+    );
+    String::from_utf8_lossy(&measured.stderr)
+        .lines()
+        .filter_map(|l| {
+            let (c, counts) = l.split_once(' ')?;
+            let (cov, total) = counts.split_once('/')?;
+            Some((c.to_string(), (cov.parse().ok()?, total.parse().ok()?)))
+        })
+        .collect()
+}
+
 #[test]
 fn the_report_counts_what_jacoco_measures_class_by_class() {
     let root = tempfile::tempdir().unwrap();
     let (agent, tool, core) = jacoco_tools(&root.path().join("jacoco"));
     let subjects = rivet_testkit::compiled_subjects(11);
     let lang3 = rivet_testkit::debian_jar("commons-lang3");
-    let cases: [(&str, &Path); 7] = [
-        ("structures.AvlTree", &subjects),
-        ("statics.Registry", &subjects),
-        ("lct.Examples", &subjects),
-        ("geometry.Conformance", &subjects),
-        ("sushi.Scheduler", &subjects),
-        ("org.apache.commons.lang3.text.WordUtils", &lang3),
-        ("org.apache.commons.lang3.math.Fraction", &lang3),
+    let cases: [(&str, &Path, Option<&str>); 7] = [
+        ("structures.AvlTree", &subjects, None),
+        ("statics.Registry", &subjects, None),
+        ("lct.Examples", &subjects, None),
+        ("geometry.Conformance", &subjects, None),
+        ("sushi.Scheduler", &subjects, Some("sushi.Process")),
+        ("org.apache.commons.lang3.text.WordUtils", &lang3, None),
+        ("org.apache.commons.lang3.math.Fraction", &lang3, None),
     ];
     let jdk = rivet_testkit::Jdk::Jdk17.home();
-    for (n, (class, cp)) in cases.iter().enumerate() {
+    for (n, (class, cp, cover)) in cases.iter().enumerate() {
         let out = root.path().join(format!("out{n}"));
-        common::rivet_ok(&[
+        let (cp_text, out_text) = (cp.display().to_string(), out.display().to_string());
+        let mut args = vec![
             "generate",
             "--classpath",
-            &cp.display().to_string(),
+            &cp_text,
             "--class",
             class,
             "--out",
-            &out.display().to_string(),
+            &out_text,
             "--budget",
             "5",
             "--seed",
             "0",
-        ]);
+        ];
+        args.extend(cover.iter().flat_map(|c| ["--cover", c]));
+        common::rivet_ok(&args);
         let report: rivet_report::Report =
             serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap())
                 .unwrap();
@@ -102,11 +141,14 @@ fn the_report_counts_what_jacoco_measures_class_by_class() {
             &classes,
         );
         let exec = root.path().join(format!("jacoco{n}.exec"));
+        let measured: Vec<&str> = std::iter::once(*class).chain(*cover).collect();
+        let includes: Vec<String> = measured.iter().map(|c| format!("{c}*")).collect();
         let run = Command::new(jdk.join("bin/java"))
             .arg(format!(
-                "-javaagent:{}=destfile={},includes={class}*",
+                "-javaagent:{}=destfile={},includes={}",
                 agent.display(),
-                exec.display()
+                exec.display(),
+                includes.join(":")
             ))
             .args([
                 "-jar",
@@ -127,35 +169,22 @@ fn the_report_counts_what_jacoco_measures_class_by_class() {
             "{class}: {}",
             String::from_utf8_lossy(&run.stdout)
         );
-        let measured = Command::new(jdk.join("bin/java"))
-            .arg("-cp")
-            .arg(format!("{}:{core}", tool.display()))
-            .arg("BenchCoverage")
-            .arg(&exec)
-            .arg(cp)
-            .arg(class)
-            .arg("-")
-            .env("BENCH_CLASSES", "1")
-            .output()
-            .unwrap();
-        assert!(
-            measured.status.success(),
-            "{}",
-            String::from_utf8_lossy(&measured.stderr)
-        );
-        let jacoco: BTreeMap<String, (usize, usize)> = String::from_utf8_lossy(&measured.stderr)
-            .lines()
-            .filter_map(|l| {
-                let (c, counts) = l.split_once(' ')?;
-                let (cov, total) = counts.split_once('/')?;
-                Some((c.to_string(), (cov.parse().ok()?, total.parse().ok()?)))
-            })
-            .collect();
+        let mut jacoco: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for m in &measured {
+            jacoco.extend(jacoco_classes(&jdk, (&tool, &core), &exec, cp, m));
+        }
         let claimed: BTreeMap<String, (usize, usize)> = report
             .classes
             .iter()
             .map(|r| (r.class.binary(), (r.covered, r.branches)))
             .collect();
         assert_eq!(claimed, jacoco, "{class}: the report against JaCoCo");
+        if let Some(c) = cover {
+            let row = report.classes.iter().find(|r| r.class.binary() == *c);
+            assert!(
+                row.is_some_and(|r| r.reachable == Some(true) && r.covered > 0),
+                "{class} --cover {c}: {row:?}"
+            );
+        }
     }
 }

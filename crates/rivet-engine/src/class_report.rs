@@ -51,7 +51,18 @@ pub(crate) fn class_report(
         untestable: run.plan.model.untestable.clone(),
         branches_total: branches.len(),
         branches_covered: branches.iter().filter(|b| b.covered).count(),
-        classes: Report::classes(&branches),
+        classes: Report::classes(&branches)
+            .into_iter()
+            .map(|mut c| {
+                c.reachable = run
+                    .plan
+                    .covered
+                    .iter()
+                    .find(|k| k.class == c.class)
+                    .map(|k| k.reachable);
+                c
+            })
+            .collect(),
         events,
         dropped: checked
             .verified

@@ -42,6 +42,8 @@ pub struct GenerateConfig {
     pub class: ClassName,
     /// Only this method's branches, when given.
     pub method: Option<String>,
+    /// Classes beyond the class under test whose branches are goals too (`--cover`).
+    pub cover: Vec<rivet_strategy::CoverPattern>,
     pub out: PathBuf,
     /// Whole seconds of budget, at least 1.
     pub budget_s: u64,
@@ -89,6 +91,7 @@ impl GenerateConfig {
             classpath: classpath.into(),
             class: class.clone(),
             method: None,
+            cover: Vec::new(),
             out,
             budget_s: 60,
             seed: 0,

@@ -69,12 +69,11 @@ pub fn generate(
     let class = config.class.clone();
     let _span = info_span!("generate", class = %class).entered();
     let model = api_model(&session, config)?;
-    // Instrument the class (cached per input state) and start the workers.
-    let mut workers = session.start_workers(
-        std::slice::from_ref(&class),
-        &cache_root(config),
-        config.workers,
-    )?;
+    // Instrument the class and those `--cover` names (cached per input state) and start the
+    // workers.
+    let mut instrumented = vec![class.clone()];
+    instrumented.extend(cover_classes(&session, config)?);
+    let mut workers = session.start_workers(&instrumented, &cache_root(config), config.workers)?;
     let report_file = config.out.join("rivet-report.json");
     run_class(
         &session,
@@ -84,6 +83,26 @@ pub fn generate(
         (started, &report_file),
         observe,
     )
+}
+
+/// The classes `--cover` names for the configured class; a pattern that names no class is bad
+/// input.
+pub(crate) fn cover_classes(
+    session: &Session,
+    config: &GenerateConfig,
+) -> Result<Vec<ClassName>, EngineError> {
+    rivet_strategy::match_cover(&session.classpath, &config.class, &config.cover)
+        .map_err(cover_error)
+}
+
+/// A `--cover` pattern that names no class is bad input; other plan errors stay what they are.
+fn cover_error(e: rivet_strategy::PlanError) -> EngineError {
+    match e {
+        e @ rivet_strategy::PlanError::NoCoveredClass { .. } => {
+            EngineError::BadInput(e.to_string())
+        }
+        e => EngineError::Plan(e),
+    }
 }
 
 /// Workers, javac and JUnit run in directories of their own: paths they get are absolute.
@@ -135,10 +154,12 @@ pub(crate) fn run_class(
     let keep_artifacts = keep_artifacts(config);
     // A project's classes share the pool: this class's events are those from here on.
     let before = PoolMark::of(&workers.pool);
+    let covered = rivet_strategy::resolve_cover(&session.classpath, &class, &config.cover)
+        .map_err(cover_error)?;
     let plan = ClassPlan::build(
         &session.classpath,
         model,
-        config.method.as_deref(),
+        (config.method.as_deref(), &covered),
         &workers.probes,
     )?;
     check_static_initializer(&mut workers.pool, &class)?;
@@ -171,7 +192,7 @@ pub(crate) fn run_class(
         None => ClassPlan::build(
             &session.classpath,
             api_model(session, config)?,
-            config.method.as_deref(),
+            (config.method.as_deref(), &covered),
             &workers.probes,
         )?,
     };

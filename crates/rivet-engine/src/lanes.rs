@@ -285,7 +285,15 @@ pub(crate) fn run_lanes(
     let lanes = lane_count(run.lanes, run.classes.len(), run.base.workers);
     // One instrumentation of all the classes (cached: the second pool reuses the first's),
     // a pool of workers per lane, started before any class runs.
-    let names: Vec<ClassName> = run.classes.to_vec();
+    let mut names: Vec<ClassName> = run.classes.to_vec();
+    // And the classes `--cover` names, whose branches are goals of every class's run.
+    let mut base = run.base.clone();
+    base.class = names[0].clone();
+    for c in crate::generate::cover_classes(run.session, &base)? {
+        if !names.contains(&c) {
+            names.push(c);
+        }
+    }
     let mut pools = Vec::with_capacity(lanes);
     for workers in lane_workers(lanes, run.base.workers) {
         pools.push(run.session.start_workers(&names, run.cache_root, workers)?);

@@ -50,8 +50,8 @@ pub use rivet_concolic::NodeOrder;
 pub use rivet_junit::{ExpectedExceptions, JUnitVersion};
 pub use rivet_project::{BuildTool, ClasspathSource};
 pub use rivet_strategy::{
-    drive, goal_classes, Budget, ClassPlan, DriveProgress, DriveResult, SearchStrategy,
-    StepOutcome, Strategy,
+    drive, goal_classes, Budget, ClassPlan, CoverPattern, DriveProgress, DriveResult,
+    SearchStrategy, StepOutcome, Strategy,
 };
 pub use rivet_sushi::PcPolicy;
 pub use session::{check_static_initializer, Session, Workers};

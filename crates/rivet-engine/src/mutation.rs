@@ -150,7 +150,7 @@ pub(crate) fn class_files(
 ) -> Result<Vec<Vec<u8>>, EngineError> {
     let bad = EngineError::BadInput;
     let mut out = Vec::new();
-    for c in rivet_strategy::goal_classes(&session.classpath, class, None)? {
+    for c in rivet_strategy::goal_classes(&session.classpath, class, None, &[])? {
         let bytes = session
             .classpath
             .class_bytes(c.internal())

@@ -43,7 +43,7 @@ fn plan(cp: &Arc<Classpath>, class: &str) -> ClassPlan {
         .map(|c| plan_class(&cp.class_file(c).expect("read").expect("found")).expect("plan"))
         .collect();
     let probes = ProbeMap::assign(&plans).expect("assign").0;
-    ClassPlan::build(cp, model, None, &probes).expect("class plan")
+    ClassPlan::build(cp, model, (None, &[]), &probes).expect("class plan")
 }
 
 /// Emits `TESTS` random tests of `class` (seeded by `seed`) and compiles them against `jars`;

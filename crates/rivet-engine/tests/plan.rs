@@ -55,7 +55,7 @@ fn avl_tree_goals_are_its_branches_with_probes_then_its_methods() {
     nested.insert(0, "structures/AvlTree".into());
     let names: Vec<&str> = nested.iter().map(String::as_str).collect();
     let map = probes(&cp, &names);
-    let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
+    let plan = ClassPlan::build(&cp, model, (None, &[]), &map).expect("plan");
 
     let mut expected = 0;
     for c in &names {
@@ -98,7 +98,7 @@ fn figure1_plan() -> ClassPlan {
     )
     .expect("model");
     let map = probes(&cp, &["lct/Examples"]);
-    ClassPlan::build(&cp, model, Some("figure1"), &map).expect("plan")
+    ClassPlan::build(&cp, model, (Some("figure1"), &[]), &map).expect("plan")
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn date_parser_branches_after_calls_are_guided_by_the_callees_continuing_outcome
     let cp = classpath();
     let model = model_of(&cp, "strings.DateParser");
     let map = probes(&cp, &["strings/DateParser"]);
-    let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
+    let plan = ClassPlan::build(&cp, model, (None, &[]), &map).expect("plan");
     let class = map.class("strings.DateParser").expect("probes");
     let describe = |p: &rivet_testcase::ProbeId| -> String {
         let (c, b) = map.resolve(*p).expect("a branch probe");
@@ -401,7 +401,7 @@ fn a_method_reaches_the_branches_of_the_private_helpers_it_calls() {
         "structures/NodeCachingList$Node",
     ];
     let map = probes(&cp, &names);
-    let plan = ClassPlan::build(&cp, model, None, &map).expect("plan");
+    let plan = ClassPlan::build(&cp, model, (None, &[]), &map).expect("plan");
     let of_method = |name: &str| -> std::collections::BTreeSet<_> {
         plan.places
             .iter()

@@ -138,6 +138,11 @@ pub struct ClassCoverage {
     pub class: ClassName,
     pub branches: usize,
     pub covered: usize,
+    /// For a class `--cover` named: whether the class under test can reach it at all (its code
+    /// refers to the class, directly or through other classes of the classpath); absent for
+    /// the class under test and its nested classes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reachable: Option<bool>,
 }
 
 /// Counts of what happened to the tests the workers ran during a run.
@@ -412,6 +417,7 @@ impl Report {
                         class: r.class.clone(),
                         branches: 0,
                         covered: 0,
+                        reachable: None,
                     });
                     out.len() - 1
                 }
@@ -593,6 +599,7 @@ mod tests {
                 class: "a.B".into(),
                 branches: 1,
                 covered: 0,
+                reachable: None,
             }],
             events: RunEvents {
                 timed_out: 2,

@@ -17,4 +17,6 @@ pub enum PlanError {
         #[source]
         source: Box<rivet_analysis::AnalysisError>,
     },
+    #[error("--cover {pattern}: no class of the classpath matches it (a class, a package, or a name with * wildcards)")]
+    NoCoveredClass { pattern: String },
 }

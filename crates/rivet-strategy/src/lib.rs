@@ -7,10 +7,12 @@
 //!   `build`, from a [`BuildContext`] (the class's plan, the generator, the classpath, the
 //!   strategies' time, the run's shared feasibility classifier) to a boxed strategy; a built
 //!   strategy names its own report sections ([`Strategy::report_sections`]);
-//! * [`ClassPlan`]: one class's API model, its goals and the place of every branch goal;
+//! * [`ClassPlan`]: one class's API model, its goals and the place of every branch goal (of the
+//!   class, its nested classes, and the classes `--cover` names: [`resolve_cover`]);
 //! * [`drive`] gives strategies turns within a [`Budget`]; [`watch`] runs them on a thread of
 //!   their own and stops waiting for a turn that does not end.
 
+mod cover;
 mod drive;
 mod error;
 mod plan;
@@ -19,6 +21,7 @@ pub mod schedule;
 mod strategy;
 pub mod watch;
 
+pub use cover::{match_cover, resolve_cover, CoverPattern, CoveredClass};
 pub use drive::{
     drive, overrun_grace, Budget, DriveProgress, DriveResult, StrategyFailure, StrategyValue,
 };

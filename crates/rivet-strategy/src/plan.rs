@@ -1,5 +1,5 @@
-//! The plan of one class under test: its API model, its goals (the branches of the class and
-//! of its nested classes, with control dependence and guidance through the calls of the class's
+//! The plan of one class under test: its API model, its goals (the branches of the class, of
+//! its nested classes and of the classes `--cover` names, with control dependence and guidance through the calls of the class's
 //! own methods on the way to them, then a goal per method or constructor the tests call) and
 //! the place of every branch goal, built once the probes are known.
 
@@ -19,6 +19,7 @@ use rivet_search::{
 };
 use rivet_testcase::{Execution, GoalId, MemberRef, ProbeId, TestCase};
 
+use crate::cover::CoveredClass;
 use crate::error::PlanError;
 
 /// A branch of a class the instrumenter could not give probes (its class keeps only the exit
@@ -61,14 +62,18 @@ pub struct ClassPlan {
     /// of the class it calls, transitively (a private helper's branches are reached only
     /// through its callers).
     pub callee_branches: BTreeMap<(String, String), BTreeSet<GoalId>>,
+    /// The classes beyond the class under test whose branches are goals (`--cover`).
+    pub covered: Vec<CoveredClass>,
 }
 
 /// The classes whose branches are goals: the class under test and, unless one method is
-/// targeted, the classes nested in it.
+/// targeted, the classes nested in it; then the classes `--cover` names (`covered`, resolved
+/// by [`crate::resolve_cover`]).
 pub fn goal_classes(
     classpath: &Classpath,
     class: &ClassName,
     method: Option<&str>,
+    covered: &[CoveredClass],
 ) -> Result<Vec<ClassName>, PlanError> {
     let mut classes = vec![class.clone()];
     if method.is_none() {
@@ -85,16 +90,21 @@ pub fn goal_classes(
                 .filter(|c| c.is_nested_in(class)),
         );
     }
+    for c in covered {
+        if !classes.contains(&c.class) {
+            classes.push(c.class.clone());
+        }
+    }
     Ok(classes)
 }
 
 impl ClassPlan {
-    /// Builds the goals of `model`'s class (of `method` only, when given) with the probes of
-    /// `probes`.
+    /// Builds the goals of `model`'s class (of `method` only, when given) and of the
+    /// `covered` classes with the probes of `probes`.
     pub fn build(
         classpath: &Classpath,
         model: ApiModel,
-        method: Option<&str>,
+        (method, covered): (Option<&str>, &[CoveredClass]),
         probes: &ProbeMap,
     ) -> Result<ClassPlan, PlanError> {
         let class = model.class.clone();
@@ -103,7 +113,7 @@ impl ClassPlan {
         let mut confirmers = BTreeMap::new();
         let mut callee_branches = BTreeMap::new();
         let mut boundaries: Vec<(GoalId, ProbeId)> = Vec::new();
-        for c in goal_classes(classpath, &class, method)? {
+        for c in goal_classes(classpath, &class, method, covered)? {
             let cf = classpath
                 .class_file(c.internal())
                 .map_err(|source| PlanError::Classpath {
@@ -139,7 +149,8 @@ impl ClassPlan {
             let base = goals.len() as u32;
             let mut local: BTreeMap<u32, GoalId> = BTreeMap::new();
             for (m, b) in analysis.branches() {
-                if method.is_none_or(|w| w == m.name) {
+                // `--method` picks the class under test's branches, not a covered class's.
+                if c != class || method.is_none_or(|w| w == m.name) {
                     local.insert(b.id.0, GoalId(base + local.len() as u32));
                 }
             }
@@ -249,6 +260,7 @@ impl ClassPlan {
             places,
             confirmers,
             callee_branches,
+            covered: covered.to_vec(),
         })
     }
 

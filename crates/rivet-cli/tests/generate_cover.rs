@@ -1,0 +1,81 @@
+//! `--cover`: the branches of classes beyond the class under test become goals and are
+//! reported class by class; `--method` still picks only the class under test's methods, and a
+//! class the class under test never refers to is reported with no reachable branch.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+#[test]
+fn covered_classes_are_reported_reached_or_not_and_method_restricts_only_the_class_under_test() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let out = tempfile::tempdir().unwrap();
+    let (cp, dir) = (
+        subjects.display().to_string(),
+        out.path().display().to_string(),
+    );
+    let stdout = common::rivet_ok(&[
+        "generate",
+        "--classpath",
+        &cp,
+        "--class",
+        "sushi.Scheduler",
+        "--method",
+        "execPool",
+        "--cover",
+        "sushi.Process",
+        "--cover",
+        "structures.AvlTree*",
+        "--out",
+        &dir,
+        "--budget",
+        "4",
+        "--no-mutation",
+    ]);
+    let report: rivet_report::Report = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("rivet-report.json")).unwrap(),
+    )
+    .unwrap();
+    let row = |name: &str| {
+        report
+            .classes
+            .iter()
+            .find(|c| c.class.binary() == name)
+            .unwrap_or_else(|| panic!("{name} not in {:?}", report.classes))
+    };
+    // The class under test: execPool's branches only, none of the other methods'.
+    let scheduler = row("sushi.Scheduler");
+    assert_eq!(scheduler.reachable, None);
+    assert!(report
+        .branches
+        .iter()
+        .filter(|b| b.class.binary() == "sushi.Scheduler")
+        .all(|b| b.method.contains("execPool")));
+    // Process: its objects are the lists' elements; its constructor's check is reached.
+    let process = row("sushi.Process");
+    assert_eq!(process.reachable, Some(true));
+    assert!(process.branches > 0 && process.covered > 0, "{process:?}");
+    // AvlTree and its nested node class: Scheduler never refers to them.
+    let tree = row("structures.AvlTree");
+    assert_eq!((tree.reachable, tree.covered), (Some(false), 0), "{tree:?}");
+    assert!(tree.branches > 0);
+    assert!(
+        stdout.contains(&format!(
+            "structures.AvlTree 0/{} (--cover; the class under test never refers to it: 0 reachable branches)",
+            tree.branches
+        )),
+        "{stdout}"
+    );
+    // The HTML page lists the classes with their roles.
+    let page = std::fs::read_to_string(out.path().join("rivet-html/sushi.Scheduler.html")).unwrap();
+    for row in [
+        "<code>sushi.Scheduler</code>",
+        "under test",
+        "<code>sushi.Process</code>",
+        "0 reachable branches",
+    ] {
+        assert!(page.contains(row), "{row} not in the class page");
+    }
+    let sum: usize = report.classes.iter().map(|c| c.branches).sum();
+    assert_eq!(report.branches_total, sum);
+}
