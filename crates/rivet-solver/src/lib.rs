@@ -20,6 +20,7 @@ mod char_level;
 pub mod decorators;
 pub mod distance;
 pub mod interval;
+mod job_thread;
 mod ranges;
 pub mod search;
 pub mod solver;

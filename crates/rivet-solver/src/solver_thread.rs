@@ -4,35 +4,13 @@
 //! thread like every other (`z3_thread`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
 
-type Job = Box<dyn FnOnce() + Send>;
+use crate::job_thread::{Job, JobThread};
 
-/// The thread's stack (address space; only what is used is mapped), as large as the CLI's
-/// work thread's: the interpreter and Z3 recurse over terms and values whose depth the code
-/// under test decides (on a default 2 MiB stack, explorations of commons-lang3's `StringUtils`
-/// ended the process).
-const STACK_SIZE: usize = 256 << 20;
-
-/// The thread's queue: jobs run one at a time, in the order sent.
-fn queue() -> &'static Mutex<Option<Sender<Job>>> {
-    static QUEUE: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
-    QUEUE.get_or_init(|| {
-        let (send, receive) = channel::<Job>();
-        let started = std::thread::Builder::new()
-            .name("rivet-solving".into())
-            .stack_size(STACK_SIZE)
-            .spawn(move || {
-                for job in receive {
-                    // A job that panics loses its result (its receiver sees the sender
-                    // gone), not the thread.
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-                }
-            });
-        Mutex::new(started.ok().map(|_| send))
-    })
-}
+/// The solving thread.
+static SOLVING: JobThread = JobThread::new("rivet-solving");
 
 /// Runs `job` on the solving thread; its result arrives on the returned receiver (or, when
 /// `job` panicked, the receiver's sender is gone). When the thread could not be started,
@@ -48,14 +26,7 @@ where
         // The caller may have stopped waiting: nothing to tell then.
         let _ = reply.send(job());
     });
-    let mut q = queue().lock().unwrap_or_else(PoisonError::into_inner);
-    let refused = match q.as_ref() {
-        Some(s) => s.send(boxed).err().map(|e| e.0),
-        None => Some(boxed),
-    };
-    if let Some(job) = refused {
-        *q = None;
-        drop(q);
+    if let Some(job) = SOLVING.send(boxed) {
         job();
     }
     drop(send);

@@ -12,8 +12,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{channel, Sender};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::mpsc::channel;
+use std::sync::{Mutex, PoisonError};
+
+use crate::job_thread::JobThread;
 
 /// The Z3 solvers a backend keeps between its queries (incremental, push and pop).
 #[derive(Default)]
@@ -34,35 +36,13 @@ impl BackendId {
     }
 }
 
-type Job = Box<dyn FnOnce() + Send>;
-
 thread_local! {
     /// The kept solvers of every backend, on the thread that runs Z3.
     static KEPT: RefCell<HashMap<BackendId, Kept>> = RefCell::new(HashMap::new());
 }
 
-/// The thread's stack (address space; only what is used is mapped): Z3 and the translation
-/// recurse over terms whose depth the code under test decides.
-const STACK_SIZE: usize = 256 << 20;
-
-/// The thread's queue, None when it could not be started.
-fn queue() -> &'static Mutex<Option<Sender<Job>>> {
-    static QUEUE: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
-    QUEUE.get_or_init(|| {
-        let (send, receive) = channel::<Job>();
-        let started = std::thread::Builder::new()
-            .name("rivet-z3".into())
-            .stack_size(STACK_SIZE)
-            .spawn(move || {
-                for job in receive {
-                    // A job that panics loses its answer (its caller sees the sender gone),
-                    // not the thread.
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-                }
-            });
-        Mutex::new(started.ok().map(|_| send))
-    })
-}
+/// The thread every Z3 job runs on.
+static Z3: JobThread = JobThread::new("rivet-z3");
 
 /// Serializes the fallback, when the thread could not be started: Z3 on the callers' threads,
 /// one at a time.
@@ -80,7 +60,7 @@ where
         let result = KEPT.with(|k| job(k.borrow_mut().entry(id).or_default()));
         let _ = reply.send(result);
     };
-    if let Some(refused) = send(Box::new(run)) {
+    if let Some(refused) = Z3.send(Box::new(run)) {
         let _one = INLINE.lock().unwrap_or_else(PoisonError::into_inner);
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(refused));
     }
@@ -92,23 +72,10 @@ pub(crate) fn free(id: BackendId) {
     let run = move || {
         KEPT.with(|k| k.borrow_mut().remove(&id));
     };
-    if let Some(refused) = send(Box::new(run)) {
+    if let Some(refused) = Z3.send(Box::new(run)) {
         let _one = INLINE.lock().unwrap_or_else(PoisonError::into_inner);
         refused();
     }
-}
-
-/// Queues `job` for the Z3 thread; gives it back when the thread is not there.
-fn send(job: Job) -> Option<Job> {
-    let mut q = queue().lock().unwrap_or_else(PoisonError::into_inner);
-    let refused = match q.as_ref() {
-        Some(s) => s.send(job).err().map(|e| e.0),
-        None => Some(job),
-    };
-    if refused.is_some() {
-        *q = None;
-    }
-    refused
 }
 
 #[cfg(test)]
