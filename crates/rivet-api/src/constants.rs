@@ -116,7 +116,46 @@ impl Constants {
         }
     }
 
+    /// Adds the numbers and strings of `other` (the constants of classes `--cover` names,
+    /// whose branches compare the arguments the tests pass on), keeping each list sorted and
+    /// deduplicated; their casts and class literals stay out.
+    pub fn absorb_values(&mut self, other: Constants) {
+        let ints: BTreeSet<i64> = self.ints.drain(..).chain(other.ints).collect();
+        self.ints = ints.into_iter().collect();
+        self.floats.extend(other.floats);
+        self.floats.sort_by(|a, b| a.total_cmp(b));
+        self.floats.dedup();
+        let strings: BTreeSet<String> = self.strings.drain(..).chain(other.strings).collect();
+        self.strings = strings.into_iter().collect();
+    }
+
     pub fn is_empty(&self) -> bool {
         self.ints.is_empty() && self.floats.is_empty() && self.strings.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absorbed_values_join_sorted_and_once_and_casts_stay_out() {
+        let mut own = Constants {
+            ints: vec![-1, 0, 1],
+            strings: vec!["b".into()],
+            casts: vec!["a/B".into()],
+            ..Constants::default()
+        };
+        own.absorb_values(Constants {
+            ints: vec![1, 104, 105, 106],
+            floats: vec![0.5],
+            strings: vec!["a".into(), "b".into()],
+            casts: vec!["x/Y".into()],
+            ..Constants::default()
+        });
+        assert_eq!(own.ints, [-1, 0, 1, 104, 105, 106]);
+        assert_eq!(own.floats, [0.5]);
+        assert_eq!(own.strings, ["a", "b"]);
+        assert_eq!(own.casts, ["a/B"]);
     }
 }

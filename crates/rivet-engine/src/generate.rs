@@ -121,13 +121,13 @@ pub(crate) fn cache_root(config: &GenerateConfig) -> PathBuf {
     }
 }
 
-/// The API model of the configured class.
+/// The API model of the configured class, with the constants of the classes `--cover` names.
 pub(crate) fn api_model(
     session: &Session,
     config: &GenerateConfig,
 ) -> Result<ApiModel, EngineError> {
     let method = config.method.as_deref();
-    ApiModel::build(
+    let mut model = ApiModel::build(
         session.classpath.clone(),
         &config.class,
         method,
@@ -136,7 +136,20 @@ pub(crate) fn api_model(
     .map_err(|source| EngineError::Api {
         class: config.class.clone(),
         source: Box::new(source),
-    })
+    })?;
+    // The numbers and strings the covered classes compare with (a token type a pass switches
+    // on) are argument values too.
+    let mut files = Vec::new();
+    for c in cover_classes(session, config)? {
+        if let Ok(Some(cf)) = session.classpath.class_file(c.internal()) {
+            files.push(cf);
+        }
+    }
+    if !files.is_empty() {
+        let harvested = rivet_api::Constants::harvest(files.iter().map(|f| f.as_ref()));
+        model.constants.absorb_values(harvested);
+    }
+    Ok(model)
 }
 
 /// One class on instrumented workers (the class among those instrumented): plan,
