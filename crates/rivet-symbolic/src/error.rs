@@ -49,10 +49,12 @@ pub enum SymbolicError {
         method: String,
         reason: String,
     },
-    #[error("the static initializer of {class} threw {exception}")]
+    #[error("the static initializer of {class} threw {exception} ({origin})")]
     InitializerThrew {
         class: ClassName,
         exception: ClassName,
+        /// The method and offset that threw it.
+        origin: String,
     },
     #[error("invariants file, line {line}: {reason}")]
     Invariants { line: usize, reason: String },

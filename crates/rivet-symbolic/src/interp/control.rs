@@ -464,6 +464,15 @@ pub fn throw_object(
         Some(o) => o.type_name.clone(),
         None => Arc::from("java/lang/Throwable"),
     };
+    // Where it was thrown, for the message of a static initializer that throws.
+    let origin = state.frames.last().map(|f| {
+        let offset = f.method.insns.get(f.pc).map_or(0, |i| i.offset);
+        format!(
+            "{}.{} at offset {offset}",
+            f.method.class_name.replace('/', "."),
+            f.method.name
+        )
+    });
     while let Some(frame) = state.frames.last() {
         let method = frame.method.clone();
         let offset = method
@@ -498,6 +507,7 @@ pub fn throw_object(
                 return Err(SymbolicError::InitializerThrew {
                     class: ClassName::from_internal(&done.method.class_name),
                     exception: ClassName::from_internal(&class),
+                    origin: origin.unwrap_or_default(),
                 });
             }
         }

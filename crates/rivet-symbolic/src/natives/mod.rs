@@ -25,7 +25,10 @@
 //! - `jdk.internal.misc.Unsafe` as its static initializer and array code need it:
 //!   `arrayBaseOffset0` (16), `arrayIndexScale0` (by element type), `addressSize0` (8),
 //!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
-//! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed).
+//! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed);
+//! - `jdk.internal.misc.CDS`: class-data sharing off (its queries false, zero; archive
+//!   initialization a no-op), as a JVM without an archive (`Locale`'s classes initialize
+//!   through it).
 
 mod chars;
 mod class;
@@ -83,6 +86,19 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         }
         ("java/lang/System", "arraycopy", _) => Model::ArrayCopy,
         ("java/lang/System", "currentTimeMillis" | "nanoTime", _) => Model::NotFollowed,
+        // Class-data sharing off, as in a JVM started without an archive: nothing dumped,
+        // nothing archived to initialize from.
+        (
+            "jdk/internal/misc/CDS",
+            "isDumpingClassList0"
+            | "isDumpingArchive0"
+            | "isSharingEnabled0"
+            | "initializeFromArchive"
+            | "getRandomSeedForDumping"
+            | "defineArchivedModules"
+            | "logLambdaFormInvoker",
+            _,
+        ) => Model::Nop,
         ("java/lang/Class", _, _) => Model::ClassMethod,
         ("java/lang/reflect/Array", "newInstance", "(Ljava/lang/Class;I)Ljava/lang/Object;") => {
             Model::ArrayNewInstance
