@@ -26,6 +26,8 @@
 //!   `arrayBaseOffset0` (16), `arrayIndexScale0` (by element type), `addressSize0` (8),
 //!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
 //! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed);
+//! - system properties (`properties`): all unset but the separators, `System.getProperties()`
+//!   an object of its own, `System.lineSeparator()` `"\n"`;
 //! - `jdk.internal.misc.CDS`: class-data sharing off (its queries false, zero; archive
 //!   initialization a no-op), as a JVM without an archive (`Locale`'s classes initialize
 //!   through it).
@@ -33,6 +35,7 @@
 mod chars;
 mod class;
 mod numbers;
+mod properties;
 
 use std::sync::Arc;
 
@@ -70,6 +73,12 @@ pub enum Model {
     Unsafe,
     CharClass,
     NotFollowed,
+    /// A static property lookup, its key the first argument.
+    StaticProperty,
+    /// `Properties.getProperty`, its key the argument after the receiver.
+    PropertiesLookup,
+    Properties,
+    LineSeparator,
 }
 
 /// The model of method `class.name descriptor`, if it has one.
@@ -86,6 +95,20 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         }
         ("java/lang/System", "arraycopy", _) => Model::ArrayCopy,
         ("java/lang/System", "currentTimeMillis" | "nanoTime", _) => Model::NotFollowed,
+        ("java/lang/System" | "sun/security/action/GetPropertyAction", name, d)
+            if (name == "getProperty" || name == "privilegedGetProperty")
+                && d.starts_with("(Ljava/lang/String;")
+                && d.ends_with(")Ljava/lang/String;") =>
+        {
+            Model::StaticProperty
+        }
+        ("java/util/Properties", "getProperty", _) => Model::PropertiesLookup,
+        (
+            "java/lang/System" | "sun/security/action/GetPropertyAction",
+            "getProperties" | "privilegedGetProperties",
+            "()Ljava/util/Properties;",
+        ) => Model::Properties,
+        ("java/lang/System", "lineSeparator", "()Ljava/lang/String;") => Model::LineSeparator,
         // Class-data sharing off, as in a JVM started without an archive: nothing dumped,
         // nothing archived to initialize from.
         (
@@ -232,6 +255,10 @@ pub fn run(
 ) -> Result<Step, SymbolicError> {
     match model {
         Model::Nop => finish(state, default_result(target)),
+        Model::StaticProperty => properties::get_property(state, ctx, &args, 0),
+        Model::PropertiesLookup => properties::get_property(state, ctx, &args, 1),
+        Model::Properties => properties::get_properties(state, ctx),
+        Model::LineSeparator => properties::line_separator(state, ctx),
         Model::FillInStackTrace => finish(state, args.first().cloned()),
         Model::IdentityHash => identity_hash_code(state, ctx, target, &args),
         Model::GetClass => get_class(state, ctx, target, &args),

@@ -93,6 +93,7 @@ pub fn fx17() -> Arc<Classpath> {
             "Texts.java",
             "Gauge.java",
             "Slow.java",
+            "Env.java",
             "other/Far.java",
         ]
         .iter()

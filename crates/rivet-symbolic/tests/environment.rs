@@ -1,0 +1,47 @@
+//! What the JVM's start-up sets, in the symbolic world where it never ran: system properties
+//! (unset but the separators) and class-data sharing (off), so that code reading a property or
+//! touching `Locale` explores as on a real JVM instead of ending in an exception that a real
+//! run never throws.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use rivet_symbolic::{ExploreConfig, Explorer};
+use support::{explore_with, fx17};
+
+/// Every path of `method` returns, and together they take both outcomes of its first branch.
+fn both_returns(method: &str) {
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    let (paths, summary) = explore_with(&explorer, method);
+    let ends: Vec<&str> = paths.iter().map(|p| p.end.as_str()).collect();
+    assert!(ends.iter().all(|e| *e == "return"), "{method}: {ends:?}");
+    assert_eq!(
+        summary.exceptions + summary.unsupported,
+        0,
+        "{method}: {ends:?}"
+    );
+    let first: Vec<u32> = paths
+        .iter()
+        .filter_map(|p| p.branches.first().copied())
+        .collect();
+    assert!(
+        first.iter().any(|b| b % 2 == 0) && first.iter().any(|b| b % 2 == 1),
+        "{method}: {first:?}"
+    );
+    // The path through the whole condition: the separator read and the default returned.
+    assert!(
+        paths.iter().any(|p| p.branches.len() > 1),
+        "{method}: {ends:?}"
+    );
+}
+
+#[test]
+fn system_properties_are_unset_but_the_separators() {
+    both_returns("fx17.Env.separators(I)I");
+}
+
+#[test]
+fn locales_initialize_with_class_data_sharing_off() {
+    both_returns("fx17.Env.root(I)I");
+}
