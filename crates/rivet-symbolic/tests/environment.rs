@@ -45,3 +45,27 @@ fn system_properties_are_unset_but_the_separators() {
 fn locales_initialize_with_class_data_sharing_off() {
     both_returns("fx17.Env.root(I)I");
 }
+
+#[test]
+fn the_clock_is_a_constant_in_a_static_initializer_and_an_input_elsewhere() {
+    // `ImmutableCollections` salts `Set.of`'s order with `System.nanoTime()`: as a symbol, every
+    // step of the iteration split on it (8 paths, none precise); as 0, the method has its two.
+    both_returns("fx17.Env.firstOfSet(I)I");
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    let (paths, _) = explore_with(&explorer, "fx17.Env.firstOfSet(I)I");
+    assert_eq!(
+        paths.len(),
+        2,
+        "{:?}",
+        paths.iter().map(|p| &p.pc).collect::<Vec<_>>()
+    );
+    assert!(paths
+        .iter()
+        .all(|p| p.pc.iter().all(|(_, text)| !text.contains("nanoTime"))));
+    let (paths, _) = explore_with(&explorer, "fx17.Env.late(I)I");
+    assert_eq!(paths.len(), 2);
+    assert!(paths.iter().all(|p| p
+        .pc
+        .iter()
+        .any(|(_, text)| text.contains("System.nanoTime"))));
+}

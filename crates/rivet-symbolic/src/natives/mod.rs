@@ -25,7 +25,8 @@
 //! - `jdk.internal.misc.Unsafe` as its static initializer and array code need it:
 //!   `arrayBaseOffset0` (16), `arrayIndexScale0` (by element type), `addressSize0` (8),
 //!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
-//! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed);
+//! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed), but 0
+//!   within a static initializer (`ImmutableCollections`' salt);
 //! - system properties (`properties`): all unset but the separators, `System.getProperties()`
 //!   an object of its own, `System.lineSeparator()` `"\n"`;
 //! - `jdk.internal.misc.CDS`: class-data sharing off (its queries false, zero; archive
@@ -73,6 +74,8 @@ pub enum Model {
     Unsafe,
     CharClass,
     NotFollowed,
+    /// `System.currentTimeMillis`/`nanoTime`: not followed, but 0 in a static initializer.
+    Clock,
     /// A static property lookup, its key the first argument.
     StaticProperty,
     /// `Properties.getProperty`, its key the argument after the receiver.
@@ -94,7 +97,7 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
             Model::FillInStackTrace
         }
         ("java/lang/System", "arraycopy", _) => Model::ArrayCopy,
-        ("java/lang/System", "currentTimeMillis" | "nanoTime", _) => Model::NotFollowed,
+        ("java/lang/System", "currentTimeMillis" | "nanoTime", _) => Model::Clock,
         ("java/lang/System" | "sun/security/action/GetPropertyAction", name, d)
             if (name == "getProperty" || name == "privilegedGetProperty")
                 && d.starts_with("(Ljava/lang/String;")
@@ -276,8 +279,19 @@ pub fn run(
         Model::Builder => strings::builder_method(state, ctx, target, args),
         Model::Unsafe => unsafe_value(state, ctx, target, &args),
         Model::CharClass => chars::char_class(state, ctx, target, &args),
-        Model::NotFollowed => not_followed(state, ctx, target),
+        // The clock read by a static initializer (the salt of `Set.of`'s iteration order) is
+        // a constant: a symbol there would split every later iteration on the JVM's choice.
+        Model::Clock if in_static_initializer(state) => finish(state, default_result(target)),
+        Model::NotFollowed | Model::Clock => not_followed(state, ctx, target),
     }
+}
+
+/// Is a static initializer running (on the stack below the current call)?
+fn in_static_initializer(state: &SymbolicState) -> bool {
+    state
+        .frames
+        .iter()
+        .any(|f| matches!(f.kind, crate::state::FrameKind::Clinit(_)))
 }
 
 /// The call is not followed (a model that cannot answer for these arguments).
