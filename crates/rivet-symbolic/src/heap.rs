@@ -98,6 +98,19 @@ pub enum ObjKind {
     Mirror(Arc<str>),
     /// A lambda or method reference made by `LambdaMetafactory`.
     Lambda(Arc<LambdaTarget>),
+    /// A `VarHandle` of a field, made by `MethodHandles.Lookup.find(Static)VarHandle`.
+    VarHandle(Arc<VarHandleTarget>),
+}
+
+/// The field a `VarHandle` object reads and writes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarHandleTarget {
+    /// The class declaring the field (internal name).
+    pub owner: Arc<str>,
+    pub field: Arc<str>,
+    /// The field's type descriptor (`I`, `Ljava/lang/Object;`).
+    pub descriptor: Arc<str>,
+    pub is_static: bool,
 }
 
 /// What a lambda object runs when its interface method is called.

@@ -82,6 +82,8 @@ pub struct SymbolicState {
     pub trace_pos: usize,
     pub mirrors: HashMap<Arc<str>, ObjectId>,
     pub literals: HashMap<Arc<str>, ObjectId>,
+    /// The `Thread` object `Thread.currentThread()` answers, once asked.
+    pub current_thread: Option<ObjectId>,
     /// The entry method's return value, once it returned.
     pub result: Option<Value>,
     /// The path used a value of a call that was not followed (or of an opaque string): its
@@ -114,6 +116,7 @@ impl SymbolicState {
             trace_pos: 0,
             mirrors: HashMap::new(),
             literals: HashMap::new(),
+            current_thread: None,
             result: None,
             uncaught: None,
             imprecise: false,

@@ -69,3 +69,17 @@ fn the_clock_is_a_constant_in_a_static_initializer_and_an_input_elsewhere() {
         .iter()
         .any(|(_, text)| text.contains("System.nanoTime"))));
 }
+
+#[test]
+fn atomics_use_their_var_handles_and_threads_their_parent() {
+    // AtomicReference's VarHandle: before, its initializer's lookup was unsupported (150
+    // paths in 20 s); `new Thread(…)` asked a symbolic current thread for its group and
+    // priority (100,000 paths, most cut by bounds). Now each method has its two paths.
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    for method in ["fx17.Env.atomic(I)I", "fx17.Env.thread(I)I"] {
+        both_returns(method);
+        let (paths, summary) = explore_with(&explorer, method);
+        assert_eq!(paths.len(), 2, "{method}");
+        assert_eq!(summary.precise, 2, "{method}");
+    }
+}

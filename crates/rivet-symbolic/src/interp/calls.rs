@@ -172,6 +172,13 @@ pub fn invoke_ref(
                 return Ok(Step::Continue);
             }
             Reference::Object(id) => {
+                if let Some(crate::heap::ObjKind::VarHandle(vh)) = state.object(id).map(|o| &o.kind)
+                {
+                    if &*mref.owner == "java/lang/invoke/VarHandle" {
+                        let vh = vh.clone();
+                        return super::varhandles::access(state, ctx, mref, &vh, n);
+                    }
+                }
                 let lambda = match state.object(id).map(|o| &o.kind) {
                     Some(crate::heap::ObjKind::Lambda(t)) if *t.method == *mref.name => {
                         Some(t.clone())

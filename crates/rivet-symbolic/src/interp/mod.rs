@@ -9,6 +9,7 @@ mod calls;
 mod concat;
 mod control;
 mod objects;
+pub mod varhandles;
 
 use std::sync::Arc;
 
@@ -27,7 +28,9 @@ pub use crate::heap::is_string_class;
 pub use arrays::alloc_array;
 pub use calls::{enter_method, fresh_value, invoke_ref, not_followed, return_descriptor};
 pub use control::throw_new;
-pub use objects::{alloc_box, alloc_instance, alloc_string, ensure_initialized, mirror};
+pub use objects::{
+    alloc_box, alloc_instance, alloc_string, ensure_initialized, field_slot, mirror,
+};
 
 fn bytecode_error(frame: &Frame, reason: impl Into<String>) -> SymbolicError {
     SymbolicError::Bytecode {

@@ -228,7 +228,7 @@ pub fn ensure_initialized(
 }
 
 /// The class declaring static field `name`, searching `owner`, its interfaces and superclasses.
-fn static_owner(
+pub(super) fn static_owner(
     ctx: &mut Ctx<'_>,
     owner: &str,
     name: &str,
@@ -250,7 +250,7 @@ fn static_owner(
 }
 
 /// The slot of instance field `owner.name` in an object of class `class`.
-fn field_slot(
+pub fn field_slot(
     ctx: &mut Ctx<'_>,
     class: ClassId,
     owner: &str,

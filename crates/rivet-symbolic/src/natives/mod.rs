@@ -29,6 +29,11 @@
 //!   within a static initializer (`ImmutableCollections`' salt);
 //! - system properties (`properties`): all unset but the separators, `System.getProperties()`
 //!   an object of its own, `System.lineSeparator()` `"\n"`;
+//! - `MethodHandles.lookup()` and `Lookup.find(Static)VarHandle`: handles of fields, whose
+//!   calls `interp::varhandles` runs; `VarHandle`'s fences (no-ops);
+//! - the running thread and its stack (`threads`): `Thread.currentThread()` one `main`
+//!   thread, `Reflection.getCallerClass()` the asking method's caller's class, the access
+//!   controller's contexts and protection domains null;
 //! - `jdk.internal.misc.CDS`: class-data sharing off (its queries false, zero; archive
 //!   initialization a no-op), as a JVM without an archive (`Locale`'s classes initialize
 //!   through it).
@@ -37,6 +42,7 @@ mod chars;
 mod class;
 mod numbers;
 mod properties;
+mod threads;
 
 use std::sync::Arc;
 
@@ -76,6 +82,12 @@ pub enum Model {
     NotFollowed,
     /// `System.currentTimeMillis`/`nanoTime`: not followed, but 0 in a static initializer.
     Clock,
+    /// `MethodHandles.lookup()` and its `find(Static)VarHandle` (see `interp::varhandles`).
+    Lookup,
+    CurrentThread,
+    CallerClass,
+    FindVarHandle,
+    FindStaticVarHandle,
     /// A static property lookup, its key the first argument.
     StaticProperty,
     /// `Properties.getProperty`, its key the argument after the receiver.
@@ -112,6 +124,31 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
             "()Ljava/util/Properties;",
         ) => Model::Properties,
         ("java/lang/System", "lineSeparator", "()Ljava/lang/String;") => Model::LineSeparator,
+        ("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;") => Model::CurrentThread,
+        ("jdk/internal/reflect/Reflection", "getCallerClass", "()Ljava/lang/Class;") => {
+            Model::CallerClass
+        }
+        (
+            "java/security/AccessController",
+            "getProtectionDomain"
+            | "getStackAccessControlContext"
+            | "getInheritedAccessControlContext",
+            _,
+        ) => Model::Nop,
+        (
+            "java/lang/invoke/MethodHandles",
+            "lookup",
+            "()Ljava/lang/invoke/MethodHandles$Lookup;",
+        ) => Model::Lookup,
+        ("java/lang/invoke/MethodHandles$Lookup", "findVarHandle", _) => Model::FindVarHandle,
+        ("java/lang/invoke/MethodHandles$Lookup", "findStaticVarHandle", _) => {
+            Model::FindStaticVarHandle
+        }
+        (
+            "java/lang/invoke/VarHandle",
+            "fullFence" | "acquireFence" | "releaseFence" | "loadLoadFence" | "storeStoreFence",
+            "()V",
+        ) => Model::Nop,
         // Class-data sharing off, as in a JVM started without an archive: nothing dumped,
         // nothing archived to initialize from.
         (
@@ -262,6 +299,11 @@ pub fn run(
         Model::PropertiesLookup => properties::get_property(state, ctx, &args, 1),
         Model::Properties => properties::get_properties(state, ctx),
         Model::LineSeparator => properties::line_separator(state, ctx),
+        Model::Lookup => interp::varhandles::lookup_object(state, ctx),
+        Model::CurrentThread => threads::current_thread(state, ctx),
+        Model::CallerClass => threads::caller_class(state, ctx, target),
+        Model::FindVarHandle => interp::varhandles::find(state, ctx, &args, false),
+        Model::FindStaticVarHandle => interp::varhandles::find(state, ctx, &args, true),
         Model::FillInStackTrace => finish(state, args.first().cloned()),
         Model::IdentityHash => identity_hash_code(state, ctx, target, &args),
         Model::GetClass => get_class(state, ctx, target, &args),

@@ -1,6 +1,7 @@
 //! System properties in the symbolic world, where the JVM's own start-up (`System.initPhase1`,
-//! which fills `System.props`) never ran: every property is unset except the three separators,
-//! which have their Linux values. `System.getProperty`, `GetPropertyAction`'s privileged
+//! which fills `System.props`) never ran: every property is unset except those the JDK's own
+//! initializers require (`jdk.internal.util.StaticProperty` fails without them) and the
+//! separators, which have the values of a Linux JVM. `System.getProperty`, `GetPropertyAction`'s privileged
 //! lookups and `Properties.getProperty` answer from that table (an unset property is the
 //! caller's default, or null); `System.getProperties()` is a `Properties` object of its own
 //! (whose lookups the same table answers); `System.lineSeparator()` is `"\n"`.
@@ -22,6 +23,13 @@ fn property(key: Option<&str>) -> Option<&'static str> {
         "line.separator" => Some("\n"),
         "file.separator" => Some("/"),
         "path.separator" => Some(":"),
+        "java.home" => Some("/usr/lib/jvm/default-java"),
+        "user.home" | "user.dir" => Some("/home/user"),
+        "user.name" => Some("user"),
+        "java.io.tmpdir" => Some("/tmp"),
+        "java.library.path" | "sun.boot.library.path" => Some(""),
+        "native.encoding" | "file.encoding" | "sun.jnu.encoding" => Some("UTF-8"),
+        "os.name" => Some("Linux"),
         _ => None,
     }
 }
@@ -81,9 +89,10 @@ mod tests {
     use super::property;
 
     #[test]
-    fn only_the_separators_are_set() {
+    fn only_the_separators_and_what_the_jdk_requires_are_set() {
         assert_eq!(property(Some("line.separator")), Some("\n"));
         assert_eq!(property(Some("path.separator")), Some(":"));
+        assert_eq!(property(Some("user.home")), Some("/home/user"));
         assert_eq!(property(Some("java.locale.useOldISOCodes")), None);
         assert_eq!(property(None), None);
     }
