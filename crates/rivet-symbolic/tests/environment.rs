@@ -83,3 +83,13 @@ fn atomics_use_their_var_handles_and_threads_their_parent() {
         assert_eq!(summary.precise, 2, "{method}");
     }
 }
+
+#[test]
+fn concurrent_maps_reach_their_table_through_unsafe_offsets() {
+    // Before: Unsafe's reads and compare-and-sets not followed, 18,003 paths in 20 s, none
+    // precise (most cut by bounds in retry loops); now the method's two, precise.
+    let explorer = Explorer::new(fx17(), ExploreConfig::default());
+    both_returns("fx17.Env.concurrentMap(I)I");
+    let (paths, summary) = explore_with(&explorer, "fx17.Env.concurrentMap(I)I");
+    assert_eq!((paths.len(), summary.precise), (2, 2));
+}

@@ -213,7 +213,7 @@ impl Place {
 
 /// Whether two values are the same (`==`), when the state decides it: references resolved to
 /// objects or null, numbers both constants.
-fn same(state: &SymbolicState, a: &Value, b: &Value) -> Option<bool> {
+pub(crate) fn same(state: &SymbolicState, a: &Value, b: &Value) -> Option<bool> {
     match (a, b) {
         (Value::Ref(x), Value::Ref(y)) => match (state.deref(*x), state.deref(*y)) {
             (Reference::Null, Reference::Null) => Some(true),

@@ -24,7 +24,9 @@
 //! - `java.lang.String`, `StringBuilder`, `StringBuffer`: see `strings`;
 //! - `jdk.internal.misc.Unsafe` as its static initializer and array code need it:
 //!   `arrayBaseOffset0` (16), `arrayIndexScale0` (by element type), `addressSize0` (8),
-//!   `pageSize` (4096), fences (no-ops), `objectFieldOffset*` (a per-name constant);
+//!   `pageSize` (4096), fences (no-ops), `objectFieldOffset(Class, String)` (the field's
+//!   slot, `16 + 8 × slot`; by `Field`, a constant no access follows), and the reads, writes
+//!   and compare-and-sets of fields and array elements by those offsets (`unsafe_memory`);
 //! - `System.currentTimeMillis`/`nanoTime`: fresh symbols (explicitly not followed), but 0
 //!   within a static initializer (`ImmutableCollections`' salt);
 //! - system properties (`properties`): all unset but the separators, `System.getProperties()`
@@ -33,7 +35,8 @@
 //!   calls `interp::varhandles` runs; `VarHandle`'s fences (no-ops);
 //! - the running thread and its stack (`threads`): `Thread.currentThread()` one `main`
 //!   thread, `Reflection.getCallerClass()` the asking method's caller's class, the access
-//!   controller's contexts and protection domains null;
+//!   controller's contexts and protection domains null; `Runtime.availableProcessors()` one
+//!   (a symbol split `ConcurrentHashMap`'s sizing on the machine);
 //! - `jdk.internal.misc.CDS`: class-data sharing off (its queries false, zero; archive
 //!   initialization a no-op), as a JVM without an archive (`Locale`'s classes initialize
 //!   through it).
@@ -43,6 +46,7 @@ mod class;
 mod numbers;
 mod properties;
 mod threads;
+mod unsafe_memory;
 
 use std::sync::Arc;
 
@@ -85,7 +89,13 @@ pub enum Model {
     /// `MethodHandles.lookup()` and its `find(Static)VarHandle` (see `interp::varhandles`).
     Lookup,
     CurrentThread,
+    /// `Runtime.availableProcessors()`: one.
+    Processors,
     CallerClass,
+    /// `Unsafe.objectFieldOffset(Class, String)` and the accesses by offset
+    /// (`unsafe_memory`).
+    UnsafeFieldOffset,
+    UnsafeMemory,
     FindVarHandle,
     FindStaticVarHandle,
     /// A static property lookup, its key the first argument.
@@ -125,6 +135,7 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         ) => Model::Properties,
         ("java/lang/System", "lineSeparator", "()Ljava/lang/String;") => Model::LineSeparator,
         ("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;") => Model::CurrentThread,
+        ("java/lang/Runtime", "availableProcessors", "()I") => Model::Processors,
         ("jdk/internal/reflect/Reflection", "getCallerClass", "()Ljava/lang/Class;") => {
             Model::CallerClass
         }
@@ -196,9 +207,13 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Model> {
         (
             "jdk/internal/misc/Unsafe",
             "arrayBaseOffset0" | "arrayIndexScale0" | "addressSize0" | "pageSize" | "storeFence"
-            | "loadFence" | "fullFence" | "objectFieldOffset0" | "objectFieldOffset1",
+            | "loadFence" | "fullFence" | "objectFieldOffset0",
             _,
         ) => Model::Unsafe,
+        ("jdk/internal/misc/Unsafe", "objectFieldOffset1", _) => Model::UnsafeFieldOffset,
+        ("jdk/internal/misc/Unsafe", name, _) if unsafe_memory::is_access(name) => {
+            Model::UnsafeMemory
+        }
         ("java/lang/String", _, _) => Model::String,
         (
             "java/lang/StringBuilder"
@@ -301,6 +316,7 @@ pub fn run(
         Model::LineSeparator => properties::line_separator(state, ctx),
         Model::Lookup => interp::varhandles::lookup_object(state, ctx),
         Model::CurrentThread => threads::current_thread(state, ctx),
+        Model::Processors => finish(state, Some(Value::int(1))),
         Model::CallerClass => threads::caller_class(state, ctx, target),
         Model::FindVarHandle => interp::varhandles::find(state, ctx, &args, false),
         Model::FindStaticVarHandle => interp::varhandles::find(state, ctx, &args, true),
@@ -320,6 +336,8 @@ pub fn run(
         Model::String => strings::string_method(state, ctx, target, args),
         Model::Builder => strings::builder_method(state, ctx, target, args),
         Model::Unsafe => unsafe_value(state, ctx, target, &args),
+        Model::UnsafeFieldOffset => unsafe_memory::field_offset(state, ctx, &args),
+        Model::UnsafeMemory => unsafe_memory::access(state, ctx, target, &args),
         Model::CharClass => chars::char_class(state, ctx, target, &args),
         // The clock read by a static initializer (the salt of `Set.of`'s iteration order) is
         // a constant: a symbol there would split every later iteration on the JVM's choice.
@@ -412,20 +430,14 @@ fn unsafe_value(
                 ObjKind::Mirror(t) => Some(t.clone()),
                 _ => None,
             });
-            let scale = match ty
+            let element = ty
                 .as_deref()
                 .and_then(|t| t.strip_prefix('['))
-                .and_then(|e| e.bytes().next())
-            {
-                Some(b'Z' | b'B') => 1,
-                Some(b'C' | b'S') => 2,
-                Some(b'J' | b'D') => 8,
-                _ => 4,
-            };
-            Some(Value::int(scale))
+                .unwrap_or("I");
+            Some(Value::int(unsafe_memory::scale_of(element) as i32))
         }
-        "objectFieldOffset0" | "objectFieldOffset1" => Some(Value::Long(Term::long(
-            12 + 4 * i64::from(ctx.counters.next_call_symbol % 64),
+        "objectFieldOffset0" => Some(Value::Long(Term::long(
+            unsafe_memory::UNNAMED_FIELD_BASE + 4 * i64::from(ctx.counters.next_call_symbol % 64),
         ))),
         _ => None,
     };
