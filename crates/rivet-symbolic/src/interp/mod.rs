@@ -29,7 +29,8 @@ pub use arrays::alloc_array;
 pub use calls::{enter_method, fresh_value, invoke_ref, not_followed, return_descriptor};
 pub use control::throw_new;
 pub use objects::{
-    alloc_box, alloc_instance, alloc_string, ensure_initialized, field_slot, mirror,
+    alloc_box, alloc_instance, alloc_string, ensure_initialized, field_slot, mirror, read_slot,
+    write_slot,
 };
 
 fn bytecode_error(frame: &Frame, reason: impl Into<String>) -> SymbolicError {

@@ -267,6 +267,23 @@ pub fn field_slot(
     Ok(info.field_by_name(name))
 }
 
+/// Field `slot` of instance `id`, when it is one and has it.
+pub fn read_slot(state: &SymbolicState, id: ObjectId, slot: usize) -> Option<Value> {
+    match &state.object(id)?.kind {
+        ObjKind::Instance(fields) => fields.get(slot).cloned(),
+        _ => None,
+    }
+}
+
+/// Writes field `slot` of instance `id` (nothing when it is not one or lacks it).
+pub fn write_slot(state: &mut SymbolicState, id: ObjectId, slot: usize, v: Value) {
+    if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
+        if let Some(cell) = fields.get_mut(slot) {
+            *cell = v;
+        }
+    }
+}
+
 /// The reference `depth` slots down the stack, with resolutions applied.
 pub(super) fn peek_ref(state: &SymbolicState, depth: usize) -> Result<Reference, SymbolicError> {
     match Ops::peek(state, depth)? {

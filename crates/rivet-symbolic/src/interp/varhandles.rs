@@ -179,12 +179,7 @@ impl Place {
                 .get(class)
                 .and_then(|s| s.values.get(*slot).cloned())
                 .unwrap_or_else(default),
-            Place::Field(id, slot) => match state.object(*id).map(|o| &o.kind) {
-                Some(ObjKind::Instance(fields)) => {
-                    fields.get(*slot).cloned().unwrap_or_else(default)
-                }
-                _ => default(),
-            },
+            Place::Field(id, slot) => objects::read_slot(state, *id, *slot).unwrap_or_else(default),
         }
     }
 
@@ -199,14 +194,7 @@ impl Place {
                     *cell = v;
                 }
             }
-            Place::Field(id, slot) => {
-                if let Some(ObjKind::Instance(fields)) = state.object_mut(*id).map(|o| &mut o.kind)
-                {
-                    if let Some(cell) = fields.get_mut(*slot) {
-                        *cell = v;
-                    }
-                }
-            }
+            Place::Field(id, slot) => objects::write_slot(state, *id, *slot, v),
         }
     }
 }

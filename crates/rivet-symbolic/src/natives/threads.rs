@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::{finish, not_followed};
 use crate::context::{Ctx, Step};
 use crate::error::SymbolicError;
-use crate::heap::{ObjKind, StrValue};
+use crate::heap::StrValue;
 use crate::interp;
 use crate::program::MethodBody;
 use crate::state::SymbolicState;
@@ -90,11 +90,7 @@ fn set(
     let Some(slot) = interp::field_slot(ctx, class, owner, name)? else {
         return Ok(());
     };
-    if let Some(ObjKind::Instance(fields)) = state.object_mut(id).map(|o| &mut o.kind) {
-        if let Some(cell) = fields.get_mut(slot) {
-            *cell = v;
-        }
-    }
+    interp::write_slot(state, id, slot, v);
     Ok(())
 }
 

@@ -126,10 +126,7 @@ fn cell(state: &SymbolicState, object: Option<&Value>, offset: Option<&Value>) -
 impl Cell {
     fn read(&self, state: &SymbolicState) -> Option<Value> {
         match (self, state) {
-            (Cell::Field(id, slot), s) => match &s.object(*id)?.kind {
-                ObjKind::Instance(fields) => fields.get(*slot).cloned(),
-                _ => None,
-            },
+            (Cell::Field(id, slot), s) => interp::read_slot(s, *id, *slot),
             (Cell::Element(id, index), s) => match &s.object(*id)?.kind {
                 ObjKind::Array { elements, .. } => elements.get(*index),
                 _ => None,
@@ -139,14 +136,7 @@ impl Cell {
 
     fn write(&self, state: &mut SymbolicState, v: Value) {
         match self {
-            Cell::Field(id, slot) => {
-                if let Some(ObjKind::Instance(fields)) = state.object_mut(*id).map(|o| &mut o.kind)
-                {
-                    if let Some(c) = fields.get_mut(*slot) {
-                        *c = v;
-                    }
-                }
-            }
+            Cell::Field(id, slot) => interp::write_slot(state, *id, *slot, v),
             Cell::Element(id, index) => {
                 if let Some(ObjKind::Array { elements, .. }) =
                     state.object_mut(*id).map(|o| &mut o.kind)
