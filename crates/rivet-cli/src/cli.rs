@@ -273,6 +273,10 @@ pub struct ExploreArgs {
     /// No alternating-variable-method fallback when Z3 answers unknown
     #[arg(long = "no-avm")]
     pub no_avm: bool,
+    /// Classes whose branches the paths record too, reached through the method's calls: a
+    /// class (with its nested classes), a package, or a name with `*` wildcards (repeatable)
+    #[arg(long, value_name = "PATTERN", value_parser = cover_pattern)]
+    pub cover: Vec<rivet_engine::CoverPattern>,
 }
 
 /// What `--strategy` accepts: `all` and the engine's registered strategies.

@@ -103,7 +103,18 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
     let classpath = Arc::new(
         Classpath::parse(&args.classpath, Some(jdk)).map_err(|e| bad_input(e.to_string()))?,
     );
-    let explorer = Explorer::new(classpath, config);
+    // The classes `--cover` names: their branches are recorded too.
+    let cover: Vec<Arc<str>> = rivet_engine::match_cover(&classpath, &spec.class, &args.cover)
+        .map_err(|e| bad_input(e.to_string()))?
+        .iter()
+        .map(|c| Arc::from(c.internal()))
+        .collect();
+    let config = rivet_symbolic::ExploreConfig {
+        cover: cover.clone(),
+        ..config
+    };
+    let explorer = Explorer::new(classpath.clone(), config);
+    let mut reached = std::collections::BTreeSet::new();
     let mut out: Box<dyn Write> = match &args.out {
         Some(dir) => {
             if dir.exists() && !dir.is_dir() {
@@ -125,7 +136,8 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
     let mut confirm_solver = explorer.config().solver();
     let mut counts = ReplayCounts::default();
     let result = explorer.explore(&spec, &mut |path, symbols| {
-        let mut line = PathLine::new(path, symbols);
+        let mut line = PathLine::new(path, symbols).covering(path, &cover);
+        reached.extend(path.branches.iter().copied());
         if !args.no_replay {
             let c = explorer.confirm(&spec, path, symbols, &mut confirm_solver);
             counts.add(&c);
@@ -151,7 +163,14 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
     out.flush()?;
     let mut summary = summary;
     counts.fill(&mut summary);
-    let summary = SummaryFile::new(&spec.display(), &summary);
+    let mut summary = SummaryFile::new(&spec.display(), &summary);
+    summary.covered_classes = rivet_symbolic::covered_classes(&classpath, &cover, &reached);
+    for c in &summary.covered_classes {
+        eprintln!(
+            "rivet: {} (--cover): {} of {} branches covered by some path",
+            c.class, c.reached, c.branches
+        );
+    }
     match &args.out {
         Some(dir) => {
             let file: PathBuf = dir.join("summary.json");

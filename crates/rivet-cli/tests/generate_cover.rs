@@ -79,3 +79,48 @@ fn covered_classes_are_reported_reached_or_not_and_method_restricts_only_the_cla
     let sum: usize = report.classes.iter().map(|c| c.branches).sum();
     assert_eq!(report.branches_total, sum);
 }
+
+#[test]
+fn explore_records_the_covered_classes_branches_apart_from_the_methods_own() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let out = tempfile::tempdir().unwrap();
+    common::rivet_ok(&[
+        "explore",
+        "--classpath",
+        &subjects.display().to_string(),
+        "--method",
+        "sushi.Scheduler.execPool(Ljava/util/List;Ljava/util/List;)V",
+        "--cover",
+        "sushi.Process",
+        "--out",
+        &out.path().display().to_string(),
+        "--budget",
+        "3",
+        "--no-replay",
+    ]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap())
+            .unwrap();
+    let covered = &summary["covered_classes"][0];
+    assert_eq!(covered["class"], "sushi.Process", "{summary}");
+    assert_eq!(covered["branches"], 6);
+    // execPool sets HIGH on every primary process: setPriority's check, both outcomes false
+    // and true of its two conditions as a constant argument takes them.
+    assert!(covered["reached"].as_u64().unwrap() >= 2, "{covered}");
+    let paths = std::fs::read_to_string(out.path().join("paths.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = paths
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines
+        .iter()
+        .any(|l| l["covered_branches"].as_array().is_some_and(|b| b
+            .iter()
+            .any(|x| x.as_str().unwrap().starts_with("sushi.Process#")))));
+    // The method's own branches keep Scheduler's numbering (10 branches).
+    for l in &lines {
+        for b in l["branches"].as_array().unwrap() {
+            assert!(b.as_u64().unwrap() < 10, "{l}");
+        }
+    }
+}

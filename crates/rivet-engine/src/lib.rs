@@ -50,7 +50,7 @@ pub use rivet_concolic::NodeOrder;
 pub use rivet_junit::{ExpectedExceptions, JUnitVersion};
 pub use rivet_project::{BuildTool, ClasspathSource};
 pub use rivet_strategy::{
-    drive, goal_classes, Budget, ClassPlan, CoverPattern, DriveProgress, DriveResult,
+    drive, goal_classes, match_cover, Budget, ClassPlan, CoverPattern, DriveProgress, DriveResult,
     SearchStrategy, StepOutcome, Strategy,
 };
 pub use rivet_sushi::PcPolicy;

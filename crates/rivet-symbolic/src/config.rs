@@ -135,6 +135,9 @@ pub struct ExploreConfig {
     /// condition with the clause that could not be added), as `ExploreSummary::unsat`: the
     /// learned feasibility's infeasible examples. Zero keeps none.
     pub record_unsat: usize,
+    /// Classes (internal names) beyond the target whose branches the paths record too, with
+    /// the ids `program::covered_branch` gives (`rivet explore --cover`).
+    pub cover: Vec<std::sync::Arc<str>>,
 }
 
 impl Default for ExploreConfig {
@@ -157,6 +160,7 @@ impl Default for ExploreConfig {
             symbolic_strings: false,
             time_budget: None,
             record_unsat: 0,
+            cover: Vec::new(),
         }
     }
 }

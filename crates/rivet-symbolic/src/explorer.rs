@@ -343,7 +343,8 @@ impl Explorer {
             self.hierarchy.clone(),
             spec.class.internal(),
         )
-        .sharing_analyses(&self.analyses);
+        .sharing_analyses(&self.analyses)
+        .covering(&self.config.cover);
         let entry = self.entry(&mut program, spec)?;
         let mut symbols = SymbolTable::default();
         let mut counters = Counters::default();
@@ -616,7 +617,8 @@ impl Explorer {
             self.hierarchy.clone(),
             spec.class.internal(),
         )
-        .sharing_analyses(&self.analyses);
+        .sharing_analyses(&self.analyses)
+        .covering(&self.config.cover);
         let entry = self.entry(&mut program, spec)?;
         Ok((
             Session {

@@ -52,7 +52,7 @@ pub use error::SymbolicError;
 pub use explorer::{ExploreSummary, Explorer, MethodSpec, PathRecord};
 pub use interp::PathEnd;
 pub use invariants::{AliasStep, Invariant, Invariants, Scope};
-pub use output::{PathLine, SummaryFile};
+pub use output::{covered_classes, CoveredClassLine, PathLine, SummaryFile};
 pub use rivet_pc::{AccessPath, Clause, ClauseKind, PathCondition, SymbolTable};
 pub use searcher::{Searcher, StateId, StateMeta};
 pub use test_replay::{TestStep, WholeTest, WholeTestSolution};

@@ -3,8 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use crate::confirm::Confirmation;
 use crate::explorer::{ExploreSummary, PathRecord};
+use crate::program::split_covered_branch;
 use rivet_pc::SymbolTable;
 
 /// One clause of a path condition: its kind (`numeric`, `null`, `alias`, `fresh`) and text.
@@ -42,6 +45,10 @@ pub struct PathLine {
     /// was not replayed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<String>,
+    /// Branches of the classes `--cover` named the path covers, as `a.b.C#id` (`rivet
+    /// branches` numbering of that class).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covered_branches: Vec<String>,
 }
 
 impl PathLine {
@@ -56,14 +63,36 @@ impl PathLine {
                     text: c.text(symbols),
                 })
                 .collect(),
-            branches: path.branches.clone(),
+            branches: path
+                .branches
+                .iter()
+                .copied()
+                .filter(|id| split_covered_branch(*id).is_none())
+                .collect(),
             end: path.end_text(),
             reason: path.bound_reason().map(str::to_string),
             imprecise: path.imprecise,
             fp: path.pc.iter().any(crate::confirm::is_fp_clause),
             model: Vec::new(),
             replay: None,
+            covered_branches: Vec::new(),
         }
+    }
+
+    /// The line with the branches of the `covered` classes (internal names, in the order of
+    /// `ExploreConfig::cover`) the path covers.
+    pub fn covering(mut self, path: &PathRecord, covered: &[Arc<str>]) -> PathLine {
+        self.covered_branches = path
+            .branches
+            .iter()
+            .filter_map(|id| split_covered_branch(*id))
+            .filter_map(|(k, b)| {
+                covered
+                    .get(k)
+                    .map(|c| format!("{}#{b}", c.replace('/', ".")))
+            })
+            .collect();
+        self
     }
 
     /// The line with what concrete replay said of the path.
@@ -139,6 +168,43 @@ pub struct SummaryFile {
     /// times (absent: none given or none used).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invariants_used: Vec<InvariantUse>,
+    /// Per class `--cover` named: its branches, and how many of them some path covered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covered_classes: Vec<CoveredClassLine>,
+}
+
+/// The branches of a covered class over all the paths of an exploration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoveredClassLine {
+    pub class: String,
+    pub branches: usize,
+    pub reached: usize,
+}
+
+/// Per covered class (internal names, in the order of `ExploreConfig::cover`): its branch
+/// count (as JaCoCo counts them) and how many of the recorded ids `reached` are its.
+pub fn covered_classes(
+    classpath: &rivet_classpath::Classpath,
+    covered: &[Arc<str>],
+    reached: &std::collections::BTreeSet<u32>,
+) -> Vec<CoveredClassLine> {
+    covered
+        .iter()
+        .enumerate()
+        .map(|(k, class)| CoveredClassLine {
+            class: class.replace('/', "."),
+            branches: classpath
+                .class_file(class)
+                .ok()
+                .flatten()
+                .and_then(|cf| rivet_analysis::analyze_class(&cf).ok())
+                .map_or(0, |a| a.branches().count()),
+            reached: reached
+                .iter()
+                .filter(|id| split_covered_branch(**id).is_some_and(|(j, _)| j == k))
+                .count(),
+        })
+        .collect()
 }
 
 /// An invariant as the file spells it and how many times the exploration used it.
@@ -197,6 +263,7 @@ impl SummaryFile {
                     uses: *uses,
                 })
                 .collect(),
+            covered_classes: Vec::new(),
         }
     }
 }

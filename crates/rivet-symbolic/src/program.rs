@@ -144,6 +144,9 @@ pub struct Program {
     assignable: HashMap<(Arc<str>, Arc<str>), bool>,
     concrete_subtypes: HashMap<Arc<str>, Arc<[Arc<str>]>>,
     analyses: AnalysisCache,
+    /// Classes beyond the target whose branches are recorded too (`ExploreConfig::cover`):
+    /// the k-th one's ids are [`covered_branch`]`(k, id)`.
+    covered: Vec<Arc<str>>,
 }
 
 fn bad(class: &str, reason: impl Into<String>) -> SymbolicError {
@@ -151,6 +154,24 @@ fn bad(class: &str, reason: impl Into<String>) -> SymbolicError {
         class: ClassName::from_internal(class),
         reason: reason.into(),
     }
+}
+
+/// Where the ids of the covered classes' branches start: the target class's are below.
+pub const COVERED_BRANCH_BASE: u32 = 1 << 20;
+
+/// The recorded id of branch `local` of the `k`-th covered class.
+pub fn covered_branch(k: usize, local: u32) -> u32 {
+    COVERED_BRANCH_BASE * (k as u32 + 1) + local
+}
+
+/// The covered class index and local id of a recorded id; None for the target class's.
+pub fn split_covered_branch(id: u32) -> Option<(usize, u32)> {
+    (id >= COVERED_BRANCH_BASE).then(|| {
+        (
+            (id / COVERED_BRANCH_BASE - 1) as usize,
+            id % COVERED_BRANCH_BASE,
+        )
+    })
 }
 
 impl Program {
@@ -169,7 +190,14 @@ impl Program {
             assignable: HashMap::new(),
             concrete_subtypes: HashMap::new(),
             analyses: AnalysisCache::default(),
+            covered: Vec::new(),
         }
+    }
+
+    /// The same program, recording the branches of the `covered` classes (internal names) too.
+    pub fn covering(mut self, covered: &[Arc<str>]) -> Program {
+        self.covered = covered.to_vec();
+        self
     }
 
     /// The same program, reading and keeping the target classes' analyses in `cache`.
@@ -399,7 +427,9 @@ impl Program {
             });
         }
         let mut branches = HashMap::new();
-        if class.name == self.target && m.code().is_some() {
+        let covered = self.covered.iter().position(|c| *c == class.name);
+        if (class.name == self.target || covered.is_some()) && m.code().is_some() {
+            let id = |local: u32| covered.map_or(local, |k| covered_branch(k, local));
             let analysis = self.target_analysis(class)?;
             if let Some(ma) = analysis
                 .methods
@@ -411,7 +441,7 @@ impl Program {
                         if let Some(dest) =
                             destination(&insns, offset, &b.kind, b.target, offset == b.offset)
                         {
-                            branches.insert((offset, dest), b.id.0);
+                            branches.insert((offset, dest), id(b.id.0));
                         }
                     }
                 }

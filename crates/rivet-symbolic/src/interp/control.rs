@@ -36,6 +36,10 @@ pub fn record_branch(
         state.new_coverage = true;
     }
     state.branches.push(id);
+    // Traces hold the target class's branches only.
+    if crate::program::split_covered_branch(id).is_some() {
+        return true;
+    }
     if let Some(trace) = ctx.config.guidance.trace() {
         match trace.branches.get(state.trace_pos) {
             Some(t) if *t == id => state.trace_pos += 1,
