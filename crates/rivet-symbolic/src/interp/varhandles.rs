@@ -139,16 +139,13 @@ pub(super) fn access(
             Some(current)
         }
         (cas, [expected, update]) if cas.contains("ompare") => {
-            match same(state, &current, expected) {
-                Some(equal) => {
-                    if equal {
-                        place.write(state, update.clone().settled());
+            let exchange = cas.starts_with("compareAndExchange");
+            match compare_and_set(state, current, (expected, update), exchange) {
+                Some((write, result)) => {
+                    if let Some(v) = write {
+                        place.write(state, v);
                     }
-                    Some(if cas.starts_with("compareAndExchange") {
-                        current
-                    } else {
-                        Value::int(i32::from(equal))
-                    })
+                    Some(result)
                 }
                 None => return not_followed(state, ctx, mref),
             }
@@ -199,9 +196,28 @@ impl Place {
     }
 }
 
+/// A compare-and-set of a cell holding `current`: what to write (the update, when `current`
+/// is the expected value) and what the call returns (whether it wrote, or for an exchange the
+/// value it found); None when the state cannot decide the comparison.
+pub(crate) fn compare_and_set(
+    state: &SymbolicState,
+    current: Value,
+    (expected, update): (&Value, &Value),
+    exchange: bool,
+) -> Option<(Option<Value>, Value)> {
+    let equal = same(state, &current, expected)?;
+    let write = equal.then(|| update.clone().settled());
+    let result = if exchange {
+        current
+    } else {
+        Value::int(i32::from(equal))
+    };
+    Some((write, result))
+}
+
 /// Whether two values are the same (`==`), when the state decides it: references resolved to
 /// objects or null, numbers both constants.
-pub(crate) fn same(state: &SymbolicState, a: &Value, b: &Value) -> Option<bool> {
+fn same(state: &SymbolicState, a: &Value, b: &Value) -> Option<bool> {
     match (a, b) {
         (Value::Ref(x), Value::Ref(y)) => match (state.deref(*x), state.deref(*y)) {
             (Reference::Null, Reference::Null) => Some(true),

@@ -44,35 +44,33 @@ fn main_thread(state: &mut SymbolicState, ctx: &mut Ctx<'_>) -> Result<ObjectId,
             .map(|id| Value::Ref(Reference::Object(id)))
     };
     let group = interp::alloc_instance(state, ctx, "java/lang/ThreadGroup")?;
-    let group_name = name(state, ctx)?;
-    set(
-        state,
-        ctx,
-        group,
-        ("java/lang/ThreadGroup", "name"),
-        group_name,
-    )?;
-    let max = Value::int(MAX_PRIORITY);
-    set(
-        state,
-        ctx,
-        group,
-        ("java/lang/ThreadGroup", "maxPriority"),
-        max,
-    )?;
     let thread = interp::alloc_instance(state, ctx, "java/lang/Thread")?;
-    let thread_name = name(state, ctx)?;
-    set(
-        state,
-        ctx,
-        thread,
-        ("java/lang/Thread", "name"),
-        thread_name,
-    )?;
-    let norm = Value::int(NORM_PRIORITY);
-    set(state, ctx, thread, ("java/lang/Thread", "priority"), norm)?;
-    let group = Value::Ref(Reference::Object(group));
-    set(state, ctx, thread, ("java/lang/Thread", "group"), group)?;
+    let (group_name, thread_name) = (name(state, ctx)?, name(state, ctx)?);
+    let fields = [
+        (group, "java/lang/ThreadGroup", "name", group_name),
+        (
+            group,
+            "java/lang/ThreadGroup",
+            "maxPriority",
+            Value::int(MAX_PRIORITY),
+        ),
+        (thread, "java/lang/Thread", "name", thread_name),
+        (
+            thread,
+            "java/lang/Thread",
+            "priority",
+            Value::int(NORM_PRIORITY),
+        ),
+        (
+            thread,
+            "java/lang/Thread",
+            "group",
+            Value::Ref(Reference::Object(group)),
+        ),
+    ];
+    for (id, owner, field, v) in fields {
+        set(state, ctx, id, (owner, field), v)?;
+    }
     Ok(thread)
 }
 

@@ -177,17 +177,16 @@ pub(super) fn access(
         else {
             return not_followed(state, ctx, target);
         };
-        let Some(equal) = interp::varhandles::same(state, &current, expected) else {
+        let exchange = name.starts_with("compareAndExchange");
+        let Some((write, result)) =
+            interp::varhandles::compare_and_set(state, current, (expected, update), exchange)
+        else {
             return not_followed(state, ctx, target);
         };
-        if equal {
-            cell.write(state, update.clone().settled());
+        if let Some(v) = write {
+            cell.write(state, v);
         }
-        Some(if name.starts_with("compareAndExchange") {
-            current
-        } else {
-            Value::int(i32::from(equal))
-        })
+        Some(result)
     };
     finish(state, result)
 }
