@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(junit5 junit4 libjacoco-java libhamcrest-java libasm-java
           libcommons-lang3-java libcommons-collections4-java libguava-java
           libjoda-time-java libcommons-codec-java libcommons-text-java libcommons-compress-java
-          libcommons-io-java libz3-dev chromium
+          libcommons-io-java libclosure-compiler-java libz3-dev chromium
           maven maven-debian-helper libsurefire-java libmaven-compiler-plugin-java
           libmaven-resources-plugin-java libmaven-dependency-plugin-java)
 # A Rust toolchain with rustfmt and clippy: the machine's own (rustup) when there is one, else

@@ -22,6 +22,9 @@ pub struct Constants {
     /// Does the code look classes up by name (`Class.forName`, `ClassLoader.loadClass`)?
     /// Then class names are interesting strings.
     pub names_classes: bool,
+    /// String constants that look like program text (see [`Constants::source_texts_of`]),
+    /// shortest first: seeds for the arguments of parsers.
+    pub source_texts: Vec<String>,
 }
 
 impl Constants {
@@ -113,7 +116,32 @@ impl Constants {
             casts: casts.into_iter().collect(),
             literals: literals.into_iter().collect(),
             names_classes,
+            source_texts: Vec::new(),
         }
+    }
+
+    /// The string constants of `classes` (the packages of the class under test and of the
+    /// covered classes) that look like program text, shortest first and at most
+    /// [`crate::source_text::MAX_SOURCE_TEXTS`]: a compiler's package holds the snippets it
+    /// injects into programs, which a test can hand to its parser.
+    pub fn source_texts_of<'a>(classes: impl IntoIterator<Item = &'a ClassFile>) -> Vec<String> {
+        let mut texts = BTreeSet::new();
+        for cf in classes {
+            let cp = &cf.constant_pool;
+            for c in cp.entries() {
+                if let Constant::String { string } = c {
+                    if let Ok(s) = cp.utf8(*string) {
+                        if crate::source_text::looks_like_source(s) {
+                            texts.insert(s.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let mut texts: Vec<String> = texts.into_iter().collect();
+        texts.sort_by_key(|s| s.chars().count());
+        texts.truncate(crate::source_text::MAX_SOURCE_TEXTS);
+        texts
     }
 
     /// Adds the numbers and strings of `other` (the constants of classes `--cover` names,

@@ -71,6 +71,10 @@ pub(crate) const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
 /// Chance that a fresh string is one the code under test was seen comparing or parsing.
 pub(crate) const P_DYNAMIC: f64 = 0.2;
 
+/// How often a producer of a type is one that parses program text, when the packages hold
+/// some (`Constants::source_texts`).
+const P_PARSER: f64 = 0.25;
+
 /// How often a primitive argument that repeats an earlier argument of the same call (or an
 /// array element an earlier element) is replaced by a fresh, different value.
 const DISTINCT_ARGUMENTS: f64 = 0.8;
@@ -575,7 +579,18 @@ impl<'m> Generator<'m> {
     /// A producer, constructors and static methods preferred (7 in 10) over instance methods
     /// of other values (a builder's `build()`, a parser's result), which need more statements;
     /// producers that threw every time they ran weigh less.
+    /// When the packages hold program text, a producer that parses one (see
+    /// [`crate::source_text::parses_text`]) is picked a quarter of the time.
     fn pick_producer(&self, rng: &mut Rng, producers: &[Callable]) -> Option<Callable> {
+        if !self.model.constants.source_texts.is_empty() && rng.chance(P_PARSER) {
+            let parsers: Vec<&Callable> = producers
+                .iter()
+                .filter(|c| crate::source_text::parses_text(c))
+                .collect();
+            if let Some(c) = rng.pick(&parsers) {
+                return Some((*c).clone());
+            }
+        }
         let (direct, indirect): (Vec<&Callable>, Vec<&Callable>) = producers
             .iter()
             .partition(|c| c.is_static || c.kind == CallableKind::Constructor);

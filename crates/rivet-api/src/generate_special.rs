@@ -11,7 +11,11 @@ use rivet_testcase::{
 
 use crate::functional::{is_enum_bound, Sam};
 use crate::generate::{Generator, CHARS, P_DYNAMIC};
+use crate::source_text::{looks_like_source, mutate_source};
 use rivet_rng::Rng;
+
+/// How often a fresh string is one of the packages' program texts, when there are any.
+const P_SOURCE_TEXT: f64 = 0.15;
 
 /// The class `java.lang.Class`.
 pub(crate) const CLASS: &str = "java/lang/Class";
@@ -252,6 +256,9 @@ impl Generator<'_> {
                 return s.clone();
             }
         }
+        if let Some(text) = self.source_text(rng) {
+            return text;
+        }
         let strings = &self.model.constants.strings;
         if !strings.is_empty() && rng.chance(self.config.p_constant + 0.15) {
             return strings[rng.below(strings.len())].clone();
@@ -275,9 +282,37 @@ impl Generator<'_> {
             .unwrap_or_default()
     }
 
-    /// A string near `s`: one character inserted, removed or replaced, a constant written
-    /// over part of it, or a fresh string.
+    /// Sometimes (when the packages hold program text) one of those texts, half the time
+    /// with a statement of another moved in or another syntax-aware change.
+    fn source_text(&self, rng: &mut Rng) -> Option<String> {
+        let texts = &self.model.constants.source_texts;
+        if texts.is_empty() || !rng.chance(P_SOURCE_TEXT) {
+            return None;
+        }
+        let text = rng.pick(texts)?;
+        if rng.chance(0.5) {
+            let donor = rng.pick(texts)?;
+            if let Some(m) = mutate_source(rng, text, donor) {
+                return Some(m);
+            }
+        }
+        Some(text.clone())
+    }
+
+    /// A string near `s`: for program text, mostly a syntax-aware change (a statement of
+    /// another text moved in, one dropped, an identifier renamed); else one character
+    /// inserted, removed or replaced, a constant written over part of it, or a fresh string.
     pub fn mutate_string(&self, rng: &mut Rng, s: &str) -> String {
+        if rng.chance(0.75) && looks_like_source(s) {
+            let texts = &self.model.constants.source_texts;
+            let donor = match rng.pick(texts) {
+                Some(d) if rng.chance(0.7) => d.as_str(),
+                _ => s,
+            };
+            if let Some(m) = mutate_source(rng, s, donor) {
+                return m;
+            }
+        }
         let mut chars: Vec<char> = s.chars().collect();
         match rng.below(7) {
             0 if !chars.is_empty() => {

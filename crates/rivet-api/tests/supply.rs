@@ -413,3 +413,50 @@ fn two_parameters_of_one_type_mostly_get_two_objects() {
     );
     assert!(same > 0, "no call passes one object twice");
 }
+
+#[test]
+fn a_compilers_package_gives_program_texts_that_strings_are_drawn_from_and_mutated_within() {
+    // Closure Compiler's package holds the JavaScript snippets it injects (JSCompiler_get …);
+    // its messages and format patterns are not program text.
+    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
+    let cp = Classpath::from_paths(
+        vec![rivet_testkit::debian_jar("closure-compiler")],
+        Some(jdk),
+    )
+    .unwrap();
+    let files: Vec<_> = cp
+        .package_classes("com/google/javascript/jscomp")
+        .unwrap()
+        .iter()
+        .filter_map(|n| cp.class_file(n).unwrap())
+        .collect();
+    let texts = rivet_api::Constants::source_texts_of(files.iter().map(|f| f.as_ref()));
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("function JSCompiler_get(")),
+        "{texts:?}"
+    );
+    assert!(!texts.iter().any(|t| t.contains("{0}")), "{texts:?}");
+    assert!(texts.windows(2).all(|w| w[0].len() <= w[1].len()));
+
+    let mut m = model(
+        "closure-compiler",
+        "com.google.javascript.jscomp.DeadAssignmentsElimination",
+    );
+    m.constants.source_texts = texts.clone();
+    let g = Generator::new(&m, GenConfig::default());
+    let mut rng = Rng::new(3);
+    let drawn: Vec<String> = (0..1000).map(|_| g.string(&mut rng)).collect();
+    let verbatim = drawn.iter().filter(|s| texts.contains(s)).count();
+    assert!((40..300).contains(&verbatim), "{verbatim} of 1000");
+    // A mutation of a program text is mostly another program text (a statement moved in,
+    // an identifier renamed), not a character flipped.
+    let start = "function JSCompiler_get(n) {  return function() {return this[n]}}";
+    let near: Vec<String> = (0..200).map(|_| g.mutate_string(&mut rng, start)).collect();
+    let spliced = near
+        .iter()
+        .filter(|s| s.len() > start.len() + 3 && s.starts_with("function JSCompiler_get("))
+        .count();
+    assert!(spliced > 20, "{spliced} of 200: {near:?}");
+}

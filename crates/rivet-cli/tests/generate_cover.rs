@@ -124,3 +124,70 @@ fn explore_records_the_covered_classes_branches_apart_from_the_methods_own() {
         }
     }
 }
+
+#[test]
+fn the_symbolic_strategy_explores_into_the_covered_classes_and_records_their_goals() {
+    let subjects = rivet_testkit::compiled_subjects(11);
+    let out = tempfile::tempdir().unwrap();
+    let art = out.path().join("artifacts");
+    common::rivet_ok(&[
+        "generate",
+        "--classpath",
+        &subjects.display().to_string(),
+        "--class",
+        "sushi.Scheduler",
+        "--method",
+        "execPool",
+        "--cover",
+        "sushi.Process",
+        "--strategy",
+        "symbolic",
+        "--out",
+        &out.path().display().to_string(),
+        "--keep-artifacts",
+        &art.display().to_string(),
+        "--budget",
+        "6",
+        "--no-mutation",
+    ]);
+    let report: rivet_report::Report = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("rivet-report.json")).unwrap(),
+    )
+    .unwrap();
+    // Branch goals come in the report's order: Scheduler's, then Process's.
+    let own = report
+        .branches
+        .iter()
+        .filter(|b| b.class.binary() == "sushi.Scheduler")
+        .count() as u64;
+    let process = report
+        .branches
+        .iter()
+        .filter(|b| b.class.binary() == "sushi.Process")
+        .count() as u64;
+    assert!(process > 0);
+    let mut goals = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(art.join("symbolic")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !(name.starts_with("paths-") && name.contains("execPool")) {
+            continue;
+        }
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            goals.extend(
+                v["branches"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| g.as_u64().unwrap()),
+            );
+        }
+    }
+    // execPool's paths set HIGH on each primary process: they run Process.setPriority's check,
+    // and the explorations record those branches as Process's goals.
+    assert!(
+        goals.iter().any(|g| (own..own + process).contains(g)),
+        "no path of execPool records a branch of Process: {goals:?} (Scheduler has {own})"
+    );
+}

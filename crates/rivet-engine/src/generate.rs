@@ -95,6 +95,30 @@ pub(crate) fn cover_classes(
         .map_err(cover_error)
 }
 
+/// The program texts among the string constants of the packages of the class under test and
+/// of the covered classes (a compiler's snippets, for its parser's arguments).
+fn package_source_texts(
+    session: &Session,
+    class: &ClassName,
+    covered: &[ClassName],
+) -> Vec<String> {
+    let mut packages: Vec<&str> = std::iter::once(class)
+        .chain(covered)
+        .map(|c| c.package())
+        .collect();
+    packages.sort_unstable();
+    packages.dedup();
+    let mut files = Vec::new();
+    for p in packages {
+        for name in session.classpath.package_classes(p).unwrap_or_default() {
+            if let Ok(Some(cf)) = session.classpath.class_file(&name) {
+                files.push(cf);
+            }
+        }
+    }
+    rivet_api::Constants::source_texts_of(files.iter().map(|f| f.as_ref()))
+}
+
 /// A `--cover` pattern that names no class is bad input; other plan errors stay what they are.
 fn cover_error(e: rivet_strategy::PlanError) -> EngineError {
     match e {
@@ -140,7 +164,8 @@ pub(crate) fn api_model(
     // The numbers and strings the covered classes compare with (a token type a pass switches
     // on) are argument values too.
     let mut files = Vec::new();
-    for c in cover_classes(session, config)? {
+    let covered = cover_classes(session, config)?;
+    for c in &covered {
         if let Ok(Some(cf)) = session.classpath.class_file(c.internal()) {
             files.push(cf);
         }
@@ -149,6 +174,7 @@ pub(crate) fn api_model(
         let harvested = rivet_api::Constants::harvest(files.iter().map(|f| f.as_ref()));
         model.constants.absorb_values(harvested);
     }
+    model.constants.source_texts = package_source_texts(session, &config.class, &covered);
     Ok(model)
 }
 

@@ -164,8 +164,12 @@ pub struct SymbolicStrategy {
     explorer: Explorer,
     schedule: SymbolicSchedule,
     methods: Vec<MethodTarget>,
-    /// Branch id of the class under test → its goal.
+    /// Branch id of the class under test → its goal; a covered class's branch under its
+    /// recorded id (see `cover`).
     branch_goals: BTreeMap<u32, GoalId>,
+    /// The covered classes the class under test reaches (internal names, `--cover`): the
+    /// explorations follow calls into them and record their branches.
+    cover: Vec<Arc<str>>,
     queue: VecDeque<usize>,
     paths: Vec<KeptPath>,
     /// The explored path conditions in `paths` (an exploration again meets many it kept).
@@ -254,18 +258,32 @@ impl SymbolicStrategy {
                 done: false,
             });
         }
-        let branch_goals = plan
-            .places
+        // The covered classes' branches: recorded under ids above the class's own
+        // (`rivet_symbolic::program::covered_branch`), every method may reach them.
+        let cover: Vec<Arc<str>> = plan
+            .covered
             .iter()
-            .filter(|(_, p)| p.class == *class)
-            .map(|(g, p)| (p.branch.0, *g))
+            .filter(|c| c.reachable)
+            .map(|c| Arc::from(c.class.internal()))
             .collect();
+        let mut branch_goals: BTreeMap<u32, GoalId> = BTreeMap::new();
+        for (g, p) in &plan.places {
+            if p.class == *class {
+                branch_goals.insert(p.branch.0, *g);
+            } else if let Some(k) = cover.iter().position(|c| **c == *p.class.internal()) {
+                branch_goals.insert(rivet_symbolic::program::covered_branch(k, p.branch.0), *g);
+                for m in &mut methods {
+                    m.branches.insert(*g);
+                }
+            }
+        }
         let started = explorer.clock().now();
         SymbolicStrategy {
             explorer,
             schedule,
             methods,
             branch_goals,
+            cover,
             queue: VecDeque::new(),
             paths: Vec::new(),
             explored: HashSet::new(),

@@ -134,6 +134,7 @@ impl SymbolicStrategy {
                 .as_mut()
                 .map(LearnedInvariants::current)
                 .unwrap_or_default(),
+            cover: self.cover.clone(),
             ..ExploreConfig::default()
         };
         Some(Pass {

@@ -1,0 +1,361 @@
+//! Strings that are program text (a script a parser takes, `parseTestCode("function f(){…}")`):
+//! which constants look like one, and syntax-aware mutations that keep them near parseable —
+//! a statement moved in from another text, dropped or repeated, an identifier renamed to
+//! another of the texts' identifiers, a number changed — on tokens and brackets, not bytes.
+
+use rivet_rng::Rng;
+
+use crate::class_api::{Callable, CallableKind};
+
+/// Most source texts kept from the harvested classes (the shortest first: small programs
+/// mutate into the shapes branches need more easily than long ones).
+pub const MAX_SOURCE_TEXTS: usize = 64;
+
+/// Longest source text kept, in characters.
+const MAX_SOURCE_LEN: usize = 600;
+
+/// Does `s` look like program text: words and at least one statement or block, with its
+/// brackets balanced? `var t;`, `function f(a) {return a}` do; an error message, a format
+/// pattern (`{0}`) or a CSS rule list does not (most of the time).
+pub fn looks_like_source(s: &str) -> bool {
+    let n = s.chars().count();
+    let control = s
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'));
+    if !(4..=MAX_SOURCE_LEN).contains(&n) || control || s.contains("%s") || !balanced(s) {
+        return false;
+    }
+    let toks = tokens(s);
+    let words = toks.iter().filter(|t| t.kind == Kind::Ident).count();
+    let has = |p: &str| {
+        toks.iter()
+            .any(|t| t.kind == Kind::Punct && &s[t.start..t.end] == p)
+    };
+    let statement = has(";") || (has("{") && has("(")) || (has("=") && has("("));
+    // Prose: more words than punctuation and a sentence's full stop or colon.
+    let punct = toks.iter().filter(|t| t.kind == Kind::Punct).count();
+    let prose = words > 2 * punct || has(":") && !has("{") || s.contains(". ");
+    words >= 1 && statement && !prose && !s.contains("{0}")
+}
+
+/// Does `c` look like a parser of program text: one `String` parameter, and a name that says
+/// so (`parseTestCode`, `parse`, `fromString`, `compile`, `…Source`, `…Script`)?
+pub fn parses_text(c: &Callable) -> bool {
+    const WORDS: &[&str] = &[
+        "parse",
+        "compile",
+        "fromstring",
+        "code",
+        "source",
+        "script",
+        "text",
+    ];
+    let name = c.member.name.to_ascii_lowercase();
+    matches!(c.params.as_slice(), [p] if p.is_string())
+        && c.kind != CallableKind::FieldWrite
+        && WORDS.iter().any(|w| name.contains(w))
+}
+
+/// The kind of a token of program text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    Number,
+    Quoted,
+    Punct,
+    Space,
+}
+
+/// A token: its kind and byte range in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Token {
+    kind: Kind,
+    start: usize,
+    end: usize,
+}
+
+/// Splits program text into identifiers, numbers, quoted strings, single punctuation
+/// characters and runs of white space.
+fn tokens(s: &str) -> Vec<Token> {
+    let b: Vec<(usize, char)> = s.char_indices().collect();
+    let end_of = |i: usize| b.get(i).map_or(s.len(), |(o, _)| *o);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let (start, c) = b[i];
+        let mut j = i + 1;
+        let kind = if c.is_alphabetic() || c == '_' || c == '$' {
+            while j < b.len() && (b[j].1.is_alphanumeric() || b[j].1 == '_' || b[j].1 == '$') {
+                j += 1;
+            }
+            Kind::Ident
+        } else if c.is_ascii_digit() {
+            while j < b.len() && (b[j].1.is_ascii_alphanumeric() || b[j].1 == '.') {
+                j += 1;
+            }
+            Kind::Number
+        } else if c == '"' || c == '\'' {
+            while j < b.len() && b[j].1 != c {
+                j += if b[j].1 == '\\' { 2 } else { 1 };
+            }
+            j = (j + 1).min(b.len());
+            Kind::Quoted
+        } else if c.is_whitespace() {
+            while j < b.len() && b[j].1.is_whitespace() {
+                j += 1;
+            }
+            Kind::Space
+        } else {
+            Kind::Punct
+        };
+        out.push(Token {
+            kind,
+            start,
+            end: end_of(j),
+        });
+        i = j;
+    }
+    out
+}
+
+/// Are the text's (), [] and {} balanced and properly nested (quoted strings aside)?
+fn balanced(s: &str) -> bool {
+    let mut stack = Vec::new();
+    for t in tokens(s) {
+        if t.kind != Kind::Punct {
+            continue;
+        }
+        match &s[t.start..t.end] {
+            "(" => stack.push(')'),
+            "[" => stack.push(']'),
+            "{" => stack.push('}'),
+            c @ (")" | "]" | "}") if stack.pop().map(String::from).as_deref() != Some(c) => {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    stack.is_empty()
+}
+
+/// The statements of a text as byte ranges, at every nesting level: a statement starts at the
+/// text's start or after `;`, `{` or `}`, and ends with its `;`, with the `}` that closes a
+/// block it opened (`function f() {…}`, `if (x) {…}`), or before the `}` closing the block
+/// around it.
+fn statements(s: &str, toks: &[Token]) -> Vec<(usize, usize)> {
+    let punct = |t: &Token| (t.kind == Kind::Punct).then(|| &s[t.start..t.end]);
+    let mut starts = vec![0];
+    for (i, t) in toks.iter().enumerate() {
+        if matches!(punct(t), Some(";" | "{" | "}")) {
+            starts.push(i + 1);
+        }
+    }
+    let mut out = Vec::new();
+    for first in starts {
+        let mut i = first;
+        while i < toks.len() && toks[i].kind == Kind::Space {
+            i += 1;
+        }
+        if i >= toks.len() {
+            continue;
+        }
+        let begin = toks[i].start;
+        let mut depth = 0i32;
+        let mut opened_block = false;
+        let mut end = None;
+        for t in &toks[i..] {
+            match punct(t) {
+                Some("(" | "[") => depth += 1,
+                Some(")" | "]") => depth -= 1,
+                Some("{") => {
+                    depth += 1;
+                    opened_block = true;
+                }
+                Some("}") => {
+                    depth -= 1;
+                    if depth < 0 {
+                        end = Some(t.start);
+                        break;
+                    }
+                    if depth == 0 && opened_block {
+                        end = Some(t.end);
+                        break;
+                    }
+                }
+                Some(";") if depth == 0 => {
+                    end = Some(t.end);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let end = end.unwrap_or(s.len());
+        if s[begin..end].trim().len() > 1 && !out.contains(&(begin, end)) {
+            out.push((begin, end));
+        }
+    }
+    out
+}
+
+/// Byte offsets where a statement may go: the text's start and end, and after each `;`, `{`
+/// and `}`.
+fn insertion_points(s: &str, toks: &[Token]) -> Vec<usize> {
+    let mut out = vec![0];
+    for t in toks {
+        if t.kind == Kind::Punct && matches!(&s[t.start..t.end], ";" | "{" | "}") {
+            out.push(t.end);
+        }
+    }
+    out.push(s.len());
+    out
+}
+
+/// The identifiers of a text, keywords among them.
+fn identifiers<'s>(s: &'s str, toks: &[Token]) -> Vec<&'s str> {
+    let mut out: Vec<&str> = toks
+        .iter()
+        .filter(|t| t.kind == Kind::Ident)
+        .map(|t| &s[t.start..t.end])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A syntax-aware mutation of program text `s`, with `donor` (another text, or `s` itself)
+/// giving statements and identifiers; None when the chosen mutation does not apply.
+pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
+    let toks = tokens(s);
+    let donor_toks = tokens(donor);
+    match rng.below(6) {
+        // A statement of the donor put where a statement may start.
+        0 | 1 => {
+            let (a, b) = *rng.pick(&statements(donor, &donor_toks))?;
+            let at = *rng.pick(&insertion_points(s, &toks))?;
+            let mut piece = donor[a..b].to_string();
+            if !piece.ends_with(';') && !piece.ends_with('}') {
+                piece.push(';');
+            }
+            Some(format!("{}{piece}{}", &s[..at], &s[at..]))
+        }
+        // A statement dropped.
+        2 => {
+            let (a, b) = *rng.pick(&statements(s, &toks))?;
+            Some(format!("{}{}", &s[..a], &s[b..]))
+        }
+        // One occurrence of an identifier renamed to another (of the text or the donor): a
+        // use becomes a use of another variable, a property write a variable write.
+        3 | 4 => {
+            let sites: Vec<&Token> = toks.iter().filter(|t| t.kind == Kind::Ident).collect();
+            let site = **rng.pick(&sites)?;
+            let mut names = identifiers(s, &toks);
+            names.extend(identifiers(donor, &donor_toks));
+            let name = *rng.pick(&names)?;
+            Some(format!("{}{name}{}", &s[..site.start], &s[site.end..]))
+        }
+        // A number changed, or an identifier's use replaced by a number.
+        _ => {
+            let sites: Vec<&Token> = toks
+                .iter()
+                .filter(|t| matches!(t.kind, Kind::Number | Kind::Ident))
+                .collect();
+            let site = **rng.pick(&sites)?;
+            let n = rng.range_i64(0, 9);
+            Some(format!("{}{n}{}", &s[..site.start], &s[site.end..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_text_looks_like_source_and_messages_do_not() {
+        for s in [
+            "var t;",
+            "t=y.prototype;",
+            "function f(a) {  return function() {return a}}",
+            "(function(t){})(y.prototype);",
+        ] {
+            assert!(looks_like_source(s), "{s}");
+        }
+        for s in [
+            "Code contains errors; no tree was generated.\n",
+            "function {0} masks variable (IE bug)",
+            "abc",
+            "f(a",
+            "{main}",
+            "Expected a string; found: null",
+            "%s(%s, '%s', %s);",
+            "\n;a/b.proto\u{12}\u{6}x(y);",
+        ] {
+            assert!(!looks_like_source(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn parsers_take_one_string_and_say_so() {
+        let callable = |name: &str, params: Vec<rivet_testcase::JType>| Callable {
+            kind: CallableKind::Method,
+            member: rivet_testcase::MemberRef::new("a/Compiler", name, "()V"),
+            is_static: false,
+            params,
+            returns: Some(rivet_testcase::JType::class("a/Node")),
+            owner_params: Vec::new(),
+        };
+        let string = || rivet_testcase::JType::class("java/lang/String");
+        assert!(parses_text(&callable("parseTestCode", vec![string()])));
+        assert!(parses_text(&callable("fromString", vec![string()])));
+        assert!(!parses_text(&callable("newString", vec![string()])));
+        assert!(!parses_text(&callable("parse", vec![string(), string()])));
+        assert!(!parses_text(&callable(
+            "parse",
+            vec![rivet_testcase::JType::Prim(rivet_testcase::Prim::Int)]
+        )));
+    }
+
+    #[test]
+    fn statements_are_found_at_every_level() {
+        let s = "var x=1; function f(a){x=a; if(a){a++}} g();";
+        let st: Vec<&str> = statements(s, &tokens(s))
+            .into_iter()
+            .map(|(a, b)| &s[a..b])
+            .collect();
+        for want in [
+            "var x=1;",
+            "function f(a){x=a; if(a){a++}}",
+            "x=a;",
+            "if(a){a++}",
+            "a++",
+            "g();",
+        ] {
+            assert!(st.contains(&want), "{want} missing from {st:?}");
+        }
+    }
+
+    #[test]
+    fn mutations_of_balanced_text_stay_balanced_and_change_it() {
+        let s = "function f(a){var x=1; x=a; return x}";
+        let donor = "var t; t=y.prototype;";
+        let mut rng = Rng::new(7);
+        let mut changed = 0;
+        for _ in 0..500 {
+            if let Some(m) = mutate_source(&mut rng, s, donor) {
+                assert!(balanced(&m), "{m}");
+                changed += usize::from(m != s);
+            }
+        }
+        assert!(changed > 300, "{changed}");
+    }
+
+    #[test]
+    fn a_donor_statement_can_land_in_a_function_body() {
+        let s = "function f(a){return a}";
+        let mut rng = Rng::new(1);
+        let found = (0..400).any(|_| {
+            mutate_source(&mut rng, s, "t=y;").is_some_and(|m| m.contains("{t=y;return a}"))
+        });
+        assert!(found);
+    }
+}
