@@ -38,6 +38,33 @@ pub fn looks_like_source(s: &str) -> bool {
     words >= 1 && statement && !prose && !s.contains("{0}")
 }
 
+/// Operators of the C family of languages (JavaScript, Java, C), which the mutations put after
+/// a name or a number: with them an assignment becomes a compound one, a name an increment, a
+/// value an operand.
+const OPERATORS: &[&str] = &[
+    "++", "--", "+", "-", "*", "/", "%", "=", "+=", "-=", "==", "!=", "===", "<", ">", "<=", "&&",
+    "||", ",", ";", ".x", "()", "[0]",
+];
+
+/// Control statements of the C family, their condition or operand `@` (replaced by a name of
+/// the text): branches and loops around the statements moved in later.
+const CONTROL: &[&str] = &[
+    "if(@){}",
+    "if(@){}else{}",
+    "while(@){}",
+    "for(;@;){}",
+    "do{}while(@);",
+    "return @;",
+    "switch(@){case 1:break;default:}",
+    "try{}catch(e){}",
+];
+
+/// Is `p` a bracket (kept by the mutations that drop operators, so that brackets stay
+/// balanced)?
+fn is_bracket(p: &str) -> bool {
+    matches!(p, "(" | ")" | "[" | "]" | "{" | "}")
+}
+
 /// Does `c` look like a parser of program text: one `String` parameter, and a name that says
 /// so (`parseTestCode`, `parse`, `fromString`, `compile`, `…Source`, `…Script`)?
 pub fn parses_text(c: &Callable) -> bool {
@@ -227,12 +254,18 @@ fn identifiers<'s>(s: &'s str, toks: &[Token]) -> Vec<&'s str> {
 pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
     let toks = tokens(s);
     let donor_toks = tokens(donor);
-    match rng.below(6) {
-        // A statement of the donor put where a statement may start.
+    match rng.below(9) {
+        // A statement of the donor, or a control statement of the C family with a name of
+        // the text, put where a statement may start.
         0 | 1 => {
-            let (a, b) = *rng.pick(&statements(donor, &donor_toks))?;
             let at = *rng.pick(&insertion_points(s, &toks))?;
-            let mut piece = donor[a..b].to_string();
+            let mut piece = if rng.chance(0.3) {
+                let name = *rng.pick(&identifiers(s, &toks))?;
+                rng.pick(CONTROL)?.replace('@', name)
+            } else {
+                let (a, b) = *rng.pick(&statements(donor, &donor_toks))?;
+                donor[a..b].to_string()
+            };
             if !piece.ends_with(';') && !piece.ends_with('}') {
                 piece.push(';');
             }
@@ -252,6 +285,26 @@ pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
             names.extend(identifiers(donor, &donor_toks));
             let name = *rng.pick(&names)?;
             Some(format!("{}{name}{}", &s[..site.start], &s[site.end..]))
+        }
+        // An operator put after an identifier or a number (`x=y` to `x+=y`, `x` to `x++`),
+        // or an operator token dropped.
+        6 | 7 => {
+            let after: Vec<&Token> = toks
+                .iter()
+                .filter(|t| matches!(t.kind, Kind::Number | Kind::Ident))
+                .collect();
+            if rng.chance(0.75) {
+                let site = **rng.pick(&after)?;
+                let op = rng.pick(OPERATORS)?;
+                Some(format!("{}{op}{}", &s[..site.end], &s[site.end..]))
+            } else {
+                let ops: Vec<&Token> = toks
+                    .iter()
+                    .filter(|t| t.kind == Kind::Punct && !is_bracket(&s[t.start..t.end]))
+                    .collect();
+                let site = **rng.pick(&ops)?;
+                Some(format!("{}{}", &s[..site.start], &s[site.end..]))
+            }
         }
         // A number changed, or an identifier's use replaced by a number.
         _ => {
@@ -347,6 +400,20 @@ mod tests {
             }
         }
         assert!(changed > 300, "{changed}");
+    }
+
+    #[test]
+    fn control_statements_and_operators_come_in_with_the_texts_names() {
+        let s = "function f(a){var x; x=a; return x}";
+        let mut rng = Rng::new(5);
+        let out: Vec<String> = (0..4000)
+            .filter_map(|_| mutate_source(&mut rng, s, s))
+            .collect();
+        for want in ["if(x){}", "while(a){}", "x++", "x+=a"] {
+            assert!(out.iter().any(|m| m.contains(want)), "{want} never made");
+        }
+        // No control statement names anything but the text's own names.
+        assert!(out.iter().all(|m| !m.contains("@")));
     }
 
     #[test]

@@ -677,14 +677,22 @@ impl<'a> Body<'a> {
     fn argument(&self, id: StatementId, param: &JType, overloaded: bool) -> String {
         let i = id.0 as usize;
         let text = self.refs.get(i).cloned().unwrap_or_else(|| "null".into());
-        let own = self
-            .g
-            .test
-            .types
-            .get(i)
-            .cloned()
-            .flatten()
-            .map(|t| t.erased());
+        // A string written inline is a `String` to javac, whatever type the value was made
+        // for (a `Comparable<T>` parameter: then the overload needs its cast, or javac infers
+        // T from the string and rejects the other arguments).
+        let inline_string = self.inline.get(i).copied().unwrap_or(false)
+            && matches!(self.g.test.statements().get(i), Some(Statement::String(_)));
+        let own = if inline_string {
+            Some(JType::class("java/lang/String"))
+        } else {
+            self.g
+                .test
+                .types
+                .get(i)
+                .cloned()
+                .flatten()
+                .map(|t| t.erased())
+        };
         let param = param.erased();
         let differs = own.as_ref() != Some(&param);
         // An inline `null` fits every overload (inherited ones too, which the class's

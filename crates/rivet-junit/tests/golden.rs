@@ -533,3 +533,57 @@ fn boxed_literals_keep_their_type_among_int_and_integer_overloads() {
         e.source
     );
 }
+
+#[test]
+fn an_inline_string_made_for_a_generic_parameter_is_cast_for_the_overload() {
+    // Validate.inclusiveBetween(T, T, Comparable<T>) among (long, long, long) and (double,
+    // double, double): an inline "b" is a String to javac, which then infers T = String and
+    // rejects the Object arguments; the cast to the erased parameter type compiles.
+    let owner = "org/apache/commons/lang3/Validate";
+    let method = MemberRef::new(
+        owner,
+        "inclusiveBetween",
+        "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Comparable;)V",
+    );
+    let mut t = TypedTest::new();
+    let object = Some(JType::object());
+    let start = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/lang/Object", "<init>", "()V"),
+            args: Vec::new(),
+        },
+        object.clone(),
+    );
+    let value = t.push(
+        Statement::String("b".into()),
+        Some(JType::class("java/lang/Comparable")),
+    );
+    t.push(
+        Statement::Call {
+            method: method.clone(),
+            receiver: None,
+            args: vec![start, start, value],
+        },
+        None,
+    );
+    let source = TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![GoalId(1)],
+            assertions: Vec::new(),
+        },
+        covers: Vec::new(),
+        subject: "inclusiveBetween".into(),
+    };
+    let mut c = class(JUnitVersion::Five);
+    c.class_under_test = owner.into();
+    c.tests = vec![source];
+    c.overloaded = BTreeSet::from([method]);
+    let e = emit(&c);
+    assert!(
+        e.source
+            .contains("Validate.inclusiveBetween(object0, object0, (Comparable) \"b\");"),
+        "{}",
+        e.source
+    );
+}
