@@ -73,7 +73,10 @@ pub(crate) const P_DYNAMIC: f64 = 0.2;
 
 /// How often a producer of a type is one that parses program text, when the packages hold
 /// some (`Constants::source_texts`).
-const P_PARSER: f64 = 0.25;
+const P_PARSER: f64 = 0.15;
+
+/// How often a parser's argument is one of the packages' program texts (else any string).
+const P_PROGRAM_ARGUMENT: f64 = 0.8;
 
 /// How often a primitive argument that repeats an earlier argument of the same call (or an
 /// array element an earlier element) is replaced by a fresh, different value.
@@ -179,6 +182,8 @@ impl<'m> Generator<'m> {
         let mut args = Vec::with_capacity(params.len());
         // A generic method's type variables, bound by the arguments chosen so far.
         let mut env = HashMap::new();
+        let parser =
+            !self.model.constants.source_texts.is_empty() && crate::source_text::parses_text(c);
         for p in &params {
             let p = if env.is_empty() {
                 p.clone()
@@ -190,7 +195,13 @@ impl<'m> Generator<'m> {
                     .as_ref()
                     .is_some_and(|(_, ty)| self.model.holds_elements(ty));
             self.fresh_element.set(element);
-            let id = self.value(rng, t, &p, depth + 1);
+            // A parser's text is mostly one of the packages' programs.
+            let id = if parser && rng.chance(P_PROGRAM_ARGUMENT) {
+                self.program_text(rng)
+                    .map(|text| t.push(Statement::String(text), Some(p.clone())))
+            } else {
+                self.value(rng, t, &p, depth + 1)
+            };
             self.fresh_element.set(false);
             let mut id = id?;
             // Distinct parameters mostly get distinct values: `f(x, x)` reaches branches but
@@ -580,7 +591,7 @@ impl<'m> Generator<'m> {
     /// of other values (a builder's `build()`, a parser's result), which need more statements;
     /// producers that threw every time they ran weigh less.
     /// When the packages hold program text, a producer that parses one (see
-    /// [`crate::source_text::parses_text`]) is picked a quarter of the time.
+    /// [`crate::source_text::parses_text`]) is picked one time in seven.
     fn pick_producer(&self, rng: &mut Rng, producers: &[Callable]) -> Option<Callable> {
         if !self.model.constants.source_texts.is_empty() && rng.chance(P_PARSER) {
             let parsers: Vec<&Callable> = producers

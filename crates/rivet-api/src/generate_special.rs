@@ -289,6 +289,13 @@ impl Generator<'_> {
         if texts.is_empty() || !rng.chance(P_SOURCE_TEXT) {
             return None;
         }
+        self.program_text(rng)
+    }
+
+    /// One of the packages' program texts, half the time changed as [`mutate_source`] does;
+    /// None when they hold none.
+    pub(crate) fn program_text(&self, rng: &mut Rng) -> Option<String> {
+        let texts = &self.model.constants.source_texts;
         let text = rng.pick(texts)?;
         if rng.chance(0.5) {
             let donor = rng.pick(texts)?;

@@ -459,4 +459,28 @@ fn a_compilers_package_gives_program_texts_that_strings_are_drawn_from_and_mutat
         .filter(|s| s.len() > start.len() + 3 && s.starts_with("function JSCompiler_get("))
         .count();
     assert!(spliced > 20, "{spliced} of 200: {near:?}");
+    // The pass's `process(Node, Node)` gets trees parsed from those texts: the compiler's
+    // package-private `parseTestCode(String)` is picked, mostly with a program as its text.
+    let (mut parsed, mut programs) = (0, 0);
+    for _ in 0..300 {
+        let t = g.random_test(&mut rng, 3);
+        for s in t.statements() {
+            if let Statement::Call { method, args, .. } = s {
+                if method.name == "parseTestCode" {
+                    parsed += 1;
+                    if let Some(Statement::String(text)) = t.statements().get(args[0].0 as usize) {
+                        programs += usize::from(text.contains("function") || text.contains("var "));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        parsed >= 10,
+        "parseTestCode called {parsed} times in 300 tests"
+    );
+    assert!(
+        programs * 2 >= parsed,
+        "{programs} of {parsed} texts are programs"
+    );
 }
