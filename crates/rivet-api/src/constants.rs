@@ -120,11 +120,16 @@ impl Constants {
         }
     }
 
-    /// The string constants of `classes` (the packages of the class under test and of the
-    /// covered classes) that look like program text, shortest first and at most
-    /// [`crate::source_text::MAX_SOURCE_TEXTS`]: a compiler's package holds the snippets it
-    /// injects into programs, which a test can hand to its parser.
-    pub fn source_texts_of<'a>(classes: impl IntoIterator<Item = &'a ClassFile>) -> Vec<String> {
+    /// The program texts of the packages of the class under test and of the covered classes:
+    /// the string constants of `classes` that look like program text, and the top-level
+    /// statements of the `scripts` shipped with them (text resources), shortest first and at
+    /// most [`crate::source_text::MAX_SOURCE_TEXTS`]. A compiler's package holds the snippets
+    /// it injects into programs, and often a runtime library in its own language, which a test
+    /// can hand to its parser.
+    pub fn source_texts_of<'a, 's>(
+        classes: impl IntoIterator<Item = &'a ClassFile>,
+        scripts: impl IntoIterator<Item = &'s str>,
+    ) -> Vec<String> {
         let mut texts = BTreeSet::new();
         for cf in classes {
             let cp = &cf.constant_pool;
@@ -137,6 +142,9 @@ impl Constants {
                     }
                 }
             }
+        }
+        for script in scripts {
+            texts.extend(crate::source_text::texts_of_script(script));
         }
         let mut texts: Vec<String> = texts.into_iter().collect();
         texts.sort_by_key(|s| s.chars().count());

@@ -46,17 +46,62 @@ const OPERATORS: &[&str] = &[
     "||", ",", ";", ".x", "()", "[0]",
 ];
 
-/// Control statements of the C family, their condition or operand `@` (replaced by a name of
-/// the text): branches and loops around the statements moved in later.
-const CONTROL: &[&str] = &[
+/// Statements of the C family of languages and of JavaScript, their holes `@` filled with one
+/// name of the text: branches, loops, declarations and jumps around the statements moved in
+/// later, the shapes a compiler's passes rewrite (a declaration and the loop after it, an
+/// assignment of an operation on the same variable, a jump at a block's end).
+const STATEMENTS: &[&str] = &[
     "if(@){}",
     "if(@){}else{}",
     "while(@){}",
     "for(;@;){}",
+    "for(var @=0;@<1;@++){}",
+    "for(@ in @){}",
+    "var @;for(@ in @){}",
     "do{}while(@);",
-    "return @;",
     "switch(@){case 1:break;default:}",
     "try{}catch(e){}",
+    "try{}finally{}",
+    "L:{break L;}",
+    "var @;",
+    "var @=@;",
+    "@=@+1;",
+    "@();",
+    "function @(){}",
+    "return @;",
+    "return;",
+    "break;",
+    "continue;",
+    "throw @;",
+];
+
+/// Expressions of the C family and of JavaScript that an operand (a name or a number, `@`)
+/// becomes: literals of each kind, and operations the operand takes part in.
+const EXPRESSIONS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "0.5",
+    "'a'",
+    "''",
+    "true",
+    "false",
+    "null",
+    "!@",
+    "-@",
+    "~@",
+    "(@+1)",
+    "(1+2)",
+    "('a'+1)",
+    "(@<<1)",
+    "(@==1)",
+    "(@?1:0)",
+    "(@,0)",
+    "[@]",
+    "@.length",
+    "typeof @",
+    "void 0",
+    "('a' in @)",
 ];
 
 /// Is `p` a bracket (kept by the mutations that drop operators, so that brackets stay
@@ -101,8 +146,8 @@ struct Token {
     end: usize,
 }
 
-/// Splits program text into identifiers, numbers, quoted strings, single punctuation
-/// characters and runs of white space.
+/// Splits program text into identifiers, numbers, quoted strings (regular expression literals
+/// among them), single punctuation characters and runs of white space.
 fn tokens(s: &str) -> Vec<Token> {
     let b: Vec<(usize, char)> = s.char_indices().collect();
     let end_of = |i: usize| b.get(i).map_or(s.len(), |(o, _)| *o);
@@ -127,6 +172,12 @@ fn tokens(s: &str) -> Vec<Token> {
             }
             j = (j + 1).min(b.len());
             Kind::Quoted
+        } else if let Some(end) = (c == '/' && regex_may_start(s, &out))
+            .then(|| regex_end(&b, i))
+            .flatten()
+        {
+            j = end;
+            Kind::Quoted
         } else if c.is_whitespace() {
             while j < b.len() && b[j].1.is_whitespace() {
                 j += 1;
@@ -143,6 +194,47 @@ fn tokens(s: &str) -> Vec<Token> {
         i = j;
     }
     out
+}
+
+/// May a `/` after the tokens `before` open a regular expression literal (`/a(b/`)? Where an
+/// operand is expected: at the start, after an operator or an opening bracket, or after
+/// `return`; after an operand it divides.
+fn regex_may_start(s: &str, before: &[Token]) -> bool {
+    match before.iter().rev().find(|t| t.kind != Kind::Space) {
+        None => true,
+        Some(t) => match t.kind {
+            Kind::Punct => !matches!(&s[t.start..t.end], ")" | "]" | "}"),
+            Kind::Ident => matches!(&s[t.start..t.end], "return" | "typeof"),
+            _ => false,
+        },
+    }
+}
+
+/// Where a regular expression literal opened by the `/` at `b[i]` ends (past its flags), if
+/// it closes on the same line.
+fn regex_end(b: &[(usize, char)], i: usize) -> Option<usize> {
+    if matches!(b.get(i + 1), Some((_, '/' | '*'))) {
+        return None;
+    }
+    let mut j = i + 1;
+    let mut in_class = false;
+    while j < b.len() && b[j].1 != '\n' {
+        match b[j].1 {
+            '\\' => j += 1,
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '/' if !in_class => {
+                j += 1;
+                while j < b.len() && b[j].1.is_ascii_alphabetic() {
+                    j += 1;
+                }
+                return Some(j);
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// Are the text's (), [] and {} balanced and properly nested (quoted strings aside)?
@@ -249,19 +341,148 @@ fn identifiers<'s>(s: &'s str, toks: &[Token]) -> Vec<&'s str> {
     out
 }
 
+/// The program texts of a script file (a resource shipped with a package): its top-level
+/// statements, comments taken out and white space shortened, each that looks like program
+/// text and is at most [`MAX_SOURCE_LEN`] long. A file that is no program gives none.
+pub fn texts_of_script(file: &str) -> Vec<String> {
+    let s = without_comments(file);
+    let mut out: Vec<String> = Vec::new();
+    for (a, b) in top_level_statements(&s, &tokens(&s)) {
+        let text = s[a..b].trim();
+        if text.chars().count() <= MAX_SOURCE_LEN
+            && looks_like_source(text)
+            && !out.iter().any(|o| o == text)
+        {
+            out.push(text.to_string());
+        }
+    }
+    out
+}
+
+/// The statements of a script at its top level, as byte ranges: one ends with a `;` outside
+/// brackets, or with a `}` back at the top level when what follows does not continue it (an
+/// `else`, `catch`, `finally`, `while`, an operator or a `;`).
+fn top_level_statements(s: &str, toks: &[Token]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut begin: Option<usize> = None;
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind == Kind::Space {
+            continue;
+        }
+        let start = *begin.get_or_insert(t.start);
+        let p = (t.kind == Kind::Punct).then(|| &s[t.start..t.end]);
+        match p {
+            Some("(" | "[" | "{") => depth += 1,
+            Some(")" | "]") => depth -= 1,
+            Some("}") => {
+                depth -= 1;
+                let next = toks[i + 1..].iter().find(|n| n.kind != Kind::Space);
+                let continued = next.is_some_and(|n| {
+                    let word = &s[n.start..n.end];
+                    matches!(word, "else" | "catch" | "finally" | "while")
+                        || (n.kind == Kind::Punct && !matches!(word, "{" | "}"))
+                });
+                if depth == 0 && !continued {
+                    out.push((start, t.end));
+                    begin = None;
+                }
+            }
+            Some(";") if depth == 0 => {
+                out.push((start, t.end));
+                begin = None;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            depth = 0;
+            begin = None;
+        }
+    }
+    if let Some(start) = begin {
+        out.push((start, s.len()));
+    }
+    out
+}
+
+/// `s` without `/* */` and `//` comments (outside quoted strings), each run of white space
+/// one space, or one line break where it had one.
+fn without_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    let mut quote: Option<char> = None;
+    let mut space: Option<char> = None;
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == '\\' {
+                out.extend(chars.next());
+            } else if c == q || c == '\n' {
+                quote = None;
+            }
+            continue;
+        }
+        let comment = match (c, chars.peek()) {
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for d in chars.by_ref() {
+                    if last == '*' && d == '/' {
+                        break;
+                    }
+                    last = d;
+                }
+                true
+            }
+            ('/', Some('/')) => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+                space = Some('\n');
+                true
+            }
+            _ => false,
+        };
+        if comment || c.is_whitespace() {
+            if !comment {
+                space = Some(if c == '\n' || space == Some('\n') {
+                    '\n'
+                } else {
+                    ' '
+                });
+            } else if space.is_none() {
+                space = Some(' ');
+            }
+            continue;
+        }
+        if let Some(sp) = space.take() {
+            if !out.is_empty() {
+                out.push(sp);
+            }
+        }
+        if matches!(c, '"' | '\'' | '`') {
+            quote = Some(c);
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A syntax-aware mutation of program text `s`, with `donor` (another text, or `s` itself)
 /// giving statements and identifiers; None when the chosen mutation does not apply.
 pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
     let toks = tokens(s);
     let donor_toks = tokens(donor);
-    match rng.below(9) {
-        // A statement of the donor, or a control statement of the C family with a name of
-        // the text, put where a statement may start.
+    match rng.below(10) {
+        // A statement of the donor, or a statement of the C family with a name of the text,
+        // put where a statement may start.
         0 | 1 => {
             let at = *rng.pick(&insertion_points(s, &toks))?;
             let mut piece = if rng.chance(0.3) {
                 let name = *rng.pick(&identifiers(s, &toks))?;
-                rng.pick(CONTROL)?.replace('@', name)
+                rng.pick(STATEMENTS)?.replace('@', name)
             } else {
                 let (a, b) = *rng.pick(&statements(donor, &donor_toks))?;
                 donor[a..b].to_string()
@@ -305,6 +526,22 @@ pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
                 let site = **rng.pick(&ops)?;
                 Some(format!("{}{}", &s[..site.start], &s[site.end..]))
             }
+        }
+        // An operand (a name or a number) put into an expression, or replaced by a literal.
+        8 => {
+            let sites: Vec<&Token> = toks
+                .iter()
+                .filter(|t| matches!(t.kind, Kind::Number | Kind::Ident))
+                .collect();
+            let site = **rng.pick(&sites)?;
+            let expression = rng
+                .pick(EXPRESSIONS)?
+                .replace('@', &s[site.start..site.end]);
+            Some(format!(
+                "{}{expression}{}",
+                &s[..site.start],
+                &s[site.end..]
+            ))
         }
         // A number changed, or an identifier's use replaced by a number.
         _ => {
@@ -424,5 +661,51 @@ mod tests {
             mutate_source(&mut rng, s, "t=y;").is_some_and(|m| m.contains("{t=y;return a}"))
         });
         assert!(found);
+    }
+
+    #[test]
+    fn a_script_gives_its_top_level_statements_without_comments() {
+        let file = "/* licence\n * text */\n// a comment\nvar $j = {};\n\n/** doc */\n$j.f = function(a, b) {\n  // inner\n  if (a) { return '//' + b; }\n  for (var i = 0; i < b; i++) {}\n};\nJust prose here.\n";
+        let texts = texts_of_script(file);
+        assert_eq!(
+            texts,
+            vec![
+                "var $j = {};".to_string(),
+                "$j.f = function(a, b) {\nif (a) { return '//' + b; }\nfor (var i = 0; i < b; i++) {}\n};"
+                    .to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_regular_expression_literal_is_one_token_and_a_division_is_not() {
+        let s = "var re = /f (.{1,})\\(/g; x = a / b / c;";
+        assert!(balanced(s));
+        let quoted: Vec<&str> = tokens(s)
+            .into_iter()
+            .filter(|t| t.kind == Kind::Quoted)
+            .map(|t| &s[t.start..t.end])
+            .collect();
+        assert_eq!(quoted, vec!["/f (.{1,})\\(/g"]);
+    }
+
+    #[test]
+    fn operands_become_expressions_with_their_names() {
+        let s = "var x=y;";
+        let mut rng = Rng::new(3);
+        let out: Vec<String> = (0..3000)
+            .filter_map(|_| mutate_source(&mut rng, s, s))
+            .collect();
+        for want in [
+            "var x=!y;",
+            "var x=(y+1);",
+            "var x=null;",
+            "var x=typeof y;",
+        ] {
+            assert!(out.iter().any(|m| m == want), "{want} never made");
+        }
+        assert!(out
+            .iter()
+            .any(|m| m.contains("for(y in y){}") || m.contains("for(x in x){}")));
     }
 }

@@ -430,13 +430,31 @@ fn a_compilers_package_gives_program_texts_that_strings_are_drawn_from_and_mutat
         .iter()
         .filter_map(|n| cp.class_file(n).unwrap())
         .collect();
-    let texts = rivet_api::Constants::source_texts_of(files.iter().map(|f| f.as_ref()));
+    // Its runtime library ships beside it (js/runtime_type_check.js): its top-level
+    // statements, loops and conditionals among them, are program texts too.
+    let scripts = cp
+        .package_resources("com/google/javascript/jscomp")
+        .unwrap();
+    assert!(scripts
+        .iter()
+        .any(|r| r.path.ends_with("js/runtime_type_check.js")));
+    let texts = rivet_api::Constants::source_texts_of(
+        files.iter().map(|f| f.as_ref()),
+        scripts.iter().map(|r| r.text.as_str()),
+    );
     assert!(
         texts
             .iter()
             .any(|t| t.starts_with("function JSCompiler_get(")),
         "{texts:?}"
     );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("$jscomp.typecheck.") && t.contains("for (var ")),
+        "{texts:?}"
+    );
+    assert!(!texts.iter().any(|t| t.contains("Licensed")), "{texts:?}");
     assert!(!texts.iter().any(|t| t.contains("{0}")), "{texts:?}");
     assert!(texts.windows(2).all(|w| w[0].len() <= w[1].len()));
 

@@ -216,6 +216,25 @@ impl Classpath {
         names.retain(|n| package_of(n) == package);
         Ok(names)
     }
+
+    /// The text resources in or below `package`'s directory on the user entries (the first
+    /// entry's for a path two entries have), at most [`crate::resource::MAX_RESOURCES`].
+    pub fn package_resources(
+        &self,
+        package: &str,
+    ) -> Result<Vec<crate::resource::Resource>, ClasspathError> {
+        let package = normalize_package(package);
+        let mut found: Vec<crate::resource::Resource> = Vec::new();
+        for entry in &self.entries {
+            for r in entry.resources_under(&package)? {
+                if !found.iter().any(|f| f.path == r.path) {
+                    found.push(r);
+                }
+            }
+        }
+        found.truncate(crate::resource::MAX_RESOURCES);
+        Ok(found)
+    }
 }
 
 /// Looks `key` up in a cache, filling it with `load` on a miss (absent classes are cached too).

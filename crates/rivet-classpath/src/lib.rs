@@ -25,6 +25,7 @@ pub mod jdk;
 pub mod jimage;
 pub mod jmods;
 pub mod name;
+pub mod resource;
 pub mod shared_file;
 
 pub use classpath::{ClassOrigin, Classpath, EntryId, FoundClass, PATH_SEPARATOR};
@@ -34,3 +35,4 @@ pub use header::ClassHeader;
 pub use hierarchy::{Hierarchy, SubtypeScope};
 pub use jdk::{find_home, JdkClass, JdkClassEntry, JdkClasses, JdkFormat, JdkImage};
 pub use jimage::{ImageLocation, Jimage};
+pub use resource::Resource;

@@ -95,8 +95,9 @@ pub(crate) fn cover_classes(
         .map_err(cover_error)
 }
 
-/// The program texts among the string constants of the packages of the class under test and
-/// of the covered classes (a compiler's snippets, for its parser's arguments).
+/// The program texts of the packages of the class under test and of the covered classes:
+/// their string constants that look like program text (a compiler's snippets) and the
+/// top-level statements of the scripts shipped with them, for their parsers' arguments.
 fn package_source_texts(
     session: &Session,
     class: &ClassName,
@@ -109,14 +110,19 @@ fn package_source_texts(
     packages.sort_unstable();
     packages.dedup();
     let mut files = Vec::new();
+    let mut scripts = Vec::new();
     for p in packages {
         for name in session.classpath.package_classes(p).unwrap_or_default() {
             if let Ok(Some(cf)) = session.classpath.class_file(&name) {
                 files.push(cf);
             }
         }
+        scripts.extend(session.classpath.package_resources(p).unwrap_or_default());
     }
-    rivet_api::Constants::source_texts_of(files.iter().map(|f| f.as_ref()))
+    rivet_api::Constants::source_texts_of(
+        files.iter().map(|f| f.as_ref()),
+        scripts.iter().map(|r| r.text.as_str()),
+    )
 }
 
 /// A `--cover` pattern that names no class is bad input; other plan errors stay what they are.
