@@ -188,8 +188,6 @@ pub struct ConcolicStrategy<'g, 'm> {
     attempts: BTreeMap<u32, usize>,
     /// The node asked about on the solving thread.
     in_flight: Option<NodeInFlight>,
-    /// The time of the questions asked beside the search, for the portfolio.
-    flight_meter: rivet_strategy::BackgroundMeter,
     stats: ConcolicStats,
 }
 
@@ -272,7 +270,6 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             attempts: BTreeMap::new(),
             uncovered_left: true,
             in_flight: None,
-            flight_meter: rivet_strategy::BackgroundMeter::default(),
             stats: ConcolicStats::default(),
         }
     }
@@ -526,7 +523,6 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
         }
         self.count_attempt(&node);
         self.in_flight = Some(self.question(node).start());
-        self.flight_meter.start();
     }
 
     /// The answer of the node asked about on the solving thread, once there: its test runs.
@@ -597,11 +593,6 @@ impl Strategy for ConcolicStrategy<'_, '_> {
 
     fn busy_elsewhere(&self) -> bool {
         self.in_flight.as_ref().is_some_and(NodeInFlight::running)
-    }
-
-    fn background_time(&mut self) -> Duration {
-        let running = self.in_flight.as_ref().is_some_and(NodeInFlight::running);
-        self.flight_meter.take(running)
     }
 
     fn phase(&self) -> Option<String> {

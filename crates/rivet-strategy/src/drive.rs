@@ -74,8 +74,7 @@ pub struct DriveResult {
 pub struct StrategyValue {
     pub strategy: &'static str,
     pub turns: u64,
-    /// The wall-clock time of its turns (the workers' time running its tests included), and
-    /// of its work beside the search.
+    /// The wall-clock time of its turns (the workers' time running its tests included).
     pub time: Duration,
     /// Tests run in its turns.
     pub executions: u64,
@@ -194,27 +193,6 @@ impl Executor for Counted<'_> {
 
     fn set_observation(&mut self, spec: &ObservationSpec) {
         self.inner.set_observation(spec);
-    }
-}
-
-/// Charges each strategy for its work beside the search since the last turn: to its share
-/// in the schedule, and to its time in the report. (Work beside the search runs only on the
-/// wall clock: a capped run explores in turns, so this changes nothing there.)
-fn charge_background(
-    strategies: &mut [&mut dyn Strategy],
-    values: &mut [StrategyValue],
-    schedule: &mut Schedule,
-    done: &[bool],
-) {
-    for (j, s) in strategies.iter_mut().enumerate() {
-        let spent = s.background_time();
-        if spent.is_zero() {
-            continue;
-        }
-        if let Some(v) = values.get_mut(j) {
-            v.time += spent;
-        }
-        schedule.charge(j, spent.as_secs_f64(), done);
     }
 }
 
@@ -484,7 +462,6 @@ pub fn drive(
         let cost = measure.of_turn(budget.clock.since(turn_clock).as_secs_f64());
         let brought = rewards(&values, &first_before, i, strategies.len());
         schedule.record(i, cost, &brought, &done);
-        charge_background(strategies, &mut values, &mut schedule, &done);
         let capped = budget.max_executions.is_some_and(|m| counted.count >= m);
         if start.elapsed() >= budget.time || capped || all_covered {
             break;

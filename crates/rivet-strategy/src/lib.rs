@@ -28,4 +28,4 @@ pub use drive::{
 pub use error::PlanError;
 pub use plan::{goal_classes, ClassPlan};
 pub use plugin::{BuildContext, SearchPlugin, StrategyPlugin};
-pub use strategy::{BackgroundMeter, SearchStrategy, StepOutcome, Strategy};
+pub use strategy::{SearchStrategy, StepOutcome, Strategy};

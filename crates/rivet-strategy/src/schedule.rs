@@ -5,9 +5,7 @@
 //! nothing for a while is asked less often, never not at all. Turns go to the strategy
 //! furthest behind its share (stride scheduling on virtual time). The cost of a turn is its
 //! time on the run's clock (`rivet_clock`): under an execution cap, virtual time that only
-//! the work done advances, so that a capped run schedules the same way every time. Work a
-//! strategy does beside the search (an exploration or a solver question on the solving
-//! thread) takes a core from the workers, and is charged to it as it is seen (`charge`).
+//! the work done advances, so that a capped run schedules the same way every time.
 //!
 //! A technique's reward can come late (SUSHI pays only after its exploration), so each
 //! strategy keeps at least its prior share until it has spent its prior share of the first
@@ -240,23 +238,6 @@ impl Schedule {
         let share = self.shares(done).get(i).copied().unwrap_or(FLOOR);
         time.mul_f64(share / 4.0)
             .max(std::time::Duration::from_millis(50))
-    }
-
-    /// Charges strategy `i` for `cost` of work beside the search (on the solving thread): it
-    /// counts against its share as a turn's cost does, and brings nothing by itself (what
-    /// it finds arrives with a later turn).
-    pub fn charge(&mut self, i: usize, cost: f64, done: &[bool]) {
-        let shares = self.shares(done);
-        if let Some(s) = self.standings.get_mut(i) {
-            s.cost += cost;
-            s.spent += cost;
-            let share = shares
-                .get(i)
-                .copied()
-                .unwrap_or(FLOOR)
-                .max(IDLE_FLOOR / 2.0);
-            s.virtual_time += cost / share;
-        }
     }
 
     /// Records a turn of strategy `turn` that cost `cost` and brought `rewards[j]` goals

@@ -229,38 +229,3 @@ fn beside_the_search_alone_the_warm_up_keeps_half_the_time() {
     let shares = s.shares(&done);
     assert!((shares[1] - WARM_UP).abs() < 1e-9, "{shares:?}");
 }
-
-#[test]
-fn work_beside_the_search_counts_against_the_strategy_that_did_it() {
-    // Strategy 1's turns are cheap (it starts a job), but each job runs 0.5 beside the
-    // search: charged, strategy 1 takes its share of the time with the jobs counted, not of
-    // the turns alone. Nobody covers anything, so the priors decide (1 and 1).
-    let whole = 100.0;
-    let mut s = Schedule::new(Cost { whole }, &[1.0, 1.0]);
-    let done = [false, false];
-    let (mut search, mut beside) = (0.0f64, 0.0f64);
-    for _ in 0..2_000 {
-        let i = s.next(&done).expect("a strategy");
-        if i == 0 {
-            s.record(0, 0.1, &[0.0, 0.0], &done);
-            search += 0.1;
-        } else {
-            s.record(1, 0.002, &[0.0, 0.0], &done);
-            s.charge(1, 0.5, &done);
-            beside += 0.502;
-        }
-    }
-    let share = beside / (search + beside);
-    assert!((share - 0.5).abs() < 0.05, "{share}");
-    // Uncharged, the same turns would have taken almost all the turns' count but cost the
-    // search half its cores: the charge is what keeps the jobs to their share.
-    let mut free = Schedule::new(Cost { whole }, &[1.0, 1.0]);
-    let mut jobs = 0;
-    for _ in 0..2_000 {
-        let i = free.next(&done).expect("a strategy");
-        let cost = if i == 0 { 0.1 } else { 0.002 };
-        free.record(i, cost, &[0.0, 0.0], &done);
-        jobs += usize::from(i == 1);
-    }
-    assert!(jobs > 1_500, "{jobs}");
-}

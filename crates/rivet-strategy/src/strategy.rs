@@ -43,16 +43,9 @@ pub trait Strategy {
 
     /// Is its work going on elsewhere (an exploration on a thread of its own beside the
     /// search) with nothing for a turn to do until it ends? The driver gives it no turn
-    /// meanwhile.
+    /// meanwhile, and its turns cost the others nothing.
     fn busy_elsewhere(&self) -> bool {
         false
-    }
-
-    /// The time its work elsewhere (on the solving thread, beside the search) took since it
-    /// was last asked. That work takes a core from the workers that run the search's tests,
-    /// so the portfolio charges it to this strategy as it charges a turn.
-    fn background_time(&mut self) -> Duration {
-        Duration::ZERO
     }
 
     /// Adds or retires goals before a step (path-condition goals, say); the default does
@@ -92,30 +85,6 @@ pub trait Strategy {
     /// whose strategies took `elapsed`; the default has none.
     fn report_sections(&self, _elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {
         Vec::new()
-    }
-}
-
-/// Measures a strategy's work beside the search: from when a job starts until it is seen to
-/// have ended, in the slices [`BackgroundMeter::take`] hands out.
-#[derive(Debug, Default)]
-pub struct BackgroundMeter {
-    since: Option<std::time::Instant>,
-}
-
-impl BackgroundMeter {
-    /// A job started beside the search (the meter runs on if one already was).
-    pub fn start(&mut self) {
-        self.since.get_or_insert_with(std::time::Instant::now);
-    }
-
-    /// The time since the last slice, and the meter stopped unless a job is still `running`.
-    pub fn take(&mut self, running: bool) -> Duration {
-        let Some(since) = self.since else {
-            return Duration::ZERO;
-        };
-        let now = std::time::Instant::now();
-        self.since = running.then_some(now);
-        now.saturating_duration_since(since)
     }
 }
 

@@ -211,8 +211,6 @@ pub struct SymbolicStrategy {
     allowance: Option<Duration>,
     /// The pass running beside the search, if one is.
     background: Option<pass::Background>,
-    /// The time of the passes beside the search, for the portfolio.
-    background_meter: rivet_strategy::BackgroundMeter,
 }
 
 impl SymbolicStrategy {
@@ -312,7 +310,6 @@ impl SymbolicStrategy {
             last_prospect: Duration::ZERO,
             allowance: None,
             background: None,
-            background_meter: rivet_strategy::BackgroundMeter::default(),
         }
     }
 
@@ -532,11 +529,6 @@ impl Strategy for SymbolicStrategy {
 
     fn busy_elsewhere(&self) -> bool {
         self.phase == Phase::Exploring && self.background.as_ref().is_some_and(|b| b.running())
-    }
-
-    fn background_time(&mut self) -> Duration {
-        let running = self.background.as_ref().is_some_and(|b| b.running());
-        self.background_meter.take(running)
     }
 
     fn report_sections(&self, elapsed: Duration) -> Vec<(&'static str, serde_json::Value)> {

@@ -85,7 +85,6 @@ impl SymbolicStrategy {
         };
         if self.beside_search() {
             self.background = Some(pass.start());
-            self.background_meter.start();
         } else {
             let outcome = pass.run();
             self.apply_pass(outcome, archive);
