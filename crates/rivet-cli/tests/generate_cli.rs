@@ -11,7 +11,15 @@ use std::path::Path;
 
 use common::rivet;
 
+/// One `rivet generate` of this file at a time: a run starts a worker per core, and two runs at
+/// once on a two-core machine starve the stages its budget bounds (the mutation stage of the
+/// AvlTree run then has no time left for a single mutant).
+static ONE_RUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn generate(classpath: &Path, class: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let _run = ONE_RUN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let _ = std::fs::remove_dir_all(out);
     let cp = classpath.display().to_string();
     let out_s = out.display().to_string();
