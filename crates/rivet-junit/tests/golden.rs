@@ -489,6 +489,25 @@ fn class_literals_and_lambdas() {
     insta::assert_snapshot!(emit(&class).source);
 }
 
+/// The source of one test `t` of class `owner`, whose `method` is overloaded (its arguments
+/// may need casts to pick it).
+fn emit_overloaded(owner: &str, method: MemberRef, t: TypedTest) -> String {
+    let subject = method.name.clone();
+    let mut c = class(JUnitVersion::Five);
+    c.class_under_test = owner.into();
+    c.tests = vec![TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![GoalId(1)],
+            assertions: Vec::new(),
+        },
+        covers: Vec::new(),
+        subject,
+    }];
+    c.overloaded = BTreeSet::from([method]);
+    emit(&c).source
+}
+
 /// `BooleanUtils.toBoolean(Integer, Integer, Integer)` beside `toBoolean(int, int, int)`: a
 /// boxed value used once is written inline, and as a bare literal javac would find both
 /// overloads applicable; it gets its cast.
@@ -512,25 +531,10 @@ fn boxed_literals_keep_their_type_among_int_and_integer_overloads() {
         },
         Some(JType::Prim(Prim::Boolean)),
     );
-    let source = TestSource {
-        generated: GeneratedTest {
-            test: t,
-            goals: vec![GoalId(1)],
-            assertions: Vec::new(),
-        },
-        covers: Vec::new(),
-        subject: "toBoolean".into(),
-    };
-    let mut c = class(JUnitVersion::Five);
-    c.class_under_test = owner.into();
-    c.tests = vec![source];
-    c.overloaded = BTreeSet::from([method]);
-    let e = emit(&c);
+    let source = emit_overloaded(owner, method, t);
     assert!(
-        e.source
-            .contains("BooleanUtils.toBoolean(integer0, (Integer) 6, integer0);"),
-        "{}",
-        e.source
+        source.contains("BooleanUtils.toBoolean(integer0, (Integer) 6, integer0);"),
+        "{source}"
     );
 }
 
@@ -566,24 +570,9 @@ fn an_inline_string_made_for_a_generic_parameter_is_cast_for_the_overload() {
         },
         None,
     );
-    let source = TestSource {
-        generated: GeneratedTest {
-            test: t,
-            goals: vec![GoalId(1)],
-            assertions: Vec::new(),
-        },
-        covers: Vec::new(),
-        subject: "inclusiveBetween".into(),
-    };
-    let mut c = class(JUnitVersion::Five);
-    c.class_under_test = owner.into();
-    c.tests = vec![source];
-    c.overloaded = BTreeSet::from([method]);
-    let e = emit(&c);
+    let source = emit_overloaded(owner, method, t);
     assert!(
-        e.source
-            .contains("Validate.inclusiveBetween(object0, object0, (Comparable) \"b\");"),
-        "{}",
-        e.source
+        source.contains("Validate.inclusiveBetween(object0, object0, (Comparable) \"b\");"),
+        "{source}"
     );
 }
