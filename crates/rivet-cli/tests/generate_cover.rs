@@ -32,10 +32,7 @@ fn covered_classes_are_reported_reached_or_not_and_method_restricts_only_the_cla
         "4",
         "--no-mutation",
     ]);
-    let report: rivet_report::Report = serde_json::from_str(
-        &std::fs::read_to_string(out.path().join("rivet-report.json")).unwrap(),
-    )
-    .unwrap();
+    let report = read_report(out.path());
     let row = |name: &str| {
         report
             .classes
@@ -150,10 +147,7 @@ fn the_symbolic_strategy_explores_into_the_covered_classes_and_records_their_goa
         "6",
         "--no-mutation",
     ]);
-    let report: rivet_report::Report = serde_json::from_str(
-        &std::fs::read_to_string(out.path().join("rivet-report.json")).unwrap(),
-    )
-    .unwrap();
+    let report = read_report(out.path());
     // Branch goals come in the report's order: Scheduler's, then Process's.
     let own = report
         .branches
@@ -190,4 +184,9 @@ fn the_symbolic_strategy_explores_into_the_covered_classes_and_records_their_goa
         goals.iter().any(|g| (own..own + process).contains(g)),
         "no path of execPool records a branch of Process: {goals:?} (Scheduler has {own})"
     );
+}
+
+/// The class report a run wrote to `out`.
+fn read_report(out: &std::path::Path) -> rivet_report::Report {
+    serde_json::from_str(&std::fs::read_to_string(out.join("rivet-report.json")).unwrap()).unwrap()
 }
