@@ -50,6 +50,8 @@ public final class MutationRunner {
     private static PrintStream out;
     private static volatile long deadline;
     private static volatile String running = "";
+    /** What loading and discovering one test may take beyond the test's own limit. */
+    private static final long DISCOVERY_MS = 10_000L;
 
     private MutationRunner() {}
 
@@ -227,6 +229,15 @@ public final class MutationRunner {
             boolean[] failed = new boolean[1];
             TestExecutionListener listener = new TestExecutionListener() {
                 @Override
+                public void executionStarted(TestIdentifier tid) {
+                    if (tid.isTest()) {
+                        // The test's own limit counts from here, as its time in the reach
+                        // run was measured.
+                        deadline = System.nanoTime() + limit * 1_000_000L;
+                    }
+                }
+
+                @Override
                 public void executionFinished(TestIdentifier tid, TestExecutionResult r) {
                     if (r.getStatus() == TestExecutionResult.Status.FAILED && !failed[0]) {
                         failed[0] = true;
@@ -235,7 +246,9 @@ public final class MutationRunner {
                 }
             };
             running = id + "\t" + test;
-            deadline = System.nanoTime() + limit * 1_000_000L;
+            // Loading the test class and the engines' discovery (slow in a cold JVM, and
+            // not part of the test's measured time) get an allowance of their own.
+            deadline = System.nanoTime() + (limit + DISCOVERY_MS) * 1_000_000L;
             try {
                 Class<?> c = loader.loadClass(cls);
                 DiscoverySelector selector = params.isEmpty()
