@@ -27,6 +27,9 @@ pub struct Archive {
     /// first, until a strategy takes them; at most [`MAX_PENDING_SNAPSHOTS`] (later ones are
     /// dropped).
     pub snapshots: Vec<HeapSnapshot>,
+    /// Batches of tests evaluated through `Arena::evaluate` (which of them carry a snapshot
+    /// request follows `Goals::observation_for`).
+    pub batches: u64,
     /// The strategy whose turn it is (set by the driver; empty outside a drive): the origin
     /// of the tests stored from now on.
     pub origin: &'static str,

@@ -35,7 +35,8 @@ pub use assertions::add_assertions;
 pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutcomes};
 pub use discriminate::discriminate;
 pub use goal::{
-    normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, UNCONFIRMED, UNREACHED,
+    normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, SnapshotSampling,
+    UNCONFIRMED, UNREACHED,
 };
 pub use minimize::{distinct_tests, minimize, MinimizedTest};
 pub use output_goal::{OutputCategory, OutputObjective};

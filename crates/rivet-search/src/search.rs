@@ -102,7 +102,8 @@ impl Arena<'_> {
     /// `Archive::snapshots`).
     pub fn evaluate(&mut self, tests: &[TypedTest]) -> Vec<Execution> {
         let goals: &Goals = self.goals;
-        self.evaluate_observing(tests, goals.observation())
+        self.archive.batches += 1;
+        self.evaluate_observing(tests, goals.observation_for(self.archive.batches))
     }
 
     /// As [`Arena::evaluate`], with the workers observing `spec` (which should include what

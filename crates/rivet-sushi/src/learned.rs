@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use rivet_api::CallableKind;
-use rivet_search::{Arena, Goals};
+use rivet_search::{Arena, Goals, SnapshotSampling};
 use rivet_symbolic::{Invariant, Invariants};
 use rivet_testcase::{GoalId, HeapSnapshot, ObservationSpec, SnapshotSpec, TestCase};
 use tracing::{debug, info};
@@ -23,6 +23,9 @@ use rivet_strategy::ClassPlan;
 const MAX_SNAPSHOTS: u64 = 20_000;
 /// Most calls snapshotted per test while learning, and when checking a goal's test.
 const PER_TEST: u32 = 2;
+/// While learning, the search's first 20 batches of tests are snapshotted, then one batch in
+/// eight (see [`SnapshotSampling`]).
+const SAMPLING: SnapshotSampling = SnapshotSampling { full: 20, every: 8 };
 const PER_CHECKED_TEST: u32 = 32;
 
 #[derive(Debug, Clone)]
@@ -92,6 +95,7 @@ impl LearnedInvariants {
         if want != self.snapshots_on {
             self.snapshots_on = want;
             goals.set_snapshot(want.then(|| self.spec.clone()));
+            goals.set_snapshot_sampling(SAMPLING);
         }
     }
 
