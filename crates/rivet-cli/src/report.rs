@@ -106,6 +106,13 @@ pub fn summary(r: &Report, report_path: &Path) -> String {
             "  concolic    {} traced runs; {} of {} unvisited outcomes solved in {:.1} s ({} by whole-test replay); {} new tests, {} heap goals ({} reached); {} runs diverged",
             c.traced_runs, c.solved, c.nodes, c.explore_s, c.whole_tests, c.tests, c.goals, c.goals_reached, c.divergences
         );
+        if c.pauses > 0 {
+            let _ = writeln!(
+                s,
+                "    paused {} times beside the other strategies after solving that gave nothing",
+                c.pauses
+            );
+        }
         for (at, n) in &c.diverged_at {
             let _ = writeln!(s, "    diverged at {at}: {n}");
         }

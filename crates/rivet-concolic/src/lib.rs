@@ -4,6 +4,7 @@
 
 mod inputs;
 mod node;
+mod patience;
 mod plugin;
 mod strategy;
 mod whole;

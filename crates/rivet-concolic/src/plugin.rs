@@ -76,5 +76,6 @@ pub fn concolic_report(stats: &ConcolicStats) -> ConcolicReport {
         dse_improved: stats.dse_improved,
         dse_no_open: stats.dse_no_open,
         whole_tests: stats.whole_tests,
+        pauses: stats.pauses,
     }
 }

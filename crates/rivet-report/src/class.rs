@@ -208,6 +208,9 @@ pub struct ConcolicReport {
     /// Unvisited outcomes solved by replaying the whole test, its values as symbols.
     #[serde(default)]
     pub whole_tests: usize,
+    /// Pauses beside the other strategies after solving that gave nothing.
+    #[serde(default)]
+    pub pauses: usize,
 }
 
 /// The symbolic strategy's share of a run: the time split and what became of its goals.
