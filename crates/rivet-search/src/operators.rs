@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use rivet_api::{Generator, Rng};
-use rivet_testcase::{remap, Statement, StatementId, TypedTest};
+use rivet_testcase::{remap, JType, Statement, StatementId, TypedTest};
 
 /// Probability that an insertion is followed by another (σ, σ², …).
 const SIGMA: f64 = 0.5;
@@ -202,10 +202,9 @@ fn change_argument(
     let Some(ty) = t.types[old.0 as usize].clone() else {
         return false;
     };
-    // The argument's declared type is at least as general as the old value's type.
     let candidates: Vec<usize> = t
         .values_before(i)
-        .filter(|(j, v)| *j != old.0 as usize && g.model.assignable(v, &ty))
+        .filter(|(j, v)| *j != old.0 as usize && stands_in(g, v, &ty))
         .map(|(j, _)| j)
         .collect();
     let mut i = i;
@@ -216,11 +215,15 @@ fn change_argument(
         let added = t.insert_at(i, |prefix| {
             new_id = g.value(rng, prefix, &ty, 1);
         });
-        i += added;
-        match new_id {
-            Some(id) => id,
-            None => return false,
+        let Some(id) = new_id else {
+            return false;
+        };
+        if !declare_as(t, id, &ty, i) {
+            // What was inserted stays unused.
+            return added > 0;
         }
+        i += added;
+        id
     };
     let f = |u: StatementId| Some(u);
     let Some(mut s) = remap(&t.statements()[i], &f) else {
@@ -228,6 +231,30 @@ fn change_argument(
     };
     set_argument(&mut s, k, new);
     t.test.statements[i] = s;
+    true
+}
+
+/// May a value of type `v` stand in for one of type `ty`: assignable, and with its type
+/// arguments. A parameterized value in place of a raw one (`DayOfWeek.class` for a raw `Class`)
+/// changes what javac infers for a generic method's other arguments (commons-lang3's
+/// `generateBitVector(Class<E>, E...)` with an `Enum[]` no longer compiles).
+fn stands_in(g: &Generator<'_>, v: &JType, ty: &JType) -> bool {
+    g.model.assignable(v, ty) && v.args() == ty.args()
+}
+
+/// Declares the value `id`, made for type `ty`, raw when `ty` is raw and it was made from
+/// statement `fresh_from` on; false when it is an earlier parameterized value, which cannot.
+fn declare_as(t: &mut TypedTest, id: StatementId, ty: &JType, fresh_from: usize) -> bool {
+    let Some(Some(made)) = t.types.get_mut(id.0 as usize) else {
+        return true;
+    };
+    if !ty.args().is_empty() || made.args().is_empty() {
+        return true;
+    }
+    if (id.0 as usize) < fresh_from {
+        return false;
+    }
+    *made = ty.clone();
     true
 }
 
@@ -279,9 +306,10 @@ pub fn crossover(g: &Generator<'_>, rng: &mut Rng, a: &TypedTest, b: &TypedTest)
             };
             let found: Vec<usize> = child
                 .values_before(child.len())
-                .filter(|(_, v)| g.model.assignable(v, &ty))
+                .filter(|(_, v)| stands_in(g, v, &ty))
                 .map(|(x, _)| x)
                 .collect();
+            let fresh_from = child.len();
             let id = match found.last() {
                 Some(x) if rng.chance(0.8) => Some(StatementId(*x as u32)),
                 _ => match &b.statements()[u.0 as usize] {
@@ -290,7 +318,8 @@ pub fn crossover(g: &Generator<'_>, rng: &mut Rng, a: &TypedTest, b: &TypedTest)
                     | Statement::Null { .. }) => Some(child.push(lit.clone(), Some(ty.clone()))),
                     _ => g.value(rng, &mut child, &ty, 1),
                 },
-            };
+            }
+            .filter(|id| declare_as(&mut child, *id, &ty, fresh_from));
             match id {
                 Some(id) => {
                     map.insert(u.0, id);
@@ -315,7 +344,7 @@ pub fn crossover(g: &Generator<'_>, rng: &mut Rng, a: &TypedTest, b: &TypedTest)
 
 #[cfg(test)]
 mod tests {
-    use rivet_testcase::{JType, MemberRef, PrimitiveValue};
+    use rivet_testcase::{MemberRef, PrimitiveValue};
 
     use super::*;
 
@@ -358,5 +387,81 @@ mod tests {
         only_values.push(Statement::Primitive(PrimitiveValue::Int(1)), None);
         assert!(!repeat_call(&mut rng, &mut only_values));
         assert_eq!(only_values.len(), 1);
+    }
+
+    /// A call `bits(Class, Enum[])` of a generic `<E extends Enum<E>> bits(Class<E>, E...)`
+    /// whose class literal is declared raw (it was made outside the bound, so the array is an
+    /// `Enum[]`), beside a `Class<RoundingMode>` literal.
+    fn raw_class_call() -> TypedTest {
+        let class = JType::class("java/lang/Class");
+        let mut t = TypedTest::new();
+        let raw = t.push(
+            Statement::ClassLiteral {
+                descriptor: "Ljava/time/DayOfWeek;".into(),
+            },
+            Some(class.clone()),
+        );
+        t.push(
+            Statement::ClassLiteral {
+                descriptor: "Ljava/math/RoundingMode;".into(),
+            },
+            Some(JType::Class {
+                name: "java/lang/Class".into(),
+                args: vec![JType::class("java/math/RoundingMode")],
+            }),
+        );
+        let array = t.push(
+            Statement::Array {
+                component: "Ljava/lang/Enum;".into(),
+                elements: vec![],
+            },
+            Some(JType::Array(Box::new(JType::class("java/lang/Enum")))),
+        );
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("p/E", "bits", "(Ljava/lang/Class;[Ljava/lang/Enum;)J"),
+                receiver: None,
+                args: vec![raw, array],
+            },
+            Some(JType::Prim(rivet_testcase::Prim::Long)),
+        );
+        t
+    }
+
+    #[test]
+    fn a_raw_argument_is_replaced_only_by_a_raw_value() {
+        let jdk = std::sync::Arc::new(rivet_classpath::JdkImage::locate().expect("a JDK"));
+        let cp = std::sync::Arc::new(
+            rivet_classpath::Classpath::from_paths(
+                [rivet_testkit::compiled_subjects(11)],
+                Some(jdk),
+            )
+            .expect("classpath"),
+        );
+        let model = rivet_api::ApiModel::build(
+            cp,
+            &rivet_testcase::ClassName::from_binary("lct.Examples"),
+            None,
+            rivet_api::AccessMode::SamePackage,
+        )
+        .expect("model");
+        let g = Generator::new(&model, rivet_api::GenConfig::default());
+        let mut changed = 0;
+        for seed in 0..60 {
+            let mut t = raw_class_call();
+            let mut rng = Rng::new(seed);
+            let call = t.len() - 1;
+            // The first argument (the class literal): `k` is drawn below 1.
+            if !change_argument(&g, &mut rng, &mut t, call, 1) {
+                continue;
+            }
+            let Some(Statement::Call { args, .. }) = t.statements().last() else {
+                panic!("the call went: {t:?}");
+            };
+            let ty = t.types[args[0].0 as usize].clone().expect("a type");
+            assert!(ty.args().is_empty(), "seed {seed}: {ty:?} in {t:?}");
+            changed += 1;
+        }
+        assert!(changed > 10, "only {changed} changes");
     }
 }
