@@ -19,6 +19,7 @@ mod functional;
 mod generate;
 mod generate_special;
 mod model;
+mod overloads;
 mod source_text;
 mod supply;
 mod views;

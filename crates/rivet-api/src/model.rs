@@ -735,30 +735,6 @@ impl ApiModel {
             .unwrap_or_default()
     }
 
-    /// Is the callable overloaded (another public method or constructor of its owner with
-    /// the same name and arity)? The emitter casts arguments of overloaded calls.
-    pub fn is_overloaded(&self, c: &rivet_testcase::MemberRef) -> bool {
-        let Some(api) = self.class_api(c.owner.internal()) else {
-            return true;
-        };
-        let arity = |d: &str| {
-            rivet_classfile::MethodDescriptor::parse(d)
-                .map(|m| m.params.len())
-                .unwrap_or(usize::MAX)
-        };
-        let n = arity(&c.descriptor);
-        let list = if c.name == "<init>" {
-            &api.constructors
-        } else {
-            &api.methods
-        };
-        let own = list
-            .iter()
-            .filter(|m| m.member.name == c.name && arity(&m.member.descriptor) == n)
-            .count();
-        own > 1 || (c.name != "<init>" && self.is_jdk(c.owner.internal()))
-    }
-
     /// Is the callable one of the class under test's own (a target)?
     pub fn is_target(&self, c: &Callable) -> bool {
         self.targets.iter().any(|t| t.member == c.member)

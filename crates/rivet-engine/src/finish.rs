@@ -174,8 +174,13 @@ fn inner_classes(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<ClassNam
     out
 }
 
-fn overloaded_members(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<MemberRef> {
-    let mut out = BTreeSet::new();
+/// The overloaded members the tests call, each with its parameters declared with a type
+/// variable (not cast when emitted).
+fn overloaded_members(
+    model: &ApiModel,
+    tests: &[GeneratedTest],
+) -> BTreeMap<MemberRef, BTreeSet<usize>> {
+    let mut out = BTreeMap::new();
     for t in tests {
         for s in t.test.statements() {
             let m = match s {
@@ -183,8 +188,8 @@ fn overloaded_members(model: &ApiModel, tests: &[GeneratedTest]) -> BTreeSet<Mem
                 Statement::Construct { constructor, .. } => constructor,
                 _ => continue,
             };
-            if model.is_overloaded(m) {
-                out.insert(m.clone());
+            if !out.contains_key(m) && model.is_overloaded(m) {
+                out.insert(m.clone(), model.type_variable_params(m));
             }
         }
     }

@@ -52,8 +52,10 @@ pub struct TestClass {
     pub expected_exceptions: ExpectedExceptions,
     pub tests: Vec<TestSource>,
     /// Members (owner, name, descriptor) with overloads of the same arity: their arguments
-    /// are cast to the parameter types.
-    pub overloaded: BTreeSet<MemberRef>,
+    /// are cast to the parameter types, except at the positions given, declared with a type
+    /// variable (`E`, `E[]`): a cast to its erasure (`(Enum[])`) would stop javac inferring
+    /// the variable from the other arguments (`Class<DayOfWeek>`), and the call not compile.
+    pub overloaded: BTreeMap<MemberRef, BTreeSet<usize>>,
     /// Inner (non-static member) classes: their constructors take the enclosing instance
     /// first and are written `outer.new Inner(…)`.
     pub inner_classes: BTreeSet<ClassName>,
@@ -660,13 +662,14 @@ impl<'a> Body<'a> {
     /// instance first, written before `.new`).
     fn arguments_from(&self, m: &MemberRef, args: &[StatementId], skip: usize) -> String {
         let params = rivet_classfile_descriptor(&m.descriptor).unwrap_or_default();
-        let overloaded = self.class.overloaded.contains(m);
+        let overloaded = self.class.overloaded.get(m);
         args.iter()
             .enumerate()
             .skip(skip)
             .map(|(k, a)| {
                 let p = params.get(k).cloned().unwrap_or_else(JType::object);
-                self.argument(*a, &p, overloaded)
+                let cast = overloaded.is_some_and(|variables| !variables.contains(&k));
+                self.argument(*a, &p, cast)
             })
             .collect::<Vec<_>>()
             .join(", ")

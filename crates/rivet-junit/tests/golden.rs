@@ -5,7 +5,7 @@
 // A hand-built test fixture reads best as one function; the 150-line rule is for library code.
 #![allow(clippy::too_many_lines)]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rivet_junit::{emit, ExpectedExceptions, JUnitVersion, TestClass, TestSource};
 use rivet_testcase::{
@@ -182,10 +182,13 @@ fn class(junit: JUnitVersion) -> TestClass {
         junit,
         expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: avl_tests(),
-        overloaded: BTreeSet::from([MemberRef::new(
-            "structures/Util",
-            "mix",
-            "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;",
+        overloaded: BTreeMap::from([(
+            MemberRef::new(
+                "structures/Util",
+                "mix",
+                "(Ljava/lang/Object;CD[JLorg/example/Widget;)Ljava/lang/String;",
+            ),
+            BTreeSet::new(),
         )]),
         inner_classes: BTreeSet::new(),
     }
@@ -367,7 +370,10 @@ fn a_negative_literal_cast_to_a_reference_type_is_parenthesized() {
             covers: vec!["Ledger.settle line 15 (true)".into()],
             subject: "settle".into(),
         }],
-        overloaded: BTreeSet::from([MemberRef::new("java/util/TreeMap", "put", put)]),
+        overloaded: BTreeMap::from([(
+            MemberRef::new("java/util/TreeMap", "put", put),
+            BTreeSet::new(),
+        )]),
         inner_classes: BTreeSet::new(),
     };
     let source = emit(&class).source;
@@ -483,7 +489,7 @@ fn class_literals_and_lambdas() {
             covers: vec!["Enums.get line 3 (true)".into()],
             subject: "get".into(),
         }],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     insta::assert_snapshot!(emit(&class).source);
@@ -504,7 +510,7 @@ fn emit_overloaded(owner: &str, method: MemberRef, t: TypedTest) -> String {
         covers: Vec::new(),
         subject,
     }];
-    c.overloaded = BTreeSet::from([method]);
+    c.overloaded = BTreeMap::from([(method, BTreeSet::new())]);
     emit(&c).source
 }
 
@@ -574,5 +580,66 @@ fn an_inline_string_made_for_a_generic_parameter_is_cast_for_the_overload() {
     assert!(
         source.contains("Validate.inclusiveBetween(object0, object0, (Comparable) \"b\");"),
         "{source}"
+    );
+}
+
+#[test]
+fn a_type_variable_parameter_of_an_overload_is_not_cast_to_its_erasure() {
+    // EnumUtils.generateBitVector(Class<E>, E...) beside (Class<E>, Iterable<? extends E>):
+    // `(Enum[]) dayOfWeekArray0` would stop javac inferring E = DayOfWeek from the class
+    // literal, and the call would not compile. The parameter of `Iterable` type keeps its cast.
+    let owner = "org/apache/commons/lang3/EnumUtils";
+    let varargs = MemberRef::new(
+        owner,
+        "generateBitVector",
+        "(Ljava/lang/Class;[Ljava/lang/Enum;)J",
+    );
+    let mut t = TypedTest::new();
+    let class_literal = t.push(
+        Statement::ClassLiteral {
+            descriptor: "Ljava/time/DayOfWeek;".into(),
+        },
+        Some(JType::Class {
+            name: "java/lang/Class".into(),
+            args: vec![JType::class("java/time/DayOfWeek")],
+        }),
+    );
+    let array = t.push(
+        Statement::Array {
+            component: "Ljava/time/DayOfWeek;".into(),
+            elements: Vec::new(),
+        },
+        Some(JType::Array(Box::new(JType::class("java/time/DayOfWeek")))),
+    );
+    t.push(
+        Statement::Call {
+            method: varargs.clone(),
+            receiver: None,
+            args: vec![class_literal, array],
+        },
+        Some(JType::Prim(Prim::Long)),
+    );
+    let mut c = class(JUnitVersion::Five);
+    c.class_under_test = owner.into();
+    c.tests = vec![TestSource {
+        generated: GeneratedTest {
+            test: t.clone(),
+            goals: vec![GoalId(1)],
+            assertions: Vec::new(),
+        },
+        covers: Vec::new(),
+        subject: "generateBitVector".into(),
+    }];
+    c.overloaded = BTreeMap::from([(varargs.clone(), BTreeSet::from([1]))]);
+    let source = emit(&c).source;
+    assert!(
+        source.contains("EnumUtils.generateBitVector(DayOfWeek.class, dayOfWeekArray0);"),
+        "{source}"
+    );
+    // Without the type variable known, the array is cast (what did not compile).
+    let cast = emit_overloaded(owner, varargs, t);
+    assert!(
+        cast.contains("EnumUtils.generateBitVector(DayOfWeek.class, (Enum[]) dayOfWeekArray0);"),
+        "{cast}"
     );
 }

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
@@ -118,7 +118,7 @@ fn verify(junit: JUnitVersion, expected_exceptions: ExpectedExceptions) {
             tree_test(1, "noSuchMethod"),
             throwing_test(),
         ],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
@@ -198,7 +198,7 @@ fn a_hanging_test_is_found_and_dropped() {
         junit: JUnitVersion::Five,
         expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![spin_test(1), spin_test(-1)],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
@@ -219,7 +219,7 @@ fn hanging_tests_are_found_by_bisection_before_the_deadline() {
         junit: JUnitVersion::Five,
         expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![spin_test(1), spin_test(-1), spin_test(2), spin_test(-3)],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
@@ -247,7 +247,7 @@ fn tests_left_when_the_deadline_has_passed_are_dropped_as_such_not_as_timed_out(
         junit: JUnitVersion::Five,
         expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![spin_test(1), spin_test(2)],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
@@ -315,7 +315,7 @@ fn a_test_that_leaves_a_file_in_the_working_directory_is_found_and_dropped() {
             spin_test(2),
             spin_test(3),
         ],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     let v = verifier.verify(class).expect("verification runs");
@@ -384,7 +384,7 @@ fn an_assertion_on_an_identity_hash_code_is_dropped() {
         junit: JUnitVersion::Four,
         expected_exceptions: ExpectedExceptions::AssertThrows,
         tests: vec![identity_hash_test(value)],
-        overloaded: BTreeSet::new(),
+        overloaded: BTreeMap::new(),
         inner_classes: BTreeSet::new(),
     };
     // The value a run sees, read from its failure message ("expected:<0> but was:<N>").
