@@ -19,8 +19,16 @@ impl ApiModel {
         } else {
             &api.methods
         };
+        // The generic parameters line up with the descriptor's (an inner class's constructor
+        // may leave its enclosing instance out of its signature: then none is known).
+        let arity = rivet_classfile::MethodDescriptor::parse(&c.descriptor)
+            .map(|d| d.params.len())
+            .ok();
         let mut out = BTreeSet::new();
-        for m in list.iter().filter(|m| m.member == *c) {
+        for m in list
+            .iter()
+            .filter(|m| m.member == *c && Some(m.params.len()) == arity)
+        {
             for (k, p) in m.params.iter().enumerate() {
                 let mut ty = p;
                 while let JType::Array(component) = ty {
