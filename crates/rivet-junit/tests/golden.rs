@@ -498,6 +498,16 @@ fn class_literals_and_lambdas() {
 /// The source of one test `t` of class `owner`, whose `method` is overloaded (its arguments
 /// may need casts to pick it).
 fn emit_overloaded(owner: &str, method: MemberRef, t: TypedTest) -> String {
+    emit_overloaded_with(owner, method, t, BTreeSet::new())
+}
+
+/// As [`emit_overloaded`], with the positions of `method`'s type-variable parameters.
+fn emit_overloaded_with(
+    owner: &str,
+    method: MemberRef,
+    t: TypedTest,
+    variables: BTreeSet<usize>,
+) -> String {
     let subject = method.name.clone();
     let mut c = class(JUnitVersion::Five);
     c.class_under_test = owner.into();
@@ -510,7 +520,7 @@ fn emit_overloaded(owner: &str, method: MemberRef, t: TypedTest) -> String {
         covers: Vec::new(),
         subject,
     }];
-    c.overloaded = BTreeMap::from([(method, BTreeSet::new())]);
+    c.overloaded = BTreeMap::from([(method, variables)]);
     emit(&c).source
 }
 
@@ -619,19 +629,7 @@ fn a_type_variable_parameter_of_an_overload_is_not_cast_to_its_erasure() {
         },
         Some(JType::Prim(Prim::Long)),
     );
-    let mut c = class(JUnitVersion::Five);
-    c.class_under_test = owner.into();
-    c.tests = vec![TestSource {
-        generated: GeneratedTest {
-            test: t.clone(),
-            goals: vec![GoalId(1)],
-            assertions: Vec::new(),
-        },
-        covers: Vec::new(),
-        subject: "generateBitVector".into(),
-    }];
-    c.overloaded = BTreeMap::from([(varargs.clone(), BTreeSet::from([1]))]);
-    let source = emit(&c).source;
+    let source = emit_overloaded_with(owner, varargs.clone(), t.clone(), BTreeSet::from([1]));
     assert!(
         source.contains("EnumUtils.generateBitVector(DayOfWeek.class, dayOfWeekArray0);"),
         "{source}"
