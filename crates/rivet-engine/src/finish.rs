@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rivet_api::ApiModel;
 use rivet_junit::{emit, Emitted, ExpectedExceptions, JUnitVersion, TestClass, TestSource};
-use rivet_search::{add_assertions, discriminate, distinct_tests, minimize, Archive, Goal, Goals};
+use rivet_search::{
+    add_assertions, as_checked, discriminate, distinct_tests, minimize, Archive, Goal, Goals,
+};
 use rivet_testcase::{ClassName, Executor, GeneratedTest, GoalId, MemberRef, Statement, TestCase};
 use rivet_verify::Verifier;
 
@@ -50,8 +52,16 @@ pub fn test_class(
 /// Shorter tests first (stable): JUnit 5 runs them first, as written, before the longer tests
 /// that tend to leave more static state behind.
 fn by_length(generated: &[GeneratedTest]) -> Vec<&GeneratedTest> {
-    let mut v: Vec<&GeneratedTest> = generated.iter().collect();
-    v.sort_by_key(|g| g.test.len());
+    emitted_order(generated)
+        .into_iter()
+        .map(|i| &generated[i])
+        .collect()
+}
+
+/// The indexes of `generated` in the order the test class lists them.
+pub fn emitted_order(generated: &[GeneratedTest]) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..generated.len()).collect();
+    v.sort_by_key(|&i| generated[i].test.len());
     v
 }
 
@@ -214,7 +224,7 @@ pub fn final_coverage(
     }
     let cases: Vec<TestCase> = order
         .iter()
-        .map(|&i| as_emitted(&class.tests[i].generated))
+        .map(|&i| as_checked(&class.tests[i].generated))
         .collect();
     let runs = executor.execute(&cases);
     // As JaCoCo counts: a branch is covered by the first test (in JUnit's order) that hit one
@@ -230,17 +240,6 @@ pub fn final_coverage(
         }
     }
     (out, runs.len() as u64)
-}
-
-/// The test case the emitted method runs: its statements, then the inspector calls.
-fn as_emitted(g: &GeneratedTest) -> TestCase {
-    let mut t = g.test.clone();
-    for a in &g.assertions {
-        for call in a.observer_calls() {
-            t.push(call, None);
-        }
-    }
-    t.test
 }
 
 /// Branch goals the archive has tests for that no test of `class` (what verification left)

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rivet_api::{ApiModel, GenConfig, Generator};
 use rivet_classfile::ClassName;
-use rivet_search::{Archive, SearchConfig};
+use rivet_search::{screen_carried_state, Archive, SearchConfig};
 use tracing::info_span;
 
 use rivet_testcase::GoalId;
@@ -19,7 +19,7 @@ use rivet_report::OracleReport;
 use rivet_verify::Verifier;
 use rivet_worker::WorkerPool;
 
-use crate::finish::{check, final_coverage, lost_goals, suite, test_class};
+use crate::finish::{check, emitted_order, final_coverage, lost_goals, suite, test_class};
 use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy_phase::{class_probes, run_strategies, PhaseInput, PhaseResult};
 use rivet_report::{Report, RunEvents};
@@ -326,12 +326,19 @@ impl FinishRun<'_, '_> {
         let budget = self.config.strategy_budget();
         let mut round = 0;
         loop {
-            let (generated, spent) = suite(self.plan, archive, pool);
+            let (mut generated, spent) = suite(self.plan, archive, pool);
             self.executions += spent;
+            // Assertions that hold only in a fresh JVM go now, all at once, rather than one
+            // per test per round of verification.
+            let mut carried = carried_state_pool(pool, &class)?;
+            let order = emitted_order(&generated);
+            let screened = screen_carried_state(&mut carried, &mut generated, &order);
+            self.executions += screened.executions;
+            drop(carried);
             // Threads the code under test left spinning in the workers must not slow javac
             // and JUnit down.
             pool.recycle_stray();
-            let checked = check(
+            let mut checked = check(
                 test_class(
                     self.plan,
                     &generated,
@@ -340,6 +347,9 @@ impl FinishRun<'_, '_> {
                 verifier,
                 &class,
             )?;
+            if let Some(v) = checked.verified.as_mut() {
+                v.dropped_assertions += screened.dropped;
+            }
             // Goals whose tests verification dropped go back to a search while budget
             // remains.
             round += 1;
@@ -429,19 +439,24 @@ fn report_coverage(
     checked: &Checked,
     events: &mut RunEvents,
 ) -> Result<(std::collections::BTreeMap<GoalId, String>, u64), EngineError> {
-    let mut fresh_config = pool.config().clone();
-    fresh_config.workers = 1;
-    // Static state carries over from test to test there, as it does under JUnit.
-    fresh_config
-        .extra_jvm_args
-        .push("-Drivet.keepStatics=true".into());
-    let mut fresh = WorkerPool::new(&fresh_config).map_err(|source| EngineError::Worker {
-        class: Some(class.clone()),
-        source: Box::new(source),
-    })?;
+    let mut fresh = carried_state_pool(pool, class)?;
     let (covering, m) = final_coverage(plan, &checked.class, &checked.emitted, &mut fresh);
     events.timed_out += fresh.events().timed_out;
     Ok((covering, m))
+}
+
+/// A pool of one fresh JVM, like `pool`'s, in which static state carries over from test to
+/// test, as it does under JUnit.
+fn carried_state_pool(pool: &WorkerPool, class: &ClassName) -> Result<WorkerPool, EngineError> {
+    let mut config = pool.config().clone();
+    config.workers = 1;
+    config
+        .extra_jvm_args
+        .push("-Drivet.keepStatics=true".into());
+    WorkerPool::new(&config).map_err(|source| EngineError::Worker {
+        class: Some(class.clone()),
+        source: Box::new(source),
+    })
 }
 
 /// What the report of one class is made from.

@@ -392,7 +392,7 @@ fn inspector_variant(model: &ApiModel, t: &TypedTest, e: &Execution) -> (TypedTe
 }
 
 /// Equal, with floating-point values compared by bits (NaN equals NaN).
-fn same(a: &ValueSummary, b: &ValueSummary) -> bool {
+pub(crate) fn same(a: &ValueSummary, b: &ValueSummary) -> bool {
     match (a, b) {
         (ValueSummary::Float(x), ValueSummary::Float(y)) => x.to_bits() == y.to_bits(),
         (ValueSummary::Double(x), ValueSummary::Double(y)) => x.to_bits() == y.to_bits(),
