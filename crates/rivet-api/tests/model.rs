@@ -317,7 +317,10 @@ fn a_list_the_class_hands_out_gets_the_list_queries_and_a_list_argument_only_its
         .collect();
     assert_eq!(
         to_array,
-        ["()[Ljava/lang/Object;", "([Ljava/lang/Object;)[Ljava/lang/Object;"],
+        [
+            "()[Ljava/lang/Object;",
+            "([Ljava/lang/Object;)[Ljava/lang/Object;"
+        ],
         "{to_array:?}"
     );
     let fillers = names(&model.methods_on(&list));
