@@ -6,6 +6,7 @@ mod inputs;
 mod node;
 mod patience;
 mod plugin;
+mod slots;
 mod strategy;
 mod whole;
 

@@ -25,6 +25,7 @@ use tracing::debug;
 
 use crate::node::{Node, NodeAnswer, NodeInFlight, NodeQuestion};
 use crate::patience::Patience;
+use crate::slots::HeapGoalSlots;
 use rivet_search::ArchiveCursor;
 use rivet_strategy::ClassPlan;
 use rivet_strategy::{StepOutcome, Strategy};
@@ -153,8 +154,6 @@ struct Prediction {
     prefix: Vec<u32>,
 }
 
-/// Most heap goals (path conditions handed to the search) active at once.
-const MAX_ACTIVE_GOALS: usize = 8;
 /// Most path conditions waiting to become heap goals.
 const MAX_WAITING_GOALS: usize = 64;
 
@@ -182,10 +181,11 @@ pub struct ConcolicStrategy<'g, 'm> {
     /// a stepping stone deeper into the method, as a loop's next iteration).
     pending: Vec<Node>,
     stepping: Vec<Node>,
-    /// Path conditions waiting to become goals (goals are added between steps, at most
-    /// [`MAX_ACTIVE_GOALS`] active at once), oldest first.
+    /// Path conditions waiting to become goals (goals are added between steps, as many active
+    /// at once as [`HeapGoalSlots`] opens), oldest first.
     new_goals: Vec<(usize, Arc<PathCondition>)>,
     active: Vec<(GoalId, Duration, Arc<PathCondition>)>,
+    slots: HeapGoalSlots,
     feasibility: Feasibility,
     seeded: bool,
     uncovered_left: bool,
@@ -273,6 +273,7 @@ impl<'g, 'm> ConcolicStrategy<'g, 'm> {
             stepping: Vec::new(),
             new_goals: Vec::new(),
             active: Vec::new(),
+            slots: HeapGoalSlots::default(),
             feasibility,
             seeded: false,
             p_dse: config.dse_probability,
@@ -647,10 +648,12 @@ impl Strategy for ConcolicStrategy<'_, '_> {
         for (g, since, pc) in std::mem::take(&mut self.active) {
             if archive.is_covered(g) {
                 self.stats.goals_reached += 1;
+                self.slots.reached();
                 self.feasibility
                     .learn(&pc, Label::Feasible, Source::GoalReached);
                 goals.retire(g);
             } else if self.explorer.clock().since(since) >= slice {
+                self.slots.failed();
                 self.feasibility
                     .learn(&pc, Label::Infeasible, Source::GoalFailed);
                 goals.retire(g);
@@ -661,11 +664,11 @@ impl Strategy for ConcolicStrategy<'_, '_> {
             }
         }
         self.active = still;
-        // At most a few in flight: each active goal has the workers observe its access paths
-        // in every test the search runs (263 at once held the search to 2.5k tests/s on
-        // AbstractPatriciaTrie, against 5k alone); the others wait, the newest first dropped
-        // when too many wait.
-        let room = MAX_ACTIVE_GOALS.saturating_sub(self.active.len());
+        // At most a few in flight, fewer while they fail (see `HeapGoalSlots`): each active
+        // goal has the workers observe its access paths in every test the search runs (263 at
+        // once held the search to 2.5k tests/s on AbstractPatriciaTrie, against 5k alone);
+        // the others wait, the newest first dropped when too many wait.
+        let room = self.slots.open().saturating_sub(self.active.len());
         let take = room.min(self.new_goals.len());
         let starting: Vec<_> = self.new_goals.drain(..take).collect();
         self.new_goals.truncate(MAX_WAITING_GOALS);
