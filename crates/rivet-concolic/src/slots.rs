@@ -3,7 +3,8 @@
 //! access paths in every test the search runs; on commons-collections4's
 //! AbstractPatriciaTrie (`all`, seed 0, 60 s) eight at once held the search to 143k tests
 //! against 257k with none, three to 232k, for 2 goals reached of 86. Goals that keep failing
-//! shrink the slots to a floor; goals reached widen them again.
+//! shrink the slots to a floor; goals reached widen them again. (With no bound, 263 goals at
+//! once held the search there to 2.5k tests/s, against 5k alone.)
 
 /// Most heap goals active at once (while they are reached often enough).
 pub const MOST_SLOTS: usize = 8;

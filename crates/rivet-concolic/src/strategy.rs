@@ -24,8 +24,7 @@ use rivet_testcase::{Execution, GoalId, Observation, ProbeId, TypedTest};
 use tracing::debug;
 
 use crate::node::{Node, NodeAnswer, NodeInFlight, NodeQuestion};
-use crate::patience::Patience;
-use crate::slots::HeapGoalSlots;
+use crate::{patience::Patience, slots::HeapGoalSlots};
 use rivet_search::ArchiveCursor;
 use rivet_strategy::ClassPlan;
 use rivet_strategy::{StepOutcome, Strategy};
@@ -664,10 +663,8 @@ impl Strategy for ConcolicStrategy<'_, '_> {
             }
         }
         self.active = still;
-        // At most a few in flight, fewer while they fail (see `HeapGoalSlots`): each active
-        // goal has the workers observe its access paths in every test the search runs (263 at
-        // once held the search to 2.5k tests/s on AbstractPatriciaTrie, against 5k alone);
-        // the others wait, the newest first dropped when too many wait.
+        // At most a few in flight, fewer while they fail (`HeapGoalSlots` says what each
+        // costs); the others wait, the newest first dropped when too many wait.
         let room = self.slots.open().saturating_sub(self.active.len());
         let take = room.min(self.new_goals.len());
         let starting: Vec<_> = self.new_goals.drain(..take).collect();
