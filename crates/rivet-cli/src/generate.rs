@@ -4,6 +4,7 @@
 //! outcome to an exit code (0 when a class got tests).
 
 use std::io::IsTerminal;
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -162,8 +163,12 @@ fn one_class(plan: &RunPlan, guard: &crate::guard::TimeGuard) -> Result<ExitCode
         ));
     };
     let html = html(plan.report_dir(), &report, plan.sourcepath.as_deref())?;
-    print!("{}", summary(&class.report, &class.report_file));
-    println!("  html        {}", html.display());
+    write!(
+        std::io::stdout().lock(),
+        "{}",
+        summary(&class.report, &class.report_file)
+    )?;
+    writeln!(std::io::stdout().lock(), "  html        {}", html.display())?;
     if !class.report.verified {
         eprintln!(
             "rivet: warning: the tests were not verified: no JUnit jars found (pass --test-classpath with junit-platform-console-standalone.jar and the JUnit API jars, or install Debian's junit5/junit4)"
@@ -178,8 +183,12 @@ fn classes(plan: &RunPlan) -> Result<ExitCode> {
     let outcome = generate_run(plan, &mut |event| lines.show(event)).map_err(engine_error)?;
     let r = &outcome.report;
     let html = html(plan.report_dir(), r, plan.sourcepath.as_deref())?;
-    print!("{}", project_summary(r, &outcome.report_file));
-    println!("  html        {}", html.display());
+    write!(
+        std::io::stdout().lock(),
+        "{}",
+        project_summary(r, &outcome.report_file)
+    )?;
+    writeln!(std::io::stdout().lock(), "  html        {}", html.display())?;
     if r.generated == 0 {
         let what = if r.failed > 0 {
             format!("{} failed, {} skipped", r.failed, r.skipped)

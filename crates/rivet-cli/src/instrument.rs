@@ -6,6 +6,7 @@ use crate::cli::InstrumentArgs;
 use anyhow::Result;
 use rivet_classpath::Classpath;
 use rivet_instrument::{instrument_classpath, InstrumentConfig, InstrumentError, PROBES_TSV};
+use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run(args: &InstrumentArgs) -> Result<ExitCode> {
@@ -44,7 +45,8 @@ pub fn run(args: &InstrumentArgs) -> Result<ExitCode> {
     for s in &report.unreadable {
         eprintln!("rivet: error: {}: {} (copied unchanged)", s.class, s.reason);
     }
-    println!(
+    writeln!(
+        std::io::stdout().lock(),
         "instrumented {} classes into {}: {} with probes ({} probes, {} switches), {} exit calls redirected, {} other files copied; probes listed in {}",
         report.classes,
         args.out.display(),
@@ -54,12 +56,13 @@ pub fn run(args: &InstrumentArgs) -> Result<ExitCode> {
         report.exits,
         report.resources,
         args.out.join(PROBES_TSV).display()
-    );
+    )?;
     if !report.unprobed.is_empty() {
-        println!(
+        writeln!(
+            std::io::stdout().lock(),
             "{} classes got no probes (see the warnings above)",
             report.unprobed.len()
-        );
+        )?;
     }
     if !report.unreadable.is_empty() {
         return Err(bad_input(format!(

@@ -1,6 +1,7 @@
 //! `rivet report merge DIR... --out DIR`: the shards' runs merged into one index, its
 //! summary printed and its HTML report written.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -25,10 +26,11 @@ pub fn run(args: &MergeArgs) -> Result<ExitCode> {
         }
     })?;
     let html = html(&args.out, &report, args.sourcepath.as_deref())?;
-    print!(
+    write!(
+        std::io::stdout().lock(),
         "{}",
         project_summary(&report, &args.out.join("rivet-report.json"))
-    );
-    println!("  html        {}", html.display());
+    )?;
+    writeln!(std::io::stdout().lock(), "  html        {}", html.display())?;
     Ok(ExitCode::SUCCESS)
 }

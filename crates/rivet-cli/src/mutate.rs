@@ -3,6 +3,7 @@
 
 use rivet_classfile::ClassName;
 use std::fmt::Write as _;
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -40,10 +41,11 @@ pub fn run(args: &MutateArgs) -> Result<ExitCode> {
     let json = serde_json::to_string_pretty(&score).context("writing the report")?;
     std::fs::write(&args.report, json)
         .with_context(|| format!("writing {}", args.report.display()))?;
-    print!(
+    write!(
+        std::io::stdout().lock(),
         "{}",
         summary(&args.class, &score, &args.report.display().to_string())
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

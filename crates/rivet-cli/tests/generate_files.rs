@@ -134,3 +134,58 @@ fn tests_failing_only_under_junit_are_reported_and_their_goals_searched_again() 
     assert!(suite.contains("Mirage.plain("), "{suite}");
     assert!(!suite.contains("Mirage.seen("), "{suite}");
 }
+
+/// An assertion whose value hangs on how the JVM draws identity hash codes (`gen.Drawn`:
+/// `sequential()` is false in every worker and true under HotSpot's `-XX:hashCode=3`) goes
+/// before the suite is written, as it would fail in a developer's build whose JVM draws them
+/// otherwise; the call stays, and `plain`'s assertions too.
+#[test]
+fn assertions_on_identity_hash_codes_are_dropped() {
+    let classes = common::gen_fixtures("drawn");
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let stdout = common::rivet_ok(&[
+        "generate",
+        "--classpath",
+        &classes.display().to_string(),
+        "--class",
+        "gen.Drawn",
+        "--out",
+        &out.display().to_string(),
+        "--budget",
+        "8",
+        "--seed",
+        "1",
+        "--no-mutation",
+    ]);
+    assert!(stdout.contains("1 assertions dropped"), "{stdout}");
+    let suite = std::fs::read_to_string(out.join("gen/DrawnRivetTest.java")).unwrap();
+    assert!(suite.contains("Drawn.sequential()"), "{suite}");
+    assert!(!suite.contains("(Drawn.sequential())"), "{suite}");
+    assert!(suite.contains("assertEquals(1, Drawn.plain("), "{suite}");
+}
+
+/// A closed stdout (`rivet generate … | head -1`) ends the run quietly once the tests are
+/// written: exit 0, no panic.
+#[test]
+fn a_closed_stdout_is_no_error() {
+    let classes = common::gen_fixtures("closed-stdout");
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rivet"))
+        .args(["generate", "--classpath"])
+        .arg(&classes)
+        .args(["--class", "gen.Small", "--out"])
+        .arg(&out)
+        .args(["--budget", "3", "--seed", "0", "--no-mutation"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{:?} {stderr}", o.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.join("gen/SmallRivetTest.java").is_file(), "{stderr}");
+}

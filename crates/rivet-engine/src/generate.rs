@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rivet_api::{ApiModel, GenConfig, Generator};
 use rivet_classfile::ClassName;
-use rivet_search::{screen_carried_state, Archive, SearchConfig};
+use rivet_search::{screen_carried_state, screen_pass, Archive, SearchConfig};
 use tracing::info_span;
 
 use rivet_testcase::GoalId;
@@ -330,11 +330,19 @@ impl FinishRun<'_, '_> {
             self.executions += spent;
             // Assertions that hold only in a fresh JVM go now, all at once, rather than one
             // per test per round of verification.
-            let mut carried = carried_state_pool(pool, &class)?;
+            let mut carried = carried_state_pool(pool, &class, &[])?;
             let order = emitted_order(&generated);
-            let screened = screen_carried_state(&mut carried, &mut generated, &order);
+            let mut screened = screen_carried_state(&mut carried, &mut generated, &order);
             self.executions += screened.executions;
             drop(carried);
+            // And those whose values hang on identity hash codes, which differ from JVM to
+            // JVM (a hash map's order with a key of identity hash).
+            for mode in OTHER_HASH_MODES {
+                let mut other = carried_state_pool(pool, &class, &[UNLOCK_EXPERIMENTAL, mode])?;
+                let pass = screen_pass(&mut other, &mut generated, &order);
+                self.executions += pass.executions;
+                screened.dropped += pass.dropped;
+            }
             // Threads the code under test left spinning in the workers must not slow javac
             // and JUnit down.
             pool.recycle_stray();
@@ -439,20 +447,39 @@ fn report_coverage(
     checked: &Checked,
     events: &mut RunEvents,
 ) -> Result<(std::collections::BTreeMap<GoalId, String>, u64), EngineError> {
-    let mut fresh = carried_state_pool(pool, class)?;
+    let mut fresh = carried_state_pool(pool, class, &[])?;
     let (covering, m) = final_coverage(plan, &checked.class, &checked.emitted, &mut fresh);
     events.timed_out += fresh.events().timed_out;
     Ok((covering, m))
 }
 
-/// A pool of one fresh JVM, like `pool`'s, in which static state carries over from test to
-/// test, as it does under JUnit.
-fn carried_state_pool(pool: &WorkerPool, class: &ClassName) -> Result<WorkerPool, EngineError> {
+/// HotSpot's flag that lets `-XX:hashCode` be set.
+const UNLOCK_EXPERIMENTAL: &str = "-XX:+UnlockExperimentalVMOptions";
+
+/// JVMs that make identity hash codes otherwise than the search's workers (HotSpot's own
+/// per-thread random numbers): 2 gives every object 1, 4 its address. The suite runs once in
+/// each before verification, which then runs it with others again (`rivet-verify`'s runs):
+/// an assertion on the order of a hash map holding a key of identity hash (commons-collections'
+/// `AbstractHashedMap` stores `null` as a sentinel object) passes or fails by the draw, and
+/// every JVM with other draws is one more chance to find it here rather than in the
+/// developer's build.
+const OTHER_HASH_MODES: [&str; 2] = ["-XX:hashCode=3", "-XX:hashCode=4"];
+
+/// A pool of one fresh JVM, like `pool`'s and with `flags` beside its own, in which static
+/// state carries over from test to test, as it does under JUnit.
+fn carried_state_pool(
+    pool: &WorkerPool,
+    class: &ClassName,
+    flags: &[&str],
+) -> Result<WorkerPool, EngineError> {
     let mut config = pool.config().clone();
     config.workers = 1;
     config
         .extra_jvm_args
         .push("-Drivet.keepStatics=true".into());
+    config
+        .extra_jvm_args
+        .extend(flags.iter().map(|f| f.to_string()));
     WorkerPool::new(&config).map_err(|source| EngineError::Worker {
         class: Some(class.clone()),
         source: Box::new(source),

@@ -35,18 +35,35 @@ pub fn screen_carried_state(
     }
     let reversed: Vec<usize> = order.iter().rev().copied().collect();
     for pass in [order, &reversed[..]] {
-        let cases: Vec<TestCase> = pass.iter().map(|&i| as_checked(&tests[i])).collect();
-        let runs = executor.execute(&cases);
-        done.executions += runs.len() as u64;
-        for (&i, run) in pass.iter().zip(&runs) {
-            done.dropped += keep_holding(&mut tests[i], run);
-        }
+        let one = screen_pass(executor, tests, pass);
+        done.dropped += one.dropped;
+        done.executions += one.executions;
     }
     if done.dropped > 0 {
         debug!(
             dropped = done.dropped,
             "assertions that do not hold with static state carried over"
         );
+    }
+    done
+}
+
+/// Runs `tests` once in `order` on `executor` and drops the assertions that do not hold
+/// there: one pass of [`screen_carried_state`], or a pass in a JVM that makes identity hash
+/// codes otherwise than the search's workers.
+pub fn screen_pass(
+    executor: &mut dyn Executor,
+    tests: &mut [GeneratedTest],
+    order: &[usize],
+) -> CarriedScreen {
+    let cases: Vec<TestCase> = order.iter().map(|&i| as_checked(&tests[i])).collect();
+    let runs = executor.execute(&cases);
+    let mut done = CarriedScreen {
+        dropped: 0,
+        executions: runs.len() as u64,
+    };
+    for (&i, run) in order.iter().zip(&runs) {
+        done.dropped += keep_holding(&mut tests[i], run);
     }
     done
 }

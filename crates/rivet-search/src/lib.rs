@@ -34,7 +34,7 @@ pub use archive::{Archive, MAX_PENDING_SNAPSHOTS};
 pub use archive_cursor::ArchiveCursor;
 pub use assertions::add_assertions;
 pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutcomes};
-pub use carried::{as_checked, screen_carried_state, CarriedScreen};
+pub use carried::{as_checked, screen_carried_state, screen_pass, CarriedScreen};
 pub use discriminate::discriminate;
 pub use goal::{
     normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, SnapshotSampling,
