@@ -64,6 +64,9 @@ pub struct Generator<'m> {
     /// Set while the argument of a call on a collection or map is made: an element is then a
     /// fresh value rather than one the test already holds, so that the elements differ.
     fresh_element: std::cell::Cell<bool>,
+    /// Set while the argument of a lookup in a collection or map is made (`contains`,
+    /// `containsKey`, `subMap` …): it is then mostly one of the test's elements.
+    query_element: std::cell::Cell<bool>,
 }
 
 pub(crate) const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
@@ -78,6 +81,10 @@ const P_PARSER: f64 = 0.15;
 /// How often a parser's argument is one of the packages' program texts (else any string).
 const P_PROGRAM_ARGUMENT: f64 = 0.8;
 
+/// How often a lookup's argument (`contains`, `containsKey`, `subMap` …) on a collection or
+/// map is one of the test's elements ([`ApiModel::element_values`]), when it holds any.
+const P_QUERY_ELEMENT: f64 = 0.5;
+
 /// How often a primitive argument that repeats an earlier argument of the same call (or an
 /// array element an earlier element) is replaced by a fresh, different value.
 const DISTINCT_ARGUMENTS: f64 = 0.8;
@@ -88,6 +95,7 @@ impl<'m> Generator<'m> {
             model,
             config,
             fresh_element: std::cell::Cell::new(false),
+            query_element: std::cell::Cell::new(false),
         }
     }
 
@@ -190,11 +198,13 @@ impl<'m> Generator<'m> {
             } else {
                 p.substitute(&env)
             };
-            let element = crate::views::inserts_elements(&c.member.name)
-                && receiver
-                    .as_ref()
-                    .is_some_and(|(_, ty)| self.model.holds_elements(ty));
-            self.fresh_element.set(element);
+            let holder = receiver
+                .as_ref()
+                .is_some_and(|(_, ty)| self.model.holds_elements(ty));
+            self.fresh_element
+                .set(holder && crate::elements::inserts_elements(&c.member.name));
+            self.query_element
+                .set(holder && crate::elements::queries_elements(&c.member.name));
             // A parser's text is mostly one of the packages' programs.
             let id = if parser && rng.chance(P_PROGRAM_ARGUMENT) {
                 self.program_text(rng)
@@ -203,6 +213,7 @@ impl<'m> Generator<'m> {
                 self.value(rng, t, &p, depth + 1)
             };
             self.fresh_element.set(false);
+            self.query_element.set(false);
             let mut id = id?;
             // Distinct parameters mostly get distinct values: `f(x, x)` reaches branches but
             // cannot tell an argument-order or comparison mutant from the original.
@@ -344,6 +355,18 @@ impl<'m> Generator<'m> {
         } else {
             (reuse, p_reuse)
         };
+        // A lookup's argument is mostly an element the test stored or was handed.
+        if self.query_element.replace(false) && rng.chance(P_QUERY_ELEMENT) {
+            let elements: Vec<usize> = self
+                .model
+                .element_values(t, t.len())
+                .into_iter()
+                .filter(|i| reuse.contains(i))
+                .collect();
+            if let Some(i) = rng.pick(&elements) {
+                return Some(StatementId(*i as u32));
+            }
+        }
         if !reuse.is_empty() && rng.chance(p_reuse) {
             return rng.pick(&reuse).map(|i| StatementId(*i as u32));
         }

@@ -14,6 +14,7 @@
 mod access;
 mod class_api;
 mod constants;
+mod elements;
 mod error;
 mod functional;
 mod generate;

@@ -39,29 +39,6 @@ fn takes_callback(descriptor: &str) -> bool {
         .is_some_and(|params| params.contains("Ljava/util/function/"))
 }
 
-/// Methods of the JDK's collections and maps that store an argument as an element.
-const ELEMENT_INSERTS: &[&str] = &[
-    "add",
-    "addFirst",
-    "addLast",
-    "addElement",
-    "insertElementAt",
-    "setElementAt",
-    "offer",
-    "offerFirst",
-    "offerLast",
-    "push",
-    "put",
-    "putIfAbsent",
-    "replace",
-    "set",
-];
-
-/// Does a method of this name store an argument as an element of its collection or map?
-pub fn inserts_elements(method: &str) -> bool {
-    ELEMENT_INSERTS.contains(&method)
-}
-
 impl ApiModel {
     /// The instance methods of JDK type `ty` (`java.util` only, with its supertypes) a test
     /// may call on a value the class under test returned; for any other type what
@@ -101,45 +78,6 @@ impl ApiModel {
         let out = Arc::new(out);
         self.views_on.borrow_mut().insert(name, out.clone());
         out
-    }
-
-    /// Does a value of `ty` hold elements (a `Collection` or a `Map`)? Such a value is never
-    /// given itself as an element: one that holds itself hides every mix-up of its elements
-    /// (they all print as `(this Collection)`).
-    pub fn holds_elements(&self, ty: &JType) -> bool {
-        ["java/util/Collection", "java/util/Map"]
-            .iter()
-            .any(|c| self.assignable(ty, &JType::class(c)))
-    }
-
-    /// Takes out of `t` every call that makes a collection or map an element of itself
-    /// (`list.add(list)`, `map.put(k, map)`), with what depends on it; queries that take the
-    /// collection itself (`list.equals(list)`, `list.addAll(list)`) stay.
-    pub fn drop_self_insertions(&self, t: &mut TypedTest) {
-        let doomed: Vec<usize> = t
-            .statements()
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| match s {
-                Statement::Call {
-                    method,
-                    receiver: Some(r),
-                    args,
-                } => {
-                    inserts_elements(&method.name)
-                        && args.contains(r)
-                        && t.types
-                            .get(r.0 as usize)
-                            .and_then(|ty| ty.as_ref())
-                            .is_some_and(|ty| self.holds_elements(ty))
-                }
-                _ => false,
-            })
-            .map(|(i, _)| i)
-            .collect();
-        if !doomed.is_empty() {
-            t.remove_with_dependents(&doomed);
-        }
     }
 
     /// Did the class under test (or a nested class of it) hand out the value of statement

@@ -207,8 +207,21 @@ fn change_argument(
         .filter(|(j, v)| *j != old.0 as usize && stands_in(g, v, &ty))
         .map(|(j, _)| j)
         .collect();
+    // A lookup's argument is mostly re-pointed to an element the test holds.
+    let elements: Vec<usize> = if g.model.is_lookup(t, i) {
+        let elements = g.model.element_values(t, i);
+        candidates
+            .iter()
+            .copied()
+            .filter(|j| elements.contains(j))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut i = i;
-    let new = if !candidates.is_empty() && rng.chance(0.5) {
+    let new = if !elements.is_empty() && rng.chance(0.5) {
+        StatementId(*rng.pick(&elements).unwrap_or(&elements[0]) as u32)
+    } else if !candidates.is_empty() && rng.chance(0.5) {
         StatementId(*rng.pick(&candidates).unwrap_or(&candidates[0]) as u32)
     } else {
         let mut new_id = None;

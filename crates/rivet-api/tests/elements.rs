@@ -1,0 +1,125 @@
+//! Which values of a test are a collection's elements, and which calls look one up.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use rivet_api::{AccessMode, ApiModel};
+use rivet_classpath::{Classpath, JdkImage};
+use rivet_testcase::{JType, MemberRef, Statement, StatementId, TypedTest};
+
+fn model() -> ApiModel {
+    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
+    let cp = Classpath::from_paths(vec![rivet_testkit::compiled_subjects(11)], Some(jdk));
+    ApiModel::build(
+        Arc::new(cp.expect("classpath")),
+        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap()
+}
+
+fn call(
+    t: &mut TypedTest,
+    owner: &str,
+    name: &str,
+    descriptor: &str,
+    receiver: StatementId,
+    args: Vec<StatementId>,
+    ty: &str,
+) -> StatementId {
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(owner, name, descriptor),
+            receiver: Some(receiver),
+            args,
+        },
+        Some(JType::from_descriptor(ty).unwrap()),
+    )
+}
+
+fn string(t: &mut TypedTest, s: &str) -> StatementId {
+    t.push(
+        Statement::String(s.into()),
+        Some(JType::class("java/lang/String")),
+    )
+}
+
+#[test]
+fn stored_and_handed_back_values_are_elements_and_lookups_are_told() {
+    let model = model();
+    let mut t = TypedTest::new();
+    let list = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class("java/util/ArrayList")),
+    );
+    let stored = string(&mut t, "stored");
+    let list_ty = "java/util/ArrayList";
+    call(
+        &mut t,
+        list_ty,
+        "add",
+        "(Ljava/lang/Object;)Z",
+        list,
+        vec![stored],
+        "Z",
+    );
+    let iterator = call(
+        &mut t,
+        list_ty,
+        "iterator",
+        "()Ljava/util/Iterator;",
+        list,
+        vec![],
+        "Ljava/util/Iterator;",
+    );
+    let next = call(
+        &mut t,
+        "java/util/Iterator",
+        "next",
+        "()Ljava/lang/Object;",
+        iterator,
+        vec![],
+        "Ljava/lang/Object;",
+    );
+    let other = string(&mut t, "other");
+    let lookup = call(
+        &mut t,
+        list_ty,
+        "contains",
+        "(Ljava/lang/Object;)Z",
+        list,
+        vec![other],
+        "Z",
+    );
+    // A call of the same name on a value that holds no elements is no lookup.
+    let text_contains = call(
+        &mut t,
+        "java/lang/String",
+        "contains",
+        "(Ljava/lang/CharSequence;)Z",
+        other,
+        vec![stored],
+        "Z",
+    );
+
+    let elements = model.element_values(&t, t.len());
+    assert_eq!(
+        elements,
+        vec![stored.0 as usize, next.0 as usize],
+        "{:?}",
+        t.statements()
+    );
+    // Only what came before counts.
+    assert_eq!(
+        model.element_values(&t, next.0 as usize),
+        vec![stored.0 as usize]
+    );
+    assert!(model.is_lookup(&t, lookup.0 as usize));
+    assert!(!model.is_lookup(&t, text_contains.0 as usize));
+    assert!(!model.is_lookup(&t, iterator.0 as usize));
+}
