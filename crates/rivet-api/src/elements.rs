@@ -1,6 +1,6 @@
 //! Which calls of a test store an element in a collection or map, which look one up, and which
-//! values of a test are elements: a lookup (`contains`, `containsKey`, `remove`, `indexOf`,
-//! `subMap` …) mostly reaches its interesting branches with an element the collection holds,
+//! values of a test are elements: a lookup (`contains`, `containsKey`, `remove`, `indexOf`
+//! …) mostly reaches its interesting branches with an element the collection holds,
 //! which a value drawn from everything the test holds rarely is.
 
 use rivet_testcase::{JType, Statement, TypedTest};
@@ -32,7 +32,11 @@ pub fn inserts_elements(method: &str) -> bool {
 
 /// Methods of the JDK's collections and maps (and the like methods of a class under test) that
 /// look an argument up among the elements: given one the collection holds they go past its
-/// `instanceof`, range and hash checks into the branches that compare it.
+/// `instanceof` and hash checks into the branches that compare it. Not the navigating ones
+/// (`subMap`, `ceiling`, a trie's `prefixMap`): their interesting arguments lie between the
+/// elements, and on commons-collections4's AbstractPatriciaTrie (`search`, seeds 0-2) elements
+/// there cost 11 branches (a prefix map of an element's whole key holds one entry, never the
+/// two its iterator's `remove` needs).
 const ELEMENT_QUERIES: &[&str] = &[
     "contains",
     "containsKey",
@@ -45,30 +49,6 @@ const ELEMENT_QUERIES: &[&str] = &[
     "removeLastOccurrence",
     "indexOf",
     "lastIndexOf",
-    "ceiling",
-    "floor",
-    "higher",
-    "lower",
-    "ceilingKey",
-    "floorKey",
-    "higherKey",
-    "lowerKey",
-    "ceilingEntry",
-    "floorEntry",
-    "higherEntry",
-    "lowerEntry",
-    "headMap",
-    "tailMap",
-    "subMap",
-    "headSet",
-    "tailSet",
-    "subSet",
-    "nextKey",
-    "previousKey",
-    "prefixMap",
-    "select",
-    "selectKey",
-    "selectValue",
 ];
 
 /// Does a method of this name look an argument up among its collection's or map's elements?
@@ -123,44 +103,47 @@ impl ApiModel {
         }
     }
 
-    /// Is statement `at` of `t` a lookup among the elements of a collection or map
-    /// (`set.contains(x)`, `map.subMap(a, b)`)?
-    pub fn is_lookup(&self, t: &TypedTest, at: usize) -> bool {
+    /// When statement `at` of `t` is a lookup among the elements of a collection or map
+    /// (`set.contains(x)`, `map.get(k)`): that collection's statement.
+    pub fn lookup_in(&self, t: &TypedTest, at: usize) -> Option<usize> {
         match t.statements().get(at) {
             Some(Statement::Call {
                 method,
                 receiver: Some(r),
                 ..
-            }) => {
-                queries_elements(&method.name)
-                    && t.types
-                        .get(r.0 as usize)
-                        .and_then(|ty| ty.as_ref())
-                        .is_some_and(|ty| self.holds_elements(ty))
+            }) if queries_elements(&method.name)
+                && t.types
+                    .get(r.0 as usize)
+                    .and_then(|ty| ty.as_ref())
+                    .is_some_and(|ty| self.holds_elements(ty)) =>
+            {
+                Some(r.0 as usize)
             }
-            _ => false,
+            _ => None,
         }
     }
 
-    /// The values of `t` before statement `before` that are elements: arguments an insertion
-    /// stored in a collection or map, and values a call on a collection, map, iterator or
-    /// entry returned (`iterator().next()`, `get(k)`, `firstKey()`, `getKey()`), themselves
-    /// neither holding elements nor iterating over them.
-    pub fn element_values(&self, t: &TypedTest, before: usize) -> Vec<usize> {
-        let holds = |id: usize| {
-            t.types
-                .get(id)
-                .and_then(|ty| ty.as_ref())
-                .is_some_and(|ty| self.holds_elements(ty))
+    /// The values of `t` before statement `before` that are elements of the collection or
+    /// map of statement `of`: arguments an insertion into it stored, values a call on it
+    /// returned (`get(k)`, `firstKey()`), and what its iterators handed out (`next()`), none
+    /// of them holding elements or iterating over them. A view's own (`entrySet()`'s entries
+    /// from its iterator) are not its map's keys: `entrySet().contains(e)` wants an entry.
+    pub fn element_values(&self, t: &TypedTest, before: usize, of: usize) -> Vec<usize> {
+        let type_of = |id: usize| t.types.get(id).and_then(|ty| ty.as_ref());
+        let holds = |id: usize| type_of(id).is_some_and(|ty| self.holds_elements(ty));
+        let iterator = |id: usize| {
+            type_of(id).is_some_and(|ty| {
+                ITERATORS
+                    .iter()
+                    .any(|s| self.assignable(ty, &JType::class(s)))
+            })
         };
-        let is_a = |id: usize, types: &[&str]| {
-            t.types
-                .get(id)
-                .and_then(|ty| ty.as_ref())
-                .is_some_and(|ty| types.iter().any(|s| self.assignable(ty, &JType::class(s))))
+        let receiver_of = |id: usize| match t.statements().get(id) {
+            Some(Statement::Call {
+                receiver: Some(r), ..
+            }) => Some(r.0 as usize),
+            _ => None,
         };
-        let iterator = |id: usize| is_a(id, ITERATORS);
-        let entry = |id: usize| is_a(id, &["java/util/Map$Entry"]);
         let mut out = Vec::new();
         for (i, s) in t.statements().iter().enumerate().take(before) {
             let Statement::Call {
@@ -172,26 +155,20 @@ impl ApiModel {
                 continue;
             };
             let r = r.0 as usize;
-            if inserts_elements(&method.name) && holds(r) {
-                out.extend(args.iter().map(|a| a.0 as usize).filter(|a| *a != r));
-            } else if (holds(r) || iterator(r) || entry(r))
+            let from_it = iterator(r) && receiver_of(r) == Some(of);
+            if r == of && inserts_elements(&method.name) {
+                out.extend(args.iter().map(|a| a.0 as usize).filter(|a| *a != of));
+            } else if (r == of || from_it)
                 && !holds(i)
                 && !iterator(i)
                 && !NOT_ELEMENTS.contains(&method.name.as_str())
-                && t.types
-                    .get(i)
-                    .and_then(|ty| ty.as_ref())
-                    .is_some_and(|ty| ty.is_reference())
             {
                 out.push(i);
             }
         }
         out.retain(|i| {
             !matches!(t.statements().get(*i), Some(Statement::Null { .. }))
-                && t.types
-                    .get(*i)
-                    .and_then(|ty| ty.as_ref())
-                    .is_some_and(|ty| ty.is_reference())
+                && type_of(*i).is_some_and(|ty| ty.is_reference())
         });
         out.sort_unstable();
         out.dedup();

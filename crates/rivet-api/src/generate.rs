@@ -64,9 +64,9 @@ pub struct Generator<'m> {
     /// Set while the argument of a call on a collection or map is made: an element is then a
     /// fresh value rather than one the test already holds, so that the elements differ.
     fresh_element: std::cell::Cell<bool>,
-    /// Set while the argument of a lookup in a collection or map is made (`contains`,
-    /// `containsKey`, `subMap` …): it is then mostly one of the test's elements.
-    query_element: std::cell::Cell<bool>,
+    /// The collection or map while the argument of a lookup in it is made (`contains`,
+    /// `containsKey`, `remove` …): it is then mostly one of the test's elements.
+    query_element: std::cell::Cell<Option<StatementId>>,
 }
 
 pub(crate) const CHARS: &[u8] = b"abcxyzABZ019 _-.,;:/@#\n";
@@ -81,7 +81,7 @@ const P_PARSER: f64 = 0.15;
 /// How often a parser's argument is one of the packages' program texts (else any string).
 const P_PROGRAM_ARGUMENT: f64 = 0.8;
 
-/// How often a lookup's argument (`contains`, `containsKey`, `subMap` …) on a collection or
+/// How often a lookup's argument (`contains`, `containsKey`, `remove` …) on a collection or
 /// map is one of the test's elements ([`ApiModel::element_values`]), when it holds any.
 const P_QUERY_ELEMENT: f64 = 0.5;
 
@@ -95,7 +95,7 @@ impl<'m> Generator<'m> {
             model,
             config,
             fresh_element: std::cell::Cell::new(false),
-            query_element: std::cell::Cell::new(false),
+            query_element: std::cell::Cell::new(None),
         }
     }
 
@@ -203,8 +203,9 @@ impl<'m> Generator<'m> {
                 .is_some_and(|(_, ty)| self.model.holds_elements(ty));
             self.fresh_element
                 .set(holder && crate::elements::inserts_elements(&c.member.name));
+            let lookup = holder && crate::elements::queries_elements(&c.member.name);
             self.query_element
-                .set(holder && crate::elements::queries_elements(&c.member.name));
+                .set(receiver.as_ref().map(|(r, _)| *r).filter(|_| lookup));
             // A parser's text is mostly one of the packages' programs.
             let id = if parser && rng.chance(P_PROGRAM_ARGUMENT) {
                 self.program_text(rng)
@@ -213,7 +214,7 @@ impl<'m> Generator<'m> {
                 self.value(rng, t, &p, depth + 1)
             };
             self.fresh_element.set(false);
-            self.query_element.set(false);
+            self.query_element.set(None);
             let mut id = id?;
             // Distinct parameters mostly get distinct values: `f(x, x)` reaches branches but
             // cannot tell an argument-order or comparison mutant from the original.
@@ -355,16 +356,18 @@ impl<'m> Generator<'m> {
         } else {
             (reuse, p_reuse)
         };
-        // A lookup's argument is mostly an element the test stored or was handed.
-        if self.query_element.replace(false) && rng.chance(P_QUERY_ELEMENT) {
-            let elements: Vec<usize> = self
-                .model
-                .element_values(t, t.len())
-                .into_iter()
-                .filter(|i| reuse.contains(i))
-                .collect();
-            if let Some(i) = rng.pick(&elements) {
-                return Some(StatementId(*i as u32));
+        // A lookup's argument is mostly an element its collection holds or handed out.
+        if let Some(of) = self.query_element.take() {
+            if rng.chance(P_QUERY_ELEMENT) {
+                let elements: Vec<usize> = self
+                    .model
+                    .element_values(t, t.len(), of.0 as usize)
+                    .into_iter()
+                    .filter(|i| reuse.contains(i))
+                    .collect();
+                if let Some(i) = rng.pick(&elements) {
+                    return Some(StatementId(*i as u32));
+                }
             }
         }
         if !reuse.is_empty() && rng.chance(p_reuse) {

@@ -47,7 +47,7 @@ fn string(t: &mut TypedTest, s: &str) -> StatementId {
 }
 
 #[test]
-fn stored_and_handed_back_values_are_elements_and_lookups_are_told() {
+fn a_collections_elements_are_what_it_stored_and_handed_back_and_lookups_are_told() {
     let model = model();
     let mut t = TypedTest::new();
     let list = t.push(
@@ -107,7 +107,7 @@ fn stored_and_handed_back_values_are_elements_and_lookups_are_told() {
         "Z",
     );
 
-    let elements = model.element_values(&t, t.len());
+    let elements = model.element_values(&t, t.len(), list.0 as usize);
     assert_eq!(
         elements,
         vec![stored.0 as usize, next.0 as usize],
@@ -116,10 +116,35 @@ fn stored_and_handed_back_values_are_elements_and_lookups_are_told() {
     );
     // Only what came before counts.
     assert_eq!(
-        model.element_values(&t, next.0 as usize),
+        model.element_values(&t, next.0 as usize, list.0 as usize),
         vec![stored.0 as usize]
     );
-    assert!(model.is_lookup(&t, lookup.0 as usize));
-    assert!(!model.is_lookup(&t, text_contains.0 as usize));
-    assert!(!model.is_lookup(&t, iterator.0 as usize));
+    // Another collection's elements are not this one's.
+    let other_list = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class("java/util/ArrayList")),
+    );
+    call(
+        &mut t,
+        list_ty,
+        "add",
+        "(Ljava/lang/Object;)Z",
+        other_list,
+        vec![other],
+        "Z",
+    );
+    assert_eq!(
+        model.element_values(&t, t.len(), other_list.0 as usize),
+        vec![other.0 as usize]
+    );
+    assert_eq!(model.element_values(&t, t.len(), list.0 as usize), elements);
+    assert_eq!(
+        model.lookup_in(&t, lookup.0 as usize),
+        Some(list.0 as usize)
+    );
+    assert_eq!(model.lookup_in(&t, text_contains.0 as usize), None);
+    assert_eq!(model.lookup_in(&t, iterator.0 as usize), None);
 }

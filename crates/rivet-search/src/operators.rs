@@ -208,8 +208,8 @@ fn change_argument(
         .map(|(j, _)| j)
         .collect();
     // A lookup's argument is mostly re-pointed to an element the test holds.
-    let elements: Vec<usize> = if g.model.is_lookup(t, i) {
-        let elements = g.model.element_values(t, i);
+    let elements: Vec<usize> = if let Some(of) = g.model.lookup_in(t, i) {
+        let elements = g.model.element_values(t, i, of);
         candidates
             .iter()
             .copied()
