@@ -65,7 +65,7 @@ pub struct Generator<'m> {
     /// fresh value rather than one the test already holds, so that the elements differ.
     fresh_element: std::cell::Cell<bool>,
     /// The collection or map while the argument of a lookup in it is made (`contains`,
-    /// `containsKey`, `remove` …): it is then mostly one of the test's elements.
+    /// `containsKey`, `remove` …): it is then, half the time, one of that collection's elements.
     query_element: std::cell::Cell<Option<StatementId>>,
 }
 
@@ -82,7 +82,8 @@ const P_PARSER: f64 = 0.15;
 const P_PROGRAM_ARGUMENT: f64 = 0.8;
 
 /// How often a lookup's argument (`contains`, `containsKey`, `remove` …) on a collection or
-/// map is one of the test's elements ([`ApiModel::element_values`]), when it holds any.
+/// map is one of that collection's own elements ([`ApiModel::element_values`]: what was
+/// stored in it, what calls on it returned, what its iterators handed out), when it has any.
 const P_QUERY_ELEMENT: f64 = 0.5;
 
 /// How often a primitive argument that repeats an earlier argument of the same call (or an

@@ -41,6 +41,9 @@ pub struct Archive {
     /// in whichever strategy's turn it ran: the search runs SUSHI's goals' tests, but the
     /// path condition made them.
     pub guides: BTreeMap<GoalId, &'static str>,
+    /// Goals covered for the first time, in the order they were, since the driver last took
+    /// them (after every turn): what a turn brought, without comparing the whole archive.
+    pub newly_covered: Vec<GoalId>,
 }
 
 /// Most tests waiting for a concolic step.
@@ -65,6 +68,7 @@ impl Archive {
                 Some(old) => test.len() < old.len(),
                 None => {
                     new_goal = true;
+                    self.newly_covered.push(*g);
                     true
                 }
             };

@@ -211,16 +211,18 @@ fn rewards(values: &[StrategyValue], before: &[usize], turn: usize, n: usize) ->
     out
 }
 
-/// Credits each goal covered for the first time in a turn to the technique its test is
-/// credited to (a row is added for a technique that is not a strategy).
+/// Credits each goal covered for the first time in a turn (`newly`) to the technique its test
+/// is credited to (a row is added for a technique that is not a strategy); returns how many
+/// of them are branch goals.
 fn credit_first_covered(
     values: &mut Vec<StrategyValue>,
-    covered_before: &std::collections::BTreeSet<rivet_testcase::GoalId>,
+    newly: &[rivet_testcase::GoalId],
     archive: &Archive,
-    branch_goals: &std::collections::BTreeSet<rivet_testcase::GoalId>,
-) {
-    for g in archive.entries.keys() {
-        if covered_before.contains(g) {
+    goals: &Goals,
+) -> usize {
+    let mut branches = 0;
+    for g in newly {
+        if !archive.is_covered(*g) {
             continue;
         }
         let origin = archive.origins.get(g).copied().unwrap_or(archive.origin);
@@ -234,9 +236,12 @@ fn credit_first_covered(
                 values.len() - 1
             }
         };
+        let branch = goals.get(*g).is_some_and(|g| g.is_branch());
         values[k].first_covered += 1;
-        values[k].first_covered_branches += usize::from(branch_goals.contains(g));
+        values[k].first_covered_branches += usize::from(branch);
+        branches += usize::from(branch);
     }
+    branches
 }
 
 /// The failure of a turn from `start` to `end` (since the drive began) that ended past its
@@ -359,11 +364,12 @@ pub fn drive(
             ..StrategyValue::default()
         })
         .collect();
-    let branch_goals: std::collections::BTreeSet<rivet_testcase::GoalId> = goals
+    // Covered branch goals, counted once here and then by what each turn covers first (no
+    // goal is forgotten during a drive).
+    let mut branches_covered = goals
         .iter()
-        .filter(|g| g.is_branch())
-        .map(|g| g.id)
-        .collect();
+        .filter(|g| g.is_branch() && archive.is_covered(g.id))
+        .count();
     let mut failures = Vec::new();
     let mut steps = 0u64;
     let measure = budget.cost();
@@ -398,8 +404,7 @@ pub fn drive(
             );
         }
         let executions_before = counted.count;
-        let covered_before: std::collections::BTreeSet<rivet_testcase::GoalId> =
-            archive.entries.keys().copied().collect();
+        archive.newly_covered.clear();
         let goals_before = goals.len();
         archive.origin = name;
         let stepped = take_turn(strategy, goals, archive, &mut counted);
@@ -422,7 +427,8 @@ pub fn drive(
         values[i].turns += 1;
         values[i].time += start.elapsed().saturating_sub(turn_start);
         register_guides(arena.goals, arena.archive, goals_before, name);
-        credit_first_covered(&mut values, &covered_before, arena.archive, &branch_goals);
+        let newly = std::mem::take(&mut arena.archive.newly_covered);
+        branches_covered += credit_first_covered(&mut values, &newly, arena.archive, arena.goals);
         // A turn may not run far past the strategies' time: a strategy whose turn did is
         // stopped (its tests so far are kept), so that a second overrun cannot follow.
         if !failed[i] {
@@ -438,7 +444,7 @@ pub fn drive(
         let mut arrivals = std::mem::take(&mut arena.archive.arrivals);
         if let Some(w) = watch {
             let executions = arena.archive.executions;
-            w.end(arena.archive, !arrivals.is_empty(), (executions, steps));
+            w.end(arena.archive, &newly, (executions, steps));
         }
         if !failed[i] {
             arrivals.extend(strategy.offers());
@@ -452,10 +458,7 @@ pub fn drive(
         progress(DriveProgress {
             strategy: name,
             phase: current_phase(strategies, &failed),
-            branches_covered: goals
-                .iter()
-                .filter(|g| g.is_branch() && archive.is_covered(g.id))
-                .count(),
+            branches_covered,
             executions: counted.count,
             elapsed: start.elapsed(),
         });
@@ -469,7 +472,8 @@ pub fn drive(
     }
     close_all(strategies, &failed, (goals, archive), watch, &mut failures);
     if let Some(w) = watch {
-        w.end(archive, true, (counted.count, steps));
+        let newly = std::mem::take(&mut archive.newly_covered);
+        w.end(archive, &newly, (counted.count, steps));
     }
     archive.origin = "";
     DriveResult {

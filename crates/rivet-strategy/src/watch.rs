@@ -18,8 +18,8 @@ use crate::drive::{overrun_grace, DriveProgress, StrategyFailure};
 /// comes first whenever the turn returns at all.
 const MARGIN: Duration = Duration::from_secs(2);
 
-/// How often the covered goals' tests are copied for the watchdog, at most (and after every
-/// turn that covered a goal no test had covered).
+/// How often all the covered goals' tests are copied for the watchdog, at most (the tests of
+/// goals a turn covered first are copied after it).
 const COPY_EVERY: Duration = Duration::from_secs(1);
 
 /// What the strategies' thread shares with the class that waits for it: the turn in
@@ -73,15 +73,21 @@ impl Watch {
         });
     }
 
-    /// The turn ended: the archive's tests are copied when it covered something new, or the
-    /// latest copy is older than a second.
-    pub fn end(&self, archive: &Archive, covered_new: bool, (executions, steps): (u64, u64)) {
+    /// The turn ended, having covered `newly` for the first time: their tests are copied,
+    /// and all the archive's when the latest whole copy is older than a second (a shorter
+    /// test that replaced one in the archive reaches the copy then).
+    pub fn end(&self, archive: &Archive, newly: &[GoalId], (executions, steps): (u64, u64)) {
         let mut state = self.state();
         state.turn = None;
         state.executions = executions;
         state.steps = steps;
+        for g in newly {
+            if let Some(test) = archive.entries.get(g) {
+                state.found.insert(*g, test.clone());
+            }
+        }
         let stale = state.copied_at.is_none_or(|t| t.elapsed() >= COPY_EVERY);
-        if covered_new || stale || state.found.len() != archive.entries.len() {
+        if stale || state.found.len() != archive.entries.len() {
             state.found = archive.entries.clone();
             state.copied_at = Some(Instant::now());
         }
@@ -235,7 +241,7 @@ mod tests {
                 let mut archive = Archive::default();
                 archive.entries.insert(GoalId(3), test_with(3));
                 watch.begin("a", "searching".into());
-                watch.end(&archive, true, (12, 1));
+                watch.end(&archive, &[GoalId(3)], (12, 1));
                 watch.begin("stuck", "exploring C.m".into());
                 // Never yields (the test binary ends it).
                 loop {
@@ -291,7 +297,7 @@ mod tests {
         let turn = fresh.overdue(long_ago, Duration::from_millis(1));
         assert_eq!(turn.map(|t| t.strategy), Some("strategies"));
         // Between turns nothing is overdue.
-        fresh.end(&Archive::default(), false, (0, 1));
+        fresh.end(&Archive::default(), &[], (0, 1));
         assert_eq!(fresh.overdue(long_ago, Duration::from_millis(1)), None);
     }
 }
