@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::job_thread::{Job, JobThread};
 
-/// The solving thread.
-static SOLVING: JobThread = JobThread::new("rivet-solving");
+/// The solving thread: its work runs beside the search and takes the time the search leaves.
+static SOLVING: JobThread = JobThread::new("rivet-solving", crate::z3_thread::BACKGROUND_NICE);
 
 /// Runs `job` on the solving thread; its result arrives on the returned receiver (or, when
 /// `job` panicked, the receiver's sender is gone). When the thread could not be started,

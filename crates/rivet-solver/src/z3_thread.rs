@@ -41,8 +41,15 @@ thread_local! {
     static KEPT: RefCell<HashMap<BackendId, Kept>> = RefCell::new(HashMap::new());
 }
 
-/// The thread every Z3 job runs on.
-static Z3: JobThread = JobThread::new("rivet-z3");
+/// The niceness of the threads whose work runs beside the search (Linux's, per thread): at
+/// 10, such a thread gets about a tenth of a core the search wants and every idle moment.
+pub(crate) const BACKGROUND_NICE: i32 = 10;
+
+/// The thread every Z3 job runs on, yielding the cores to the process's other threads (the
+/// search's, which keep the worker JVMs busy): a query asked in a turn has the cores to itself
+/// anyway, while one asked by work running beside the search (a concolic node's answer, an
+/// exploration) takes the time the search leaves.
+static Z3: JobThread = JobThread::new("rivet-z3", BACKGROUND_NICE);
 
 /// Serializes the fallback, when the thread could not be started: Z3 on the callers' threads,
 /// one at a time.
