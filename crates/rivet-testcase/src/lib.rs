@@ -78,11 +78,28 @@ impl PrimitiveValue {
 }
 
 /// A member reference: owner class, member name and JVM descriptor.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Eq, PartialOrd, Ord)]
 pub struct MemberRef {
     pub owner: ClassName,
     pub name: String,
     pub descriptor: String,
+}
+
+/// Equal when all three parts are, compared name first: the search compares every call of a
+/// test with its goals' members, most of which share the owner (the class under test) and
+/// differ by name, so comparing the long owner first spent an eighth of its thread.
+impl PartialEq for MemberRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.descriptor == other.descriptor && self.owner == other.owner
+    }
+}
+
+impl std::hash::Hash for MemberRef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.owner.hash(state);
+        self.name.hash(state);
+        self.descriptor.hash(state);
+    }
 }
 
 impl MemberRef {
@@ -298,5 +315,28 @@ mod tests {
             t.validate(),
             Err(TestCaseError::ForwardReference { .. })
         ));
+    }
+
+    #[test]
+    fn member_refs_are_equal_exactly_when_all_three_parts_are() {
+        let m = MemberRef::new("a/B", "f", "()V");
+        let variants = [
+            MemberRef::new("a/B", "f", "()V"),
+            MemberRef::new("a/C", "f", "()V"),
+            MemberRef::new("a/B", "g", "()V"),
+            MemberRef::new("a/B", "f", "(I)V"),
+        ];
+        let hash = |r: &MemberRef| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            r.hash(&mut h);
+            h.finish()
+        };
+        let equal: Vec<bool> = variants.iter().map(|v| *v == m).collect();
+        assert_eq!(equal, [true, false, false, false]);
+        for v in &variants {
+            assert_eq!(*v == m, v.cmp(&m) == std::cmp::Ordering::Equal, "{v:?}");
+        }
+        assert_eq!(hash(&variants[0]), hash(&m));
     }
 }
