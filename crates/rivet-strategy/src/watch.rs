@@ -284,6 +284,31 @@ mod tests {
     }
 
     #[test]
+    fn between_whole_copies_a_turn_adds_the_tests_of_the_goals_it_covered_first() {
+        let watch = Watch::default();
+        let mut archive = Archive::default();
+        archive.entries.insert(GoalId(1), test_with(1));
+        watch.end(&archive, &[GoalId(1)], (1, 1));
+        // Within the second: goal 2 is copied, goal 1's shorter test is not yet.
+        archive.entries.insert(GoalId(2), test_with(2));
+        archive.entries.insert(GoalId(1), TypedTest::new());
+        watch.end(&archive, &[GoalId(2)], (2, 2));
+        let found = watch.state().found.clone();
+        assert_eq!(
+            found.keys().copied().collect::<Vec<_>>(),
+            [GoalId(1), GoalId(2)]
+        );
+        assert_eq!(found.get(&GoalId(2)), Some(&test_with(2)));
+        assert_eq!(found.get(&GoalId(1)).map(TypedTest::len), Some(1));
+        // A goal the turn did not name makes the counts differ: all is copied.
+        archive.entries.insert(GoalId(3), test_with(3));
+        watch.end(&archive, &[], (3, 3));
+        let found = watch.state().found.clone();
+        assert_eq!(found.len(), 3);
+        assert_eq!(found.get(&GoalId(1)).map(TypedTest::len), Some(0));
+    }
+
+    #[test]
     fn a_turn_within_its_limit_is_not_overdue() {
         let watch = Watch::default();
         let start = Instant::now();
