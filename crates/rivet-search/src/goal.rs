@@ -293,6 +293,9 @@ pub struct Goals {
     sampling: SnapshotSampling,
     /// The active goals' literals, sorted, rebuilt with `observation`.
     literals: Arc<[i64]>,
+    /// The active goals that need values observed (path-condition goals), rebuilt with
+    /// `observation`: asking an objective for its observation builds it.
+    watched: BTreeSet<GoalId>,
 }
 
 impl Goals {
@@ -425,12 +428,14 @@ impl Goals {
     fn rebuild_observation(&mut self) {
         let mut by_member: BTreeMap<MemberRef, Observation> = BTreeMap::new();
         let mut literals: BTreeSet<i64> = BTreeSet::new();
+        self.watched.clear();
         for g in &self.goals {
             if self.retired.contains(&g.id) {
                 continue;
             }
             literals.extend(g.objective.literals());
             if let Some(o) = g.objective.observation() {
+                self.watched.insert(g.id);
                 let entry = by_member
                     .entry(o.member.clone())
                     .or_insert_with(|| Observation {
@@ -462,6 +467,11 @@ impl Goals {
     /// The literals of the active goals (see [`Objective::literals`]).
     pub fn literals(&self) -> Arc<[i64]> {
         self.literals.clone()
+    }
+
+    /// Is `id` an active goal that needs values observed (a path-condition goal)?
+    pub fn is_watched(&self, id: GoalId) -> bool {
+        self.watched.contains(&id)
     }
 
     pub fn is_retired(&self, id: GoalId) -> bool {
@@ -605,6 +615,34 @@ mod tests {
             branch(3, vec![GoalId(0)]),
             branch(4, vec![GoalId(2)]),
         ])
+    }
+
+    /// A goal that needs the calls of `a/C.m` observed (as a path-condition goal does).
+    #[derive(Debug)]
+    struct Watching;
+
+    impl Objective for Watching {
+        fn fitness(&self, _: &TestCase, _: &Execution) -> f64 {
+            1.0
+        }
+
+        fn observation(&self) -> Option<Observation> {
+            Some(Observation {
+                member: MemberRef::new("a/C", "m", "()V"),
+                paths: Vec::new(),
+            })
+        }
+    }
+
+    #[test]
+    fn a_goal_that_observes_is_watched_while_active() {
+        let mut goals = chain();
+        let added = goals.add(Arc::new(Watching), "C.m".into(), None, "path".into());
+        assert!(goals.is_watched(added));
+        assert!((0..5).all(|i| !goals.is_watched(GoalId(i))), "branches observe nothing");
+        goals.retire(added);
+        assert!(!goals.is_watched(added));
+        assert!(goals.observation().is_empty());
     }
 
     #[test]

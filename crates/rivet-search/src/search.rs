@@ -130,11 +130,7 @@ impl Arena<'_> {
             let (covered, fitness) = self.goals.outcome(&t.test, e);
             // The best fitness of watched (path-condition) goals, for their search logs.
             for (g, f) in fitness {
-                if self
-                    .goals
-                    .get(g)
-                    .is_some_and(|x| x.objective.observation().is_some())
-                {
+                if self.goals.is_watched(g) {
                     self.archive.note_fitness(g, f);
                 }
             }
