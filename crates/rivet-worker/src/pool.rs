@@ -173,9 +173,10 @@ impl WorkerPool {
             .collect()
     }
 
-    /// In adaptive mode each JVM's time limit follows the tests it ran: twenty times the
-    /// slowest it completed after its first, between 250 ms and the configured limit (a search
-    /// that keeps producing loops loses less time to them). Off: the configured limit.
+    /// In adaptive mode each JVM's time limit follows the tests it ran: four times the
+    /// slowest of its recent tests (this window of 2,000 and the one before), not counting its
+    /// first, between 250 ms and the configured limit (a search that keeps producing loops
+    /// loses less time to them). Off: the configured limit.
     pub fn set_adaptive_time_limit(&mut self, on: bool) {
         for w in &mut self.workers {
             w.set_adaptive(on);

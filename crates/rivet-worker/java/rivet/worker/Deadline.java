@@ -4,21 +4,27 @@ import rivet.runtime.Probes;
 
 /**
  * Each test's deadline inside the JVM, the same limit the Rust side waits for (its
- * `time_limit`: the configured limit, or in adaptive mode twenty times the slowest test this JVM
- * ran after its first, at least 250 ms), armed at four fifths of it in the branch probes. A test
+ * `time_limit`: the configured limit, or in adaptive mode four times the slowest recent test
+ * this JVM ran after its first, at least 250 ms), armed at four fifths of it in the branch
+ * probes. Recent, as the Rust side's `RecentSlowest`: the slowest of the current window of 2,000
+ * counted tests and of the window before. A test
  * in a loop of instrumented code then ends with {@link rivet.runtime.Overrun} and the JVM runs the
  * next test; only a loop that never reaches a probe still needs the Rust side to kill the JVM.
  */
 final class Deadline {
     private static final long FLOOR = 250_000_000L;
-    private static final long FACTOR = 20;
+    private static final long FACTOR = 4;
+    private static final long WINDOW = 2_000;
 
     /** The configured limit (0: none told yet, no deadline). */
     private long limit;
     private boolean adaptive;
-    /** Tests run in this JVM, and the slowest of them after the first (-1: none yet). */
+    /** Tests run in this JVM; the slowest counted in the current window and the one before
+     * (-1: none), and the tests counted (not the first, not one that overran). */
     private long ran;
-    private long slowest = -1;
+    private long current = -1;
+    private long previous = -1;
+    private long counted;
     private boolean probesMissing;
 
     /** What the Rust side set (a LIMITS request). */
@@ -33,6 +39,7 @@ final class Deadline {
         if (l <= 0 || probesMissing) {
             return;
         }
+        long slowest = Math.max(current, previous);
         if (adaptive && slowest >= 0) {
             l = Math.max(Math.min(FLOOR, limit), Math.min(limit, slowest * FACTOR));
         }
@@ -56,7 +63,12 @@ final class Deadline {
         ran++;
         // As the Rust side: the first test (which loads classes) and overruns do not count.
         if (ran > 1 && !overran) {
-            slowest = Math.max(slowest, nanos);
+            if (counted > 0 && counted % WINDOW == 0) {
+                previous = current;
+                current = -1;
+            }
+            counted++;
+            current = Math.max(current, nanos);
         }
         return overran;
     }
