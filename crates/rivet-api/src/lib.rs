@@ -12,6 +12,7 @@
 //! seeded [`Rng`].
 
 mod access;
+mod casts;
 mod class_api;
 mod constants;
 mod elements;
@@ -26,6 +27,7 @@ mod supply;
 mod views;
 
 pub use access::{Access, AccessMode};
+pub use casts::FailingCast;
 pub use class_api::{Callable, CallableKind, ClassApi};
 pub use constants::Constants;
 pub use error::ApiError;

@@ -452,3 +452,80 @@ fn an_overload_a_generic_overload_makes_ambiguous_in_source_is_left_out() {
         ["(Ljava/util/Map;Ljava/lang/Object;)Lorg/apache/commons/collections4/map/DefaultedMap;"]
     );
 }
+
+#[test]
+fn a_result_the_written_test_cannot_cast_is_found() {
+    use rivet_testcase::{
+        Execution, ExecutionStatus, MemberRef, Statement, StatementOutcome, TypedTest, ValueSummary,
+    };
+    let model = ApiModel::build(
+        classpath(&[]),
+        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
+        None,
+        AccessMode::SamePackage,
+    )
+    .unwrap();
+    let mut t = TypedTest::new();
+    let list = t.push(
+        Statement::Construct {
+            constructor: MemberRef::new("java/util/ArrayList", "<init>", "()V"),
+            args: vec![],
+        },
+        Some(JType::class("java/util/ArrayList")),
+    );
+    let index = t.push(
+        Statement::Primitive(rivet_testcase::PrimitiveValue::Int(0)),
+        Some(JType::Prim(rivet_testcase::Prim::Int)),
+    );
+    // `(Comparable) list.get(0)`: the test knows the elements as comparable.
+    t.push(
+        Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "get", "(I)Ljava/lang/Object;"),
+            receiver: Some(list),
+            args: vec![index],
+        },
+        Some(JType::class("java/lang/Comparable")),
+    );
+    let run = |result: ValueSummary| {
+        let mut e = Execution::without_result(
+            ExecutionStatus::Completed,
+            3,
+            std::time::Duration::ZERO,
+            None,
+        );
+        let object = |class: &str| ValueSummary::Object {
+            identity: 0,
+            class: rivet_classfile::ClassName::from_binary(class),
+        };
+        e.outcomes = vec![
+            StatementOutcome::Normal(object("java.util.ArrayList")),
+            StatementOutcome::Normal(ValueSummary::Int(0)),
+            StatementOutcome::Normal(result),
+        ];
+        e
+    };
+    let object = |class: &str| ValueSummary::Object {
+        identity: 1,
+        class: rivet_classfile::ClassName::from_binary(class),
+    };
+    let failing = model
+        .failing_cast(&t, &run(object("java.util.ArrayList")))
+        .expect("a list is not comparable");
+    assert_eq!(failing.statement, 2);
+    assert_eq!(failing.class.binary(), "java.util.ArrayList");
+    assert_eq!(failing.cast_to, JType::class("java/lang/Comparable"));
+    assert_eq!(
+        model.failing_cast(&t, &run(object("java.lang.Integer"))),
+        None
+    );
+    assert_eq!(
+        model.failing_cast(&t, &run(ValueSummary::String("x".into()))),
+        None
+    );
+    assert_eq!(model.failing_cast(&t, &run(ValueSummary::Null)), None);
+    assert_eq!(
+        model.failing_cast(&t, &run(object("gen.NotOnTheClasspath"))),
+        None,
+        "a class the classpath does not have may be anything"
+    );
+}

@@ -23,8 +23,9 @@ pub fn suite(
     archive: &Archive,
     executor: &mut dyn Executor,
 ) -> (Vec<GeneratedTest>, u64) {
-    let (minimized, n) = minimize(executor, &plan.goals, distinct_tests(archive));
-    let (distinct, d) = discriminate(executor, &plan.goals, minimized);
+    let api = Some(&plan.model);
+    let (minimized, n) = minimize(executor, &plan.goals, distinct_tests(archive), api);
+    let (distinct, d) = discriminate(executor, &plan.goals, minimized, api);
     let (generated, m) = add_assertions(executor, &plan.model, &plan.goals, distinct);
     (generated, n + d + m)
 }

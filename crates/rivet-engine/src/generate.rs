@@ -24,7 +24,7 @@ use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy_phase::{class_probes, run_strategies, PhaseInput, PhaseResult};
 use rivet_report::{Report, RunEvents};
 use rivet_strategy::ClassPlan;
-use rivet_strategy::{drive, Budget, DriveProgress, SearchStrategy};
+use rivet_strategy::{drive, Budget, DriveOptions, DriveProgress, SearchStrategy};
 
 /// What a run tells its caller while it works.
 #[derive(Debug, Clone, PartialEq)]
@@ -279,6 +279,7 @@ pub(crate) fn run_class(
     // Write the tests and the report.
     let test_file = write_tests(config, &checked)?;
     let mut events = before.events_since(&workers.pool);
+    events.cast_refusals = archive.cast_refusals;
     let (covering, reran) = report_coverage(&workers.pool, &class, &plan, &checked, &mut events)?;
     let run = ClassRun {
         config,
@@ -389,7 +390,10 @@ impl FinishRun<'_, '_> {
                 pool,
                 Budget::new(left, self.config.max_executions),
                 &mut |p| observe(Event::Progress(p)),
-                None,
+                DriveOptions {
+                    watch: None,
+                    api: Some(self.generator.model),
+                },
             );
             self.executions += redriven.executions;
             self.failures.extend(redriven.failures);
@@ -433,6 +437,8 @@ impl PoolMark {
             exit_requests: now.exit_requests.saturating_sub(before.exit_requests),
             sandbox_refusals: now.sandbox_refusals.saturating_sub(before.sandbox_refusals),
             workers_replaced: pool.workers_replaced().saturating_sub(self.replaced),
+            // The strategies' archive counts these.
+            cast_refusals: 0,
         }
     }
 }

@@ -14,8 +14,8 @@ use rivet_instrument::ClassProbes;
 use rivet_search::{Archive, Goals};
 use rivet_strategy::watch::{watched, Message, Watch};
 use rivet_strategy::{
-    drive, Budget, BuildContext, ClassPlan, DriveProgress, DriveResult, SearchPlugin, Strategy,
-    StrategyPlugin,
+    drive, Budget, BuildContext, ClassPlan, DriveOptions, DriveProgress, DriveResult, SearchPlugin,
+    Strategy, StrategyPlugin,
 };
 use rivet_sushi::SushiPlugin;
 use rivet_tardis::Feasibility;
@@ -241,7 +241,10 @@ fn strategies_on(
         pool,
         budget,
         progress,
-        Some(watch),
+        DriveOptions {
+            watch: Some(watch),
+            api: Some(&plan.model),
+        },
     );
     // Path-condition goals were stepping stones: the suite is made of the branch and method
     // goals' tests.

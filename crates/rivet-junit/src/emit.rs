@@ -459,7 +459,7 @@ impl<'a> Body<'a> {
                         "{} {} = {}{expr};",
                         self.declared_type(s, ty),
                         self.refs[i],
-                        self.erasure_cast(s, ty)
+                        self.erasure_cast(i, s, ty)
                     ),
                     None,
                 )),
@@ -503,26 +503,15 @@ impl<'a> Body<'a> {
         out
     }
 
-    /// The cast a call's result needs to be assigned to its variable: variables are declared
-    /// with erased types, so a method returning a type variable (`K firstKey()`) returns its
-    /// erasure (`Comparable`, `Object`) where the test knows the bound type (`Integer`). A
-    /// reference result whose erased return type differs from the variable's type is cast
-    /// (the worker ran it, so the cast holds); none otherwise.
-    fn erasure_cast(&self, s: &Statement, ty: &JType) -> String {
-        let Statement::Call { method, .. } = s else {
-            return String::new();
-        };
-        let returned = method
-            .descriptor
-            .rsplit(')')
-            .next()
-            .and_then(JType::from_descriptor);
-        let declared = ty.erased();
-        match returned {
-            Some(r) if r.is_reference() && declared.is_reference() && r.erased() != declared => {
-                format!("({}) ", self.declared_type(s, ty))
-            }
-            _ => String::new(),
+    /// The cast a call's result needs to be assigned to its variable
+    /// ([`TypedTest::result_cast`]): a method returning a type variable (`K firstKey()`)
+    /// returns its erasure (`Comparable`, `Object`) where the test knows the bound type
+    /// (`Integer`). The strategies kept only tests whose results pass it
+    /// (`ApiModel::failing_cast`).
+    fn erasure_cast(&self, i: usize, s: &Statement, ty: &JType) -> String {
+        match self.g.test.result_cast(i) {
+            Some(_) => format!("({}) ", self.declared_type(s, ty)),
+            None => String::new(),
         }
     }
 

@@ -154,6 +154,10 @@ pub struct RunEvents {
     pub exit_requests: u64,
     pub sandbox_refusals: u64,
     pub workers_replaced: u64,
+    /// Runs the strategies refused because a result breaks a cast the written test makes
+    /// (it would throw `ClassCastException` under JUnit).
+    #[serde(default)]
+    pub cast_refusals: u64,
 }
 
 impl RunEvents {
@@ -166,6 +170,10 @@ impl RunEvents {
             (self.exit_requests, "exit requests stopped"),
             (self.sandbox_refusals, "tests refused by the sandbox"),
             (self.workers_replaced, "workers replaced"),
+            (
+                self.cast_refusals,
+                "runs refused for a result the test could not cast",
+            ),
         ];
         kinds
             .iter()

@@ -44,6 +44,8 @@ pub struct Archive {
     /// Goals covered for the first time, in the order they were, since the driver last took
     /// them (after every turn): what a turn brought, without comparing the whole archive.
     pub newly_covered: Vec<GoalId>,
+    /// Runs refused because a result breaks a cast the written test makes (see `Arena::api`).
+    pub cast_refusals: u64,
 }
 
 /// Most tests waiting for a concolic step.

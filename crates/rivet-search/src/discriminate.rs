@@ -4,11 +4,12 @@
 //! such test gets a variant whose second use is a value off by one; the variant replaces the
 //! test when it still covers every goal the test is kept for.
 
+use rivet_api::ApiModel;
 use rivet_testcase::{Executor, PrimitiveValue, Statement, StatementId, TestCase, TypedTest};
 use tracing::info_span;
 
 use crate::goal::Goals;
-use crate::minimize::MinimizedTest;
+use crate::minimize::{casts_hold, MinimizedTest};
 
 /// The value one above `v` (wrapping), for numbers and chars; None for booleans.
 fn off_by_one(v: PrimitiveValue) -> Option<PrimitiveValue> {
@@ -137,10 +138,12 @@ fn same_call_variant(t: &TypedTest) -> Option<TypedTest> {
 
 /// Replaces tests by their discriminating variants where those still cover the tests' goals;
 /// the tests and the executions spent.
+/// With `api`, a variant whose results break a cast the written test makes is not taken.
 pub fn discriminate(
     executor: &mut dyn Executor,
     goals: &Goals,
     tests: Vec<MinimizedTest>,
+    api: Option<&ApiModel>,
 ) -> (Vec<MinimizedTest>, u64) {
     let _span = info_span!("discriminate", tests = tests.len()).entered();
     let mut tests = tests;
@@ -155,7 +158,7 @@ pub fn discriminate(
     let cases: Vec<TestCase> = variants.iter().map(|(_, v)| v.test.clone()).collect();
     let runs = executor.execute(&cases);
     for ((i, v), e) in variants.into_iter().zip(&runs) {
-        if !e.is_completed() {
+        if !e.is_completed() || !casts_hold(api, &v, e) {
             continue;
         }
         let covered = goals.covered(&v.test, e);

@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rivet_testcase::{Executor, GoalId, StatementOutcome, TestCase, TypedTest};
+use rivet_api::ApiModel;
+use rivet_testcase::{Execution, Executor, GoalId, StatementOutcome, TestCase, TypedTest};
 use tracing::{debug, info_span};
 
 use crate::archive::Archive;
@@ -36,11 +37,20 @@ pub fn distinct_tests(archive: &Archive) -> Vec<MinimizedTest> {
     out
 }
 
+/// Do the casts the written test makes of `t`'s results hold for run `e` (always without
+/// `api`)?
+pub(crate) fn casts_hold(api: Option<&ApiModel>, t: &TypedTest, e: &Execution) -> bool {
+    api.is_none_or(|api| api.failing_cast(t, e).is_none())
+}
+
 /// Minimizes the tests, then picks a greedy cover of the goals they cover.
+/// With `api`, a candidate whose results break a cast the written test makes
+/// (`ApiModel::failing_cast`) is not kept.
 pub fn minimize(
     executor: &mut dyn Executor,
     goals: &Goals,
     tests: Vec<MinimizedTest>,
+    api: Option<&ApiModel>,
 ) -> (Vec<MinimizedTest>, u64) {
     let _span = info_span!("minimize", tests = tests.len()).entered();
     let mut executions = 0u64;
@@ -79,8 +89,9 @@ pub fn minimize(
         );
         executions += runs.len() as u64;
         for ((i, candidate), e) in batch.into_iter().zip(&runs) {
-            let keeps =
-                e.is_completed() && tests[i].goals.is_subset(&goals.covered(&candidate.test, e));
+            let keeps = e.is_completed()
+                && casts_hold(api, &candidate, e)
+                && tests[i].goals.is_subset(&goals.covered(&candidate.test, e));
             if keeps {
                 cursor[i] = (cursor[i] - 1).min(candidate.len() as isize - 1);
                 tests[i].test = candidate;

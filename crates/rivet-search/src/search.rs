@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use rivet_api::{GenConfig, Generator, Rng};
+use rivet_api::{ApiModel, GenConfig, Generator, Rng};
 use rivet_testcase::{
-    Execution, Executor, GoalId, ObservationSpec, Statement, TestCase, TypedTest,
+    Execution, ExecutionStatus, Executor, GoalId, ObservationSpec, Statement, TestCase, TypedTest,
 };
 use tracing::{debug, info};
 
@@ -74,6 +74,9 @@ pub struct Arena<'a> {
     pub goals: &'a Goals,
     pub archive: &'a mut Archive,
     pub executor: &'a mut dyn Executor,
+    /// The class's API, to refuse the runs whose results break a cast the written test makes
+    /// (`ApiModel::failing_cast`: the test would throw under JUnit); None in unit tests.
+    pub api: Option<&'a ApiModel>,
 }
 
 impl Arena<'_> {
@@ -123,7 +126,14 @@ impl Arena<'_> {
                     .keep_snapshots(std::mem::take(&mut e.snapshots));
             }
         }
-        for (t, e) in tests.iter().zip(&runs) {
+        for (t, e) in tests.iter().zip(&mut runs) {
+            if let Some(cast) = self.api.and_then(|api| api.failing_cast(t, e)) {
+                debug!(%cast, "run refused: a cast would fail under JUnit");
+                self.archive.cast_refusals += 1;
+                e.status = ExecutionStatus::Rejected {
+                    reason: format!("{cast}: ClassCastException under JUnit"),
+                };
+            }
             if !e.is_completed() {
                 continue;
             }
@@ -306,6 +316,7 @@ impl<'g, 'm> Search<'g, 'm> {
             goals,
             archive: &mut archive,
             executor,
+            api: Some(self.generator.model),
         };
         loop {
             self.step(&mut arena);

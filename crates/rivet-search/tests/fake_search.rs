@@ -175,7 +175,7 @@ fn search_covers_the_magic_number_branch_and_is_deterministic() {
     assert_eq!(result.archive.entries, again.archive.entries);
     assert_eq!(result.executions, again.executions);
 
-    let (minimized, _) = minimize(&mut exec, &goals, distinct_tests(&result.archive));
+    let (minimized, _) = minimize(&mut exec, &goals, distinct_tests(&result.archive), None);
     let covered: std::collections::BTreeSet<GoalId> = minimized
         .iter()
         .flat_map(|m| m.goals.iter().copied())

@@ -5,6 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+use rivet_api::ApiModel;
 use rivet_clock::RunClock;
 use rivet_search::{Archive, Arena, Goals};
 use rivet_testcase::{Execution, Executor, ObservationSpec, TestCase, TypedTest};
@@ -52,6 +53,17 @@ impl Budget {
             whole: self.time.as_secs_f64(),
         }
     }
+}
+
+/// What a drive may use besides its strategies, goals and workers.
+#[derive(Default, Clone, Copy)]
+pub struct DriveOptions<'a> {
+    /// The watchdog's view of the drive (what to keep if the strategies' thread must be
+    /// abandoned).
+    pub watch: Option<&'a Watch>,
+    /// The class's API, to refuse runs whose results break a cast the written test makes
+    /// (see `Arena::api`).
+    pub api: Option<&'a ApiModel>,
 }
 
 /// What the strategies did.
@@ -276,15 +288,16 @@ fn current_phase(strategies: &[&mut dyn Strategy], failed: &[bool]) -> String {
 /// A strategy's turn: its goals updated, then one step; a panic is caught and returned.
 fn take_turn(
     strategy: &mut dyn Strategy,
-    goals: &mut Goals,
-    archive: &mut Archive,
+    (goals, archive): (&mut Goals, &mut Archive),
     executor: &mut dyn Executor,
+    api: Option<&ApiModel>,
 ) -> Result<StepOutcome, Box<dyn std::any::Any + Send>> {
     catch_unwind(AssertUnwindSafe(|| strategy.update_goals(goals, archive)))?;
     let mut arena = Arena {
         goals,
         archive,
         executor,
+        api,
     };
     catch_unwind(AssertUnwindSafe(|| strategy.step(&mut arena)))
 }
@@ -345,8 +358,9 @@ pub fn drive(
     executor: &mut dyn Executor,
     budget: Budget,
     progress: &mut dyn FnMut(DriveProgress),
-    watch: Option<&Watch>,
+    options: DriveOptions<'_>,
 ) -> DriveResult {
+    let DriveOptions { watch, api } = options;
     let start = Instant::now();
     let mut counted = Counted {
         inner: executor,
@@ -407,12 +421,13 @@ pub fn drive(
         archive.newly_covered.clear();
         let goals_before = goals.len();
         archive.origin = name;
-        let stepped = take_turn(strategy, goals, archive, &mut counted);
+        let stepped = take_turn(strategy, (goals, archive), &mut counted, api);
         values[i].executions += counted.count - executions_before;
         let arena = Arena {
             goals,
             archive,
             executor: &mut counted,
+            api,
         };
         match stepped {
             Ok(StepOutcome::Done) => done[i] = true,

@@ -146,7 +146,7 @@ fn run(
         &mut FakeExecutor,
         budget(),
         &mut |_| {},
-        None,
+        DriveOptions::default(),
     )
 }
 
@@ -164,7 +164,7 @@ fn strategies_take_turns_and_share_one_archive_until_all_is_covered() {
         &mut FakeExecutor,
         budget(),
         &mut |p| seen.push((p.strategy, p.branches_covered)),
-        None,
+        DriveOptions::default(),
     );
     assert_eq!(seen, vec![("a", 1), ("b", 2), ("a", 3), ("b", 4)]);
     assert_eq!(archive.covered().len(), 4);
@@ -263,7 +263,7 @@ fn the_strategy_that_covers_goals_gets_more_turns_and_the_other_keeps_some() {
         &mut FakeExecutor,
         Budget::new(Duration::from_secs(30), Some(200)),
         &mut |_| {},
-        None,
+        DriveOptions::default(),
     );
     let turns = |name| {
         result
@@ -305,7 +305,7 @@ fn the_execution_cap_stops_the_run() {
         &mut FakeExecutor,
         Budget::new(Duration::from_secs(30), Some(5)),
         &mut |_| {},
-        None,
+        DriveOptions::default(),
     );
     assert_eq!(
         result.executions, 6,
@@ -377,7 +377,7 @@ fn a_strategy_whose_turn_overruns_the_time_is_stopped_and_reported() {
         &mut FakeExecutor,
         short,
         &mut |_| {},
-        None,
+        DriveOptions::default(),
     );
     assert_eq!(b.log.len(), 1, "no turn after the overrun");
     let covered: Vec<GoalId> = archive.covered().into_iter().collect();
@@ -414,7 +414,10 @@ fn a_strategy_stuck_in_one_call_is_left_behind_with_the_tests_found_before_it() 
                 &mut FakeExecutor,
                 Budget::new(Duration::from_millis(100), None),
                 &mut |_| {},
-                Some(watch),
+                DriveOptions {
+                    watch: Some(watch),
+                    api: None,
+                },
             );
             let _ = tx.send(Message::Done(Box::new(driven)));
         },
@@ -472,7 +475,7 @@ fn a_strategy_busy_elsewhere_takes_no_turn_until_it_is_back() {
         &mut FakeExecutor,
         budget(),
         &mut |p| seen.push(p.strategy),
-        None,
+        DriveOptions::default(),
     );
     // `b` comes first on a tie, but is away for the first three turns.
     assert_eq!(&seen[..3], &["a", "a", "a"], "{seen:?}");

@@ -23,7 +23,8 @@ pub mod watch;
 
 pub use cover::{match_cover, resolve_cover, CoverPattern, CoveredClass};
 pub use drive::{
-    drive, overrun_grace, Budget, DriveProgress, DriveResult, StrategyFailure, StrategyValue,
+    drive, overrun_grace, Budget, DriveOptions, DriveProgress, DriveResult, StrategyFailure,
+    StrategyValue,
 };
 pub use error::PlanError;
 pub use plan::{goal_classes, ClassPlan};

@@ -383,6 +383,7 @@ mod tests {
                 goals: &goals,
                 archive: &mut archive,
                 executor: &mut executor,
+                api: None,
             };
             l.step(&mut arena);
         }
@@ -399,6 +400,7 @@ mod tests {
                 goals: &goals,
                 archive: &mut archive,
                 executor: &mut executor,
+                api: None,
             };
             l.step(&mut arena);
         }

@@ -95,6 +95,20 @@ impl TypedTest {
         self.test.push(s)
     }
 
+    /// The type the test casts statement `i`'s result to where it assigns it: variables are
+    /// declared with erased types, so a call whose erased return type differs from its
+    /// variable's (`Object` from `V get(Object)` into a `String`) is cast to the variable's
+    /// erased type. None for other statements, and for results assigned as they are.
+    pub fn result_cast(&self, i: usize) -> Option<JType> {
+        let Some(Statement::Call { method, .. }) = self.test.statements.get(i) else {
+            return None;
+        };
+        let declared = self.types.get(i)?.as_ref()?.erased();
+        let returned = JType::from_descriptor(method.descriptor.rsplit(')').next()?)?;
+        (returned.is_reference() && declared.is_reference() && returned.erased() != declared)
+            .then_some(declared)
+    }
+
     /// The statements that use `id`, directly or not (ascending, `id` excluded).
     pub fn dependents(&self, id: usize) -> Vec<usize> {
         let mut dead = vec![false; self.len()];
@@ -240,6 +254,26 @@ mod tests {
             Some(JType::Prim(crate::types::Prim::Boolean)),
         );
         t
+    }
+
+    #[test]
+    fn a_generic_result_is_cast_to_its_variables_type_only() {
+        let mut t = sample();
+        let list = StatementId(0);
+        let get = |descriptor: &str| Statement::Call {
+            method: MemberRef::new("java/util/ArrayList", "get", descriptor),
+            receiver: Some(list),
+            args: vec![StatementId(1)],
+        };
+        let string = Some(JType::class("java/lang/String"));
+        t.push(get("(I)Ljava/lang/Object;"), string.clone());
+        t.push(get("(I)Ljava/lang/String;"), string.clone());
+        t.push(get("(I)Ljava/lang/Object;"), Some(JType::object()));
+        assert_eq!(t.result_cast(3), string);
+        assert_eq!(t.result_cast(4), None, "the same type needs no cast");
+        assert_eq!(t.result_cast(5), None);
+        assert_eq!(t.result_cast(2), None, "a primitive result is not cast");
+        assert_eq!(t.result_cast(0), None, "a constructor is not cast");
     }
 
     #[test]

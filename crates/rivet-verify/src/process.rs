@@ -210,7 +210,9 @@ pub(crate) fn parse_reports(dir: &Path, class: &ClassName, file_name: &str) -> R
                         },
                         Some(fail) => {
                             let ftag_end = fail.find('>').unwrap_or(fail.len());
-                            let message = attribute(&fail[..ftag_end], "message");
+                            // A throwable without a message is named by its class.
+                            let message = attribute(&fail[..ftag_end], "message")
+                                .or_else(|| attribute(&fail[..ftag_end], "type"));
                             let text = unescape(&fail[ftag_end.min(fail.len())..]);
                             let key = format!("({file_name}:");
                             let line = text.find(&key).and_then(|p| {
@@ -262,7 +264,11 @@ mod tests {
             r#"<testsuite><testcase name="testA()" classname="a.FooRivetTest" time="0.01"/>
 <testcase name="testB()" classname="a.FooRivetTest" time="0"><failure message="expected: &lt;1&gt; but was: &lt;2&gt;" type="org.opentest4j.AssertionFailedError">org.opentest4j.AssertionFailedError: x
 	at a.FooRivetTest.testB(FooRivetTest.java:21)
-</failure></testcase></testsuite>"#,
+</failure></testcase>
+<testcase name="testC()" classname="a.FooRivetTest" time="0"><error type="java.lang.NullPointerException">java.lang.NullPointerException
+	at a.Foo.bar(Foo.java:3)
+	at a.FooRivetTest.testC(FooRivetTest.java:30)
+</error></testcase></testsuite>"#,
         )
         .unwrap();
         let r = parse_reports(
@@ -275,5 +281,12 @@ mod tests {
         assert!(!b.passed);
         assert_eq!(b.line, Some(21));
         assert_eq!(b.message.as_deref(), Some("expected: <1> but was: <2>"));
+        let c = &r.tests["testC"];
+        assert_eq!((c.passed, c.line), (false, Some(30)));
+        assert_eq!(
+            c.message.as_deref(),
+            Some("java.lang.NullPointerException"),
+            "a throwable without a message is named by its class"
+        );
     }
 }

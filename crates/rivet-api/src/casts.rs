@@ -1,0 +1,62 @@
+//! Whether the casts a written test makes of its calls' results hold for the values a run
+//! returned. The worker never casts; a value that breaks the type the test knows (a raw
+//! collection holding another element type, a view returned where an element was expected)
+//! passes there and throws `ClassCastException` under JUnit.
+
+use std::fmt;
+
+use rivet_testcase::{ClassName, Execution, JType, StatementOutcome, TypedTest, ValueSummary};
+
+use crate::ApiModel;
+
+/// A result the written test would cast to a type its run-time class does not have.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailingCast {
+    /// The statement whose result it is.
+    pub statement: usize,
+    /// The result's run-time class.
+    pub class: ClassName,
+    /// The type the test casts it to.
+    pub cast_to: JType,
+}
+
+impl fmt::Display for FailingCast {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "statement {} returned a {}, which the test casts to {}",
+            self.statement,
+            self.class.binary(),
+            self.cast_to
+        )
+    }
+}
+
+impl ApiModel {
+    /// The first result of `e` (a run of `t`) that the written test would cast to a type its
+    /// run-time class does not have ([`TypedTest::result_cast`]); None when every cast holds
+    /// or cannot be decided (a class the classpath does not have, a hidden class).
+    pub fn failing_cast(&self, t: &TypedTest, e: &Execution) -> Option<FailingCast> {
+        if !e.is_completed() {
+            return None;
+        }
+        (0..t.len()).find_map(|i| {
+            let cast_to = t.result_cast(i)?;
+            let class = match e.outcomes.get(i)? {
+                StatementOutcome::Normal(ValueSummary::Object { class, .. }) => class.clone(),
+                StatementOutcome::Normal(ValueSummary::String(_)) => {
+                    ClassName::from_internal("java/lang/String")
+                }
+                _ => return None,
+            };
+            let holds = self
+                .hierarchy()
+                .is_assignable(class.internal(), &cast_to.hierarchy_name());
+            matches!(holds, Ok(false)).then_some(FailingCast {
+                statement: i,
+                class,
+                cast_to,
+            })
+        })
+    }
+}
