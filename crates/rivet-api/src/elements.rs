@@ -60,6 +60,9 @@ pub fn queries_elements(method: &str) -> bool {
 /// they are none themselves.
 const ITERATORS: &[&str] = &["java/util/Iterator", "java/util/Enumeration"];
 
+/// Calls whose behaviour the collection interfaces leave undefined when given the receiver.
+const SELF_UNDEFINED: &[&str] = &["addAll", "putAll"];
+
 /// Calls on a collection whose results are no elements of it.
 const NOT_ELEMENTS: &[&str] = &["toString", "getClass", "comparator", "hashCode"];
 
@@ -74,8 +77,12 @@ impl ApiModel {
     }
 
     /// Takes out of `t` every call that makes a collection or map an element of itself
-    /// (`list.add(list)`, `map.put(k, map)`), with what depends on it; queries that take the
-    /// collection itself (`list.equals(list)`, `list.addAll(list)`) stay.
+    /// (`list.add(list)`, `map.put(k, map)`) or adds it to itself (`list.addAll(list)`,
+    /// `map.putAll(map)`: undefined, `Collection.addAll` says, and a sorted multiset whose
+    /// comparator never answers 0 grows under its own iterator until the test's time is up:
+    /// 63 of 66 time-outs on guava's TreeMultiset, `all`, seed 2), with what depends on it;
+    /// queries that take the collection itself (`list.equals(list)`,
+    /// `list.containsAll(list)`) stay.
     pub fn drop_self_insertions(&self, t: &mut TypedTest) {
         let doomed: Vec<usize> = t
             .statements()
@@ -87,7 +94,8 @@ impl ApiModel {
                     receiver: Some(r),
                     args,
                 } => {
-                    inserts_elements(&method.name)
+                    (inserts_elements(&method.name)
+                        || SELF_UNDEFINED.contains(&method.name.as_str()))
                         && args.contains(r)
                         && t.types
                             .get(r.0 as usize)

@@ -420,8 +420,28 @@ fn a_collection_given_itself_is_taken_out_of_a_test_with_what_depends_on_it() {
         },
         Some(JType::class("java/lang/String")),
     );
+    // Adding it to itself is undefined (a sorted multiset can grow under its own iterator);
+    // asking whether it holds itself is a query.
+    for name in ["addAll", "containsAll"] {
+        t.push(
+            Statement::Call {
+                method: MemberRef::new("java/util/ArrayList", name, "(Ljava/util/Collection;)Z"),
+                receiver: Some(list),
+                args: vec![list],
+            },
+            Some(JType::from_descriptor("Z").unwrap()),
+        );
+    }
     model.drop_self_insertions(&mut t);
-    assert_eq!(t.len(), 3, "{:?}", t.statements());
+    let calls: Vec<&str> = t
+        .statements()
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Call { method, .. } => Some(method.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["add", "containsAll"], "{:?}", t.statements());
 }
 
 #[test]

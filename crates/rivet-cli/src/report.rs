@@ -279,8 +279,12 @@ fn techniques(s: &mut String, r: &Report) {
             .techniques
             .iter()
             .map(|t| {
+                let timed_out = match t.timed_out {
+                    0 => String::new(),
+                    n => format!(" ({n} timed out)"),
+                };
                 format!(
-                    "{} {} turns {:.1} s {} runs, {} goals first ({} branches), {} tests",
+                    "{} {} turns {:.1} s {} runs{timed_out}, {} goals first ({} branches), {} tests",
                     t.strategy,
                     t.turns,
                     t.seconds,

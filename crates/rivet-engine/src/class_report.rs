@@ -107,6 +107,7 @@ fn techniques(run: &ClassRun<'_>) -> Vec<TechniqueRow> {
             turns: v.turns,
             seconds: seconds(v.time),
             executions: v.executions,
+            timed_out: v.timed_out,
             first_covered: v.first_covered,
             first_covered_branches: v.first_covered_branches,
             final_tests: final_tests.get(v.strategy).copied().unwrap_or(0),

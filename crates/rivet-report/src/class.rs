@@ -117,6 +117,9 @@ pub struct TechniqueRow {
     /// Tests run in its turns (reports written before this field read as 0).
     #[serde(default)]
     pub executions: u64,
+    /// Of those, tests that ran out of time.
+    #[serde(default)]
+    pub timed_out: u64,
     /// Goals whose first test came in its turns (no other strategy had covered them then),
     /// and of those, branch goals.
     pub first_covered: usize,
@@ -626,6 +629,7 @@ mod tests {
                 turns: 12,
                 seconds: 1.5,
                 executions: 1200,
+                timed_out: 4,
                 first_covered: 3,
                 first_covered_branches: 2,
                 final_tests: 1,

@@ -90,6 +90,8 @@ pub struct StrategyValue {
     pub time: Duration,
     /// Tests run in its turns.
     pub executions: u64,
+    /// Of those, tests that ran out of time (each cost the workers its time limit).
+    pub timed_out: u64,
     /// Goals whose first test is credited to it (`Archive::origins`: the technique whose goal
     /// guided the test, else the one whose turn ran it): no other had covered them then.
     pub first_covered: usize,
@@ -150,6 +152,8 @@ const CHUNK: usize = 4;
 struct Counted<'a> {
     inner: &'a mut dyn Executor,
     count: u64,
+    /// Of those, tests that ran out of time.
+    timed_out: u64,
     stop: Instant,
     /// Recent wall-clock time per test (zero before the first chunk).
     per_test: Duration,
@@ -189,7 +193,12 @@ impl Executor for Counted<'_> {
                 break;
             }
             let n = self.chunk(now, tests.len() - i);
-            out.extend(self.inner.execute(&tests[i..i + n]));
+            let runs = self.inner.execute(&tests[i..i + n]);
+            self.timed_out += runs
+                .iter()
+                .filter(|e| e.status == rivet_testcase::ExecutionStatus::TimedOut)
+                .count() as u64;
+            out.extend(runs);
             let per = now.elapsed() / n as u32;
             self.per_test = if self.per_test.is_zero() {
                 per
@@ -365,6 +374,7 @@ pub fn drive(
     let mut counted = Counted {
         inner: executor,
         count: 0,
+        timed_out: 0,
         stop: start + budget.time + overrun_grace(budget.time),
         per_test: Duration::ZERO,
         clock: budget.clock.clone(),
@@ -417,12 +427,13 @@ pub fn drive(
                 phase_before.clone().unwrap_or_else(|| "searching".into()),
             );
         }
-        let executions_before = counted.count;
+        let (executions_before, timed_out_before) = (counted.count, counted.timed_out);
         archive.newly_covered.clear();
         let goals_before = goals.len();
         archive.origin = name;
         let stepped = take_turn(strategy, (goals, archive), &mut counted, api);
         values[i].executions += counted.count - executions_before;
+        values[i].timed_out += counted.timed_out - timed_out_before;
         let arena = Arena {
             goals,
             archive,

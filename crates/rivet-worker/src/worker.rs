@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rivet_sandbox::Confinement;
-use rivet_testcase::{ObservationSpec, TestCase};
+use rivet_testcase::{ObservationSpec, Statement, TestCase};
 use tempfile::TempDir;
 use tracing::{debug, info, info_span, warn};
 
@@ -577,7 +577,23 @@ impl Worker {
                     // The harness's probes ended it at its deadline: timed out, as if the JVM
                     // had been killed, but it goes on unless the code under test caught that.
                     if let Some(caught) = overrun(&run) {
-                        debug!(test = index, ?limit, caught, "test overran its deadline");
+                        let call = run
+                            .exception()
+                            .and_then(|(k, _, _)| test.statements.get(k))
+                            .and_then(|s| match s {
+                                Statement::Call { method, .. } => Some(method.to_string()),
+                                Statement::Construct { constructor, .. } => {
+                                    Some(constructor.to_string())
+                                }
+                                _ => None,
+                            });
+                        debug!(
+                            test = index,
+                            ?limit,
+                            caught,
+                            ?call,
+                            "test overran its deadline"
+                        );
                         out.push(Execution::without_result(
                             ExecutionStatus::TimedOut,
                             test.len(),
