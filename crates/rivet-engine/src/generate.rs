@@ -9,7 +9,7 @@ use rivet_classfile::ClassName;
 use rivet_search::{screen_carried_state, screen_pass, Archive, SearchConfig};
 use tracing::info_span;
 
-use rivet_testcase::GoalId;
+use rivet_testcase::{GeneratedTest, GoalId};
 
 use crate::config::GenerateConfig;
 use crate::error::EngineError;
@@ -22,7 +22,7 @@ use rivet_worker::WorkerPool;
 use crate::finish::{check, emitted_order, final_coverage, lost_goals, suite, test_class};
 use crate::session::{check_static_initializer, Session, Workers};
 use crate::strategy_phase::{class_probes, run_strategies, PhaseInput, PhaseResult};
-use rivet_report::{Report, RunEvents};
+use rivet_report::{DroppedTestRow, Report, RunEvents};
 use rivet_strategy::ClassPlan;
 use rivet_strategy::{drive, Budget, DriveOptions, DriveProgress, SearchStrategy};
 
@@ -342,8 +342,11 @@ impl FinishRun<'_, '_> {
                 let mut other = carried_state_pool(pool, &class, &[UNLOCK_EXPERIMENTAL, mode])?;
                 let pass = screen_pass(&mut other, &mut generated, &order);
                 self.executions += pass.executions;
-                screened.dropped += pass.dropped;
+                screened.absorb(pass);
             }
+            // A test that ended otherwise in one of those JVMs would pass or fail under JUnit
+            // by the draw: it goes, and its goals are searched again.
+            let unstable = drop_unstable(&mut generated, &screened.unstable);
             // Threads the code under test left spinning in the workers must not slow javac
             // and JUnit down.
             pool.recycle_stray();
@@ -358,6 +361,8 @@ impl FinishRun<'_, '_> {
             )?;
             if let Some(v) = checked.verified.as_mut() {
                 v.dropped_assertions += screened.dropped;
+                v.dropped_tests += unstable.len();
+                v.reasons.splice(0..0, unstable);
             }
             // Goals whose tests verification dropped go back to a search while budget
             // remains.
@@ -463,13 +468,45 @@ fn report_coverage(
 const UNLOCK_EXPERIMENTAL: &str = "-XX:+UnlockExperimentalVMOptions";
 
 /// JVMs that make identity hash codes otherwise than the search's workers (HotSpot's own
-/// per-thread random numbers): 2 gives every object 1, 4 its address. The suite runs once in
-/// each before verification, which then runs it with others again (`rivet-verify`'s runs):
-/// an assertion on the order of a hash map holding a key of identity hash (commons-collections'
-/// `AbstractHashedMap` stores `null` as a sentinel object) passes or fails by the draw, and
-/// every JVM with other draws is one more chance to find it here rather than in the
-/// developer's build.
-const OTHER_HASH_MODES: [&str; 2] = ["-XX:hashCode=3", "-XX:hashCode=4"];
+/// per-thread random numbers): 3 numbers objects in sequence, 4 takes their address, 0 draws
+/// from one global random sequence (the per-thread draws of JUnit's JVM put objects in orders
+/// neither of the first two does: guava's `Ordering.arbitrary()` ranks by them). The suite
+/// runs once in each before verification, which then runs it with others again
+/// (`rivet-verify`'s runs): an assertion on the order of a hash map holding a key of identity
+/// hash (commons-collections' `AbstractHashedMap` stores `null` as a sentinel object), or a
+/// test that throws or not by the order, passes or fails by the draw, and every JVM with other
+/// draws is one more chance to find it here rather than in the developer's build.
+const OTHER_HASH_MODES: [&str; 3] = ["-XX:hashCode=3", "-XX:hashCode=4", "-XX:hashCode=0"];
+
+/// Takes the tests the screens found `unstable` out of `generated`; what the report says of
+/// each.
+fn drop_unstable(
+    generated: &mut Vec<GeneratedTest>,
+    unstable: &[(usize, String)],
+) -> Vec<DroppedTestRow> {
+    let mut rows = Vec::new();
+    for (i, why) in unstable.iter().rev() {
+        if *i < generated.len() {
+            let test = generated.remove(*i);
+            let name = test
+                .test
+                .statements()
+                .iter()
+                .rev()
+                .find_map(|s| match s {
+                    rivet_testcase::Statement::Call { method, .. } => Some(method.name.clone()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| "test".into());
+            rows.push(DroppedTestRow {
+                test: format!("a test ending in {name}"),
+                reason: format!("unstable: in a fresh JVM it {why}"),
+            });
+        }
+    }
+    rows.reverse();
+    rows
+}
 
 /// A pool of one fresh JVM, like `pool`'s and with `flags` beside its own, in which static
 /// state carries over from test to test, as it does under JUnit.

@@ -11,12 +11,30 @@ use tracing::debug;
 use crate::assertions::same;
 
 /// What the screen did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CarriedScreen {
     /// Assertions dropped (an expected exception's message cleared counts as one).
     pub dropped: usize,
     /// Tests run.
     pub executions: u64,
+    /// Tests that ended otherwise than they did alone (an exception where none was expected,
+    /// none or another where one was), which JUnit would fail: their index and how they
+    /// ended, ascending, each once.
+    pub unstable: Vec<(usize, String)>,
+}
+
+impl CarriedScreen {
+    /// Adds what another pass did.
+    pub fn absorb(&mut self, other: CarriedScreen) {
+        self.dropped += other.dropped;
+        self.executions += other.executions;
+        for (i, why) in other.unstable {
+            if !self.unstable.iter().any(|(j, _)| *j == i) {
+                self.unstable.push((i, why));
+            }
+        }
+        self.unstable.sort_by_key(|(i, _)| *i);
+    }
 }
 
 /// Runs `tests` in `order` (the emitted order: indexes into `tests`) and in reverse on
@@ -35,9 +53,7 @@ pub fn screen_carried_state(
     }
     let reversed: Vec<usize> = order.iter().rev().copied().collect();
     for pass in [order, &reversed[..]] {
-        let one = screen_pass(executor, tests, pass);
-        done.dropped += one.dropped;
-        done.executions += one.executions;
+        done.absorb(screen_pass(executor, tests, pass));
     }
     if done.dropped > 0 {
         debug!(
@@ -49,8 +65,8 @@ pub fn screen_carried_state(
 }
 
 /// Runs `tests` once in `order` on `executor` and drops the assertions that do not hold
-/// there: one pass of [`screen_carried_state`], or a pass in a JVM that makes identity hash
-/// codes otherwise than the search's workers.
+/// there, and names the tests that end otherwise: one pass of [`screen_carried_state`], or a
+/// pass in a JVM that makes identity hash codes otherwise than the search's workers.
 pub fn screen_pass(
     executor: &mut dyn Executor,
     tests: &mut [GeneratedTest],
@@ -59,13 +75,52 @@ pub fn screen_pass(
     let cases: Vec<TestCase> = order.iter().map(|&i| as_checked(&tests[i])).collect();
     let runs = executor.execute(&cases);
     let mut done = CarriedScreen {
-        dropped: 0,
         executions: runs.len() as u64,
+        ..CarriedScreen::default()
     };
     for (&i, run) in order.iter().zip(&runs) {
+        if let Some(why) = ends_otherwise(&tests[i], run) {
+            done.absorb(CarriedScreen {
+                unstable: vec![(i, why)],
+                ..CarriedScreen::default()
+            });
+        }
         done.dropped += keep_holding(&mut tests[i], run);
     }
     done
+}
+
+/// How `run` (of [`as_checked`]`(g)`) ended otherwise than `g` expects: an exception where
+/// it expects none or another one, or none where it expects one. None when it ended as
+/// expected, or did not complete (a time-out says nothing of the test).
+fn ends_otherwise(g: &GeneratedTest, run: &Execution) -> Option<String> {
+    if !run.is_completed() {
+        return None;
+    }
+    let expected = g.assertions.iter().find_map(|a| match a {
+        Assertion::Throws { at, class, .. } => Some((at.0 as usize, class)),
+        _ => None,
+    });
+    let threw = run
+        .exception()
+        .filter(|(k, _, _)| *k < g.test.len())
+        .map(|(k, class, _)| (k, class));
+    match (expected, threw) {
+        (None, Some((k, class))) => Some(format!(
+            "threw {} at statement {k}, where it had run through",
+            class.binary()
+        )),
+        (Some((at, class)), None) => Some(format!(
+            "did not throw its expected {} at statement {at}",
+            class.binary()
+        )),
+        (Some((at, want)), Some((k, got))) if at != k || want != got => Some(format!(
+            "threw {} at statement {k}, where it had thrown {} at statement {at}",
+            got.binary(),
+            want.binary()
+        )),
+        _ => None,
+    }
 }
 
 /// The test case a test method runs: its statements, then its assertions' observer calls.
@@ -265,6 +320,32 @@ mod tests {
         );
         assert_eq!(done.dropped, 4);
         assert_eq!(done.executions, 4);
+    }
+
+    #[test]
+    fn a_test_that_ends_otherwise_is_named_once() {
+        // Alone, `fail` returned (no exception expected); here it throws.
+        let mut unexpected = test(&["next"]);
+        unexpected.test = {
+            let mut t = TypedTest::new();
+            t.push(call("fail"), Some(JType::Prim(rivet_testcase::Prim::Int)));
+            t
+        };
+        // Alone, `next` threw; here it returns.
+        let mut missing = test(&["next"]);
+        missing.assertions = vec![Assertion::Throws {
+            at: StatementId(0),
+            class: "java.lang.IllegalStateException".into(),
+            message: None,
+        }];
+        let mut tests = vec![unexpected, missing, test(&["fail"])];
+        let done = screen_carried_state(&mut Counter { calls: 0 }, &mut tests, &[0, 1, 2]);
+        let unstable: Vec<usize> = done.unstable.iter().map(|(i, _)| *i).collect();
+        assert_eq!(unstable, [0, 1], "{:?}", done.unstable);
+        assert!(done.unstable[0]
+            .1
+            .contains("threw java.lang.IllegalStateException"));
+        assert!(done.unstable[1].1.contains("did not throw"));
     }
 
     #[test]
