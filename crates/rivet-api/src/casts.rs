@@ -5,15 +5,18 @@
 
 use std::fmt;
 
-use rivet_testcase::{ClassName, Execution, JType, StatementOutcome, TypedTest, ValueSummary};
+use rivet_testcase::{
+    ClassName, Execution, JType, MemberRef, Statement, StatementOutcome, TypedTest, ValueSummary,
+};
 
 use crate::ApiModel;
 
 /// A result the written test would cast to a type its run-time class does not have.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FailingCast {
-    /// The statement whose result it is.
+    /// The statement whose result it is, and the method it calls.
     pub statement: usize,
+    pub method: MemberRef,
     /// The result's run-time class.
     pub class: ClassName,
     /// The type the test casts it to.
@@ -24,8 +27,9 @@ impl fmt::Display for FailingCast {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "statement {} returned a {}, which the test casts to {}",
+            "statement {} ({}) returned a {}, which the test casts to {}",
             self.statement,
+            self.method,
             self.class.binary(),
             self.cast_to
         )
@@ -42,6 +46,9 @@ impl ApiModel {
         }
         (0..t.len()).find_map(|i| {
             let cast_to = t.result_cast(i)?;
+            let Some(Statement::Call { method, .. }) = t.statements().get(i) else {
+                return None;
+            };
             let class = match e.outcomes.get(i)? {
                 StatementOutcome::Normal(ValueSummary::Object { class, .. }) => class.clone(),
                 StatementOutcome::Normal(ValueSummary::String(_)) => {
@@ -52,8 +59,9 @@ impl ApiModel {
             let holds = self
                 .hierarchy()
                 .is_assignable(class.internal(), &cast_to.hierarchy_name());
-            matches!(holds, Ok(false)).then_some(FailingCast {
+            matches!(holds, Ok(false)).then(|| FailingCast {
                 statement: i,
+                method: method.clone(),
                 class,
                 cast_to,
             })
