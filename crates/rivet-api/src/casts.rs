@@ -45,16 +45,19 @@ impl ApiModel {
             return None;
         }
         (0..t.len()).find_map(|i| {
+            // The outcome first: it is cheaper to read than the statement's types.
+            let string;
+            let class = match e.outcomes.get(i)? {
+                StatementOutcome::Normal(ValueSummary::Object { class, .. }) => class,
+                StatementOutcome::Normal(ValueSummary::String(_)) => {
+                    string = ClassName::from_internal("java/lang/String");
+                    &string
+                }
+                _ => return None,
+            };
             let cast_to = t.result_cast(i)?;
             let Some(Statement::Call { method, .. }) = t.statements().get(i) else {
                 return None;
-            };
-            let class = match e.outcomes.get(i)? {
-                StatementOutcome::Normal(ValueSummary::Object { class, .. }) => class.clone(),
-                StatementOutcome::Normal(ValueSummary::String(_)) => {
-                    ClassName::from_internal("java/lang/String")
-                }
-                _ => return None,
             };
             let holds = self
                 .hierarchy()
@@ -62,7 +65,7 @@ impl ApiModel {
             matches!(holds, Ok(false)).then(|| FailingCast {
                 statement: i,
                 method: method.clone(),
-                class,
+                class: class.clone(),
                 cast_to,
             })
         })
