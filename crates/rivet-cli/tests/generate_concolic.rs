@@ -36,13 +36,21 @@ fn concolic(classes: &std::path::Path, class: &str) -> (rivet_report::Report, St
     (report, stdout)
 }
 
+/// Compiled once per test binary (its tests run on threads of one process: a second javac
+/// rewriting the class files could hand another test an empty one).
 fn fixtures() -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/concolic/conc");
-    let sources = ["Gauge.java", "Hidden.java"].map(|f| dir.join(f));
-    let classes =
-        rivet_testkit::cache_dir().join(format!("cli-concolic-fixtures-{}", std::process::id()));
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &classes);
-    classes
+    static CLASSES: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    CLASSES
+        .get_or_init(|| {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/concolic/conc");
+            let sources = ["Gauge.java", "Hidden.java"].map(|f| dir.join(f));
+            let classes = rivet_testkit::cache_dir()
+                .join(format!("cli-concolic-fixtures-{}", std::process::id()));
+            rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &sources, &classes);
+            classes
+        })
+        .clone()
 }
 
 /// Figure 15's outcome `return 1` is infeasible. The paper's tool predicts it through the

@@ -13,12 +13,18 @@ use std::path::{Path, PathBuf};
 use common::rivet;
 use serde_json::Value;
 
+/// Compiled once per test binary (its tests run on threads of one process: a second javac
+/// rewriting the class files could hand another test an empty one).
 fn ops_classes() -> PathBuf {
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rivet-mutate/tests/fixtures/mut/Ops.java");
-    let out = rivet_testkit::cache_dir().join("cli-mutate-ops");
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
-    out
+    static OUT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    OUT.get_or_init(|| {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rivet-mutate/tests/fixtures/mut/Ops.java");
+        let out = rivet_testkit::cache_dir().join("cli-mutate-ops");
+        rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
+        out
+    })
+    .clone()
 }
 
 fn suite(name: &str) -> String {

@@ -6,16 +6,23 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use rivet_classfile::{ClassFile, Opcode};
 use rivet_mutate::{MutableClass, MutantId, Operator};
 
+/// The fixture, compiled once per test binary: its tests run on threads of one process, and
+/// one test's javac rewriting the class file while another read it gave that one an empty
+/// file.
 fn ops() -> MutableClass {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mut/Ops.java");
-    let out = rivet_testkit::cache_dir().join("mutate-ops");
-    rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
-    let bytes = std::fs::read(out.join("mut/Ops.class")).expect("compiled fixture");
-    MutableClass::parse(&bytes).expect("parse Ops")
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    let bytes = BYTES.get_or_init(|| {
+        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mut/Ops.java");
+        let out = rivet_testkit::cache_dir().join("mutate-ops");
+        rivet_testkit::javac(rivet_testkit::Jdk::Jdk17, 11, "", &[src], &out);
+        std::fs::read(out.join("mut/Ops.class")).expect("compiled fixture")
+    });
+    MutableClass::parse(bytes).expect("parse Ops")
 }
 
 #[test]
