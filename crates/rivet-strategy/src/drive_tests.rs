@@ -6,7 +6,8 @@ use rivet_testcase::{ExecutionStatus, GoalId, ProbeId, TypedTest};
 
 use super::*;
 
-/// Covers every probe a test names as an int statement.
+/// Covers every probe a test names as an int statement; a test naming a negative one runs out
+/// of time.
 struct FakeExecutor;
 
 impl Executor for FakeExecutor {
@@ -25,6 +26,22 @@ impl Executor for FakeExecutor {
                     })
                     .collect();
                 covered.sort();
+                let loops = t.statements.iter().any(|s| {
+                    matches!(
+                        s,
+                        rivet_testcase::Statement::Primitive(rivet_testcase::PrimitiveValue::Int(
+                            p
+                        )) if *p < 0
+                    )
+                });
+                if loops {
+                    return Execution::without_result(
+                        ExecutionStatus::TimedOut,
+                        t.statements.len(),
+                        Duration::ZERO,
+                        None,
+                    );
+                }
                 Execution {
                     status: ExecutionStatus::Completed,
                     outcomes: vec![rivet_testcase::StatementOutcome::NotRun; t.statements.len()],
@@ -192,6 +209,24 @@ fn each_strategy_is_credited_with_the_goals_it_covered_first_and_their_tests() {
     assert_eq!(archive.origins.get(&GoalId(0)), Some(&"a"));
     assert_eq!(archive.origins.get(&GoalId(4)), Some(&"b"));
     assert_eq!(archive.origin, "", "no strategy's turn after the drive");
+}
+
+#[test]
+fn each_strategy_is_charged_with_the_tests_of_its_turns_that_ran_out_of_time() {
+    let mut goals = goals(3);
+    let mut archive = Archive::default();
+    // Turns: a, slow, a, slow, a (every goal covered).
+    let mut a = counter("a", 0, 2);
+    let mut slow = counter("slow", -2, -1);
+    let result = run(&mut [&mut a, &mut slow], &mut goals, &mut archive);
+    let value = |name| result.values.iter().find(|v| v.strategy == name).cloned();
+    let (a, slow) = (value("a").expect("a"), value("slow").expect("slow"));
+    assert_eq!((a.executions, a.timed_out), (6, 0));
+    assert_eq!((slow.executions, slow.timed_out), (4, 4));
+    assert_eq!(
+        slow.first_covered, 0,
+        "a test that timed out covers nothing"
+    );
 }
 
 /// Met when probe `0` fires, without being a branch (a stand-in for a PC goal).
