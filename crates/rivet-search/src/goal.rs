@@ -32,6 +32,7 @@ pub fn normalize(d: f64) -> f64 {
 /// What a goal asks of a test: its fitness (0 when covered, lower is better).
 pub trait Objective: fmt::Debug + Send + Sync {
     /// The fitness of one completed execution of `test`; 0 exactly when the goal is covered.
+    /// It depends on the test and the execution alone (the search memoizes it per test).
     fn fitness(&self, test: &TestCase, execution: &Execution) -> f64;
 
     /// The probe whose firing covers the goal, for goals that are branches (lets the search

@@ -125,9 +125,15 @@ impl PathConditionObjective {
 
     /// The distance of the state observed at one call.
     pub fn distance(&self, call: &CallObservation) -> f64 {
+        self.distance_below(call, f64::INFINITY)
+    }
+
+    /// The distance at one call, or any value of at least `bound` once the clauses so far add
+    /// up to `bound` (the fitness keeps the best call, so the rest need not be read).
+    fn distance_below(&self, call: &CallObservation, bound: f64) -> f64 {
         let value = |p: &Option<ObservedPath>| match p {
-            Some(p) => call.value(p).clone(),
-            None => ObservedValue::Undefined,
+            Some(p) => call.value(p),
+            None => &ObservedValue::Undefined,
         };
         let mut referred: BTreeSet<u32> = BTreeSet::new();
         let mut total = 0.0;
@@ -149,8 +155,8 @@ impl PathConditionObjective {
                 },
                 Clause::Fresh { class, .. } => match value(&paths.0) {
                     ObservedValue::Object { id, class: c } => {
-                        let new = referred.insert(id);
-                        if new && same_class(class, &c) {
+                        let new = referred.insert(*id);
+                        if new && same_class(class, c) {
                             0.0
                         } else {
                             1.0
@@ -159,6 +165,9 @@ impl PathConditionObjective {
                     _ => 1.0,
                 },
             };
+            if total >= bound {
+                break;
+            }
         }
         total
     }
@@ -275,8 +284,9 @@ impl Objective for PathConditionObjective {
         e.observations
             .iter()
             .filter(|c| c.member == self.member)
-            .map(|c| self.distance(c))
-            .fold(self.max_distance(), f64::min)
+            .fold(self.max_distance(), |best, c| {
+                best.min(self.distance_below(c, best))
+            })
     }
 
     fn observation(&self) -> Option<Observation> {

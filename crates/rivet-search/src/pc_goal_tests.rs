@@ -199,6 +199,16 @@ fn fitness_takes_the_best_call_and_penalizes_no_call() {
     let e = run(vec![call(worse), other.clone(), call(satisfying())]);
     assert_eq!(o.fitness(&test, &e), 0.0);
     assert_eq!(o.fitness(&test, &run(vec![other])), 5.0);
+    // The best call wins in either order, though a worse call after it is not read to the end.
+    let mut two = satisfying();
+    two[2].1 = object(9, "sushi.Sample$Node");
+    two[3].1 = object(8, "sushi.Sample$Node");
+    let mut one = satisfying();
+    one[1].1 = object(7, "sushi.Other");
+    let (two, one) = (call(two), call(one));
+    assert_eq!(o.distance(&two), 2.0);
+    assert_eq!(o.fitness(&test, &run(vec![one.clone(), two.clone()])), 1.0);
+    assert_eq!(o.fitness(&test, &run(vec![two, one])), 1.0);
 }
 
 #[test]

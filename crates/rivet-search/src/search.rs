@@ -158,7 +158,7 @@ pub struct Search<'g, 'm> {
     config: SearchConfig,
     rng: Rng,
     /// The population with its last executions (empty before the first step).
-    population: Vec<(TypedTest, Execution)>,
+    population: Vec<Member>,
     /// Tests handed in by other strategies, evaluated and merged at the next step.
     seeds: Vec<TypedTest>,
     generation: u64,
@@ -214,29 +214,6 @@ impl<'g, 'm> Search<'g, 'm> {
         runs
     }
 
-    fn scored(
-        &self,
-        arena: &Arena<'_>,
-        all: &[(TypedTest, Execution)],
-        targets: &[GoalId],
-    ) -> Vec<Scored> {
-        all.iter()
-            .map(|(test, e)| {
-                let fitness = targets
-                    .iter()
-                    .map(|g| {
-                        if e.is_completed() {
-                            arena.goals.fitness(*g, &test.test, e)
-                        } else {
-                            f64::INFINITY
-                        }
-                    })
-                    .collect();
-                Scored::new(fitness, test.len())
-            })
-            .collect()
-    }
-
     /// One generation: the initial population on the first call, then selection, crossover,
     /// mutation and survival against the current targets. Seed tests handed in since the last
     /// step are evaluated with the offspring.
@@ -253,12 +230,12 @@ impl<'g, 'm> Search<'g, 'm> {
                 .collect();
             initial.extend(seeds);
             let runs = self.evaluate(arena, &initial);
-            self.population = initial.into_iter().zip(runs).collect();
+            self.population = initial.into_iter().zip(runs).map(Member::new).collect();
             return;
         }
         self.generation += 1;
         let targets = arena.targets();
-        let mut ranked = self.scored(arena, &self.population, &targets);
+        let mut ranked = scored(arena.goals, &mut self.population, &targets);
         rank(&mut ranked, n);
         let mut offspring = Vec::with_capacity(n + seeds.len());
         // For each offspring made by mutation alone: its parent's index in the population.
@@ -266,7 +243,10 @@ impl<'g, 'm> Search<'g, 'm> {
         while offspring.len() < n {
             let ia = self.tournament(&ranked);
             let ib = self.tournament(&ranked);
-            let (a, b) = (self.population[ia].0.clone(), self.population[ib].0.clone());
+            let (a, b) = (
+                self.population[ia].test.clone(),
+                self.population[ib].test.clone(),
+            );
             let crossed = self.rng.chance(self.config.crossover_rate);
             let (mut c, mut d) = if crossed {
                 (
@@ -285,20 +265,22 @@ impl<'g, 'm> Search<'g, 'm> {
         }
         offspring.extend(seeds);
         let runs = self.evaluate(arena, &offspring);
+        let mut born: Vec<Member> = offspring.into_iter().zip(runs).map(Member::new).collect();
         if self.config.dse_requests {
-            self.request_dse(arena, &targets, &ranked, &offspring, &runs, &mutated_from);
+            self.request_dse(arena, &targets, &ranked, &mut born, &mutated_from);
         }
         // Survivors among parents and offspring, ranked against the targets after the archive
         // update.
         let targets = arena.targets();
         let mut all = std::mem::take(&mut self.population);
-        all.extend(offspring.into_iter().zip(runs));
-        let mut ranked = self.scored(arena, &all, &targets);
+        all.extend(born);
+        let mut ranked = scored(arena.goals, &mut all, &targets);
         rank(&mut ranked, n);
+        let mut all: Vec<Option<Member>> = all.into_iter().map(Some).collect();
         self.population = survival_order(&ranked)
             .into_iter()
+            .filter_map(|i| all.get_mut(i).and_then(Option::take))
             .take(n)
-            .map(|i| all[i].clone())
             .collect();
     }
 
@@ -358,21 +340,22 @@ impl<'g, 'm> Search<'g, 'm> {
         arena: &mut Arena<'_>,
         targets: &[GoalId],
         parents: &[Scored],
-        offspring: &[TypedTest],
-        runs: &[Execution],
+        offspring: &mut [Member],
         mutated_from: &[Option<usize>],
     ) {
         let mut best: Option<(f64, usize)> = None;
         for (k, parent) in mutated_from.iter().enumerate() {
-            let (Some(p), Some(child), Some(run)) = (*parent, offspring.get(k), runs.get(k)) else {
+            let (Some(p), Some(child)) = (*parent, offspring.get_mut(k)) else {
                 continue;
             };
-            if !run.is_completed() || !values_only_differ(&self.population[p].0, child) {
+            if !child.run.is_completed()
+                || !values_only_differ(&self.population[p].test, &child.test)
+            {
                 continue;
             }
             let fitness: Vec<f64> = targets
                 .iter()
-                .map(|g| arena.goals.fitness(*g, &child.test, run))
+                .map(|g| child.fitness(arena.goals, *g))
                 .collect();
             let changed = parents
                 .get(p)
@@ -383,7 +366,7 @@ impl<'g, 'm> Search<'g, 'm> {
             }
         }
         if let Some((_, k)) = best {
-            arena.archive.request_dse(offspring[k].clone());
+            arena.archive.request_dse(offspring[k].test.clone());
         }
     }
 
@@ -397,6 +380,54 @@ impl<'g, 'm> Search<'g, 'm> {
             b
         }
     }
+}
+
+/// A test of the population, its execution, and its fitness for each goal asked so far: a
+/// fitness depends on the test and its execution alone ([`crate::Objective::fitness`]), so a parent
+/// ranked again generation after generation is scored once per goal.
+#[derive(Debug, Clone)]
+struct Member {
+    test: TypedTest,
+    run: Execution,
+    /// By goal id; None: not asked yet.
+    fitness: Vec<Option<f64>>,
+}
+
+impl Member {
+    fn new((test, run): (TypedTest, Execution)) -> Member {
+        Member {
+            test,
+            run,
+            fitness: Vec::new(),
+        }
+    }
+
+    /// The fitness for `goal`: infinite for a run that did not complete.
+    fn fitness(&mut self, goals: &Goals, goal: GoalId) -> f64 {
+        if !self.run.is_completed() {
+            return f64::INFINITY;
+        }
+        let i = goal.0 as usize;
+        if let Some(Some(f)) = self.fitness.get(i) {
+            return *f;
+        }
+        let f = goals.fitness(goal, &self.test.test, &self.run);
+        if self.fitness.len() <= i {
+            self.fitness.resize(i + 1, None);
+        }
+        self.fitness[i] = Some(f);
+        f
+    }
+}
+
+/// Each member's fitness vector on the targets, for ranking.
+fn scored(goals: &Goals, all: &mut [Member], targets: &[GoalId]) -> Vec<Scored> {
+    all.iter_mut()
+        .map(|m| {
+            let fitness = targets.iter().map(|g| m.fitness(goals, *g)).collect();
+            Scored::new(fitness, m.test.len())
+        })
+        .collect()
 }
 
 /// Do two tests differ only in the values of primitive and string statements (the same
