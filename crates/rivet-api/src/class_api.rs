@@ -104,7 +104,7 @@ impl ClassApi {
     /// The class type with its own type variables as arguments.
     pub fn self_type(&self) -> JType {
         JType::Class {
-            name: self.name.clone(),
+            name: self.name.as_str().into(),
             args: self
                 .type_params
                 .params

@@ -120,7 +120,7 @@ pub const COMMON_CLASS_LITERALS: &[&str] = &[
 /// bare type variable).
 pub fn pinned_class(t: &JType) -> Option<String> {
     match t {
-        JType::Class { name, .. } if name != OBJECT => Some(name.clone()),
+        JType::Class { name, .. } if &**name != OBJECT => Some(name.to_string()),
         JType::Array(_) => Some(t.descriptor()),
         _ => None,
     }

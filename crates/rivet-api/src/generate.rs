@@ -597,7 +597,7 @@ impl<'m> Generator<'m> {
         if let Some(imp) = known_implementation(name) {
             if p.member.owner.internal() == imp && !args.is_empty() {
                 let ty = JType::Class {
-                    name: imp.to_string(),
+                    name: imp.into(),
                     args: args.to_vec(),
                 };
                 t.types[id.0 as usize] = Some(ty.clone());
@@ -605,7 +605,7 @@ impl<'m> Generator<'m> {
             }
         } else if self.model.is_jdk(name) && !args.is_empty() {
             let ty = JType::Class {
-                name: name.to_string(),
+                name: name.into(),
                 args: args.to_vec(),
             };
             t.types[id.0 as usize] = Some(ty.clone());

@@ -90,7 +90,7 @@ impl Generator<'_> {
             JType::class(CLASS)
         } else {
             JType::Class {
-                name: CLASS.to_string(),
+                name: CLASS.into(),
                 args: vec![literal_type(&descriptor)],
             }
         };

@@ -148,7 +148,9 @@ pub struct ApiModel {
     methods_on: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
     /// JDK methods on values the class handed out, by type (see `views`).
     pub(crate) views_on: RefCell<HashMap<String, Arc<Vec<Callable>>>>,
-    assignable: RefCell<HashMap<(String, String), bool>>,
+    /// Is one class assignable to another: by the first, then the second (looked up without
+    /// copying either name).
+    assignable: RefCell<HashMap<String, HashMap<String, bool>>>,
     pub(crate) functional: RefCell<HashMap<String, Option<Arc<Sam>>>>,
     /// Methods of the other classes of the package (nested ones included) returning objects,
     /// read once (see [`ApiModel::package_methods`]).
@@ -632,18 +634,19 @@ impl ApiModel {
             }
             _ => {}
         }
-        let key = (from.hierarchy_name(), to.hierarchy_name());
-        if key.0 == key.1 || key.1 == OBJECT {
+        let (a, b) = (from.hierarchy_name(), to.hierarchy_name());
+        if a == b || b == OBJECT {
             return true;
         }
-        if let Some(hit) = self.assignable.borrow().get(&key) {
+        if let Some(hit) = self.assignable.borrow().get(&*a).and_then(|m| m.get(&*b)) {
             return *hit;
         }
-        let ok = self
-            .hierarchy
-            .is_assignable(&key.0, &key.1)
-            .unwrap_or(false);
-        self.assignable.borrow_mut().insert(key, ok);
+        let ok = self.hierarchy.is_assignable(&a, &b).unwrap_or(false);
+        self.assignable
+            .borrow_mut()
+            .entry(a.into_owned())
+            .or_default()
+            .insert(b.into_owned(), ok);
         ok
     }
 

@@ -120,7 +120,7 @@ fn enum_bound_class_parameters_get_enum_literals_and_bind_the_type_variable() {
                 t.statements()[args[0].0 as usize],
                 Statement::ClassLiteral { .. }
             ) {
-                assert_eq!(element.class_name(), Some(name.as_str()), "{t:?}");
+                assert_eq!(element.class_name(), Some(&**name), "{t:?}");
                 agreeing += 1;
             }
         }

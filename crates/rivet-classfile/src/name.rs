@@ -2,15 +2,21 @@
 //! uses (`a/b/Outer$Inner`) and the binary form users and Java source use (`a.b.Outer$Inner`).
 
 use std::fmt;
+use std::sync::Arc;
 
-/// A class name. Built from either form; stored in the internal form.
+/// A class name. Built from either form; stored in the internal form, shared: every call of
+/// a test names its owner, and the search copies tests by the hundred thousand.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ClassName(String);
+pub struct ClassName(Arc<str>);
 
 impl ClassName {
     /// From the internal form (`a/b/C`); a binary name (`a.b.C`) is accepted too.
     pub fn from_internal(name: &str) -> ClassName {
-        ClassName(name.replace('.', "/"))
+        if name.contains('.') {
+            ClassName(name.replace('.', "/").into())
+        } else {
+            ClassName(name.into())
+        }
     }
 
     /// From the binary form (`a.b.C`, nested `a.b.C$D`); an internal name is accepted too.

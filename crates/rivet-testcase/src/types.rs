@@ -2,8 +2,10 @@
 //! arrays and type variables (with their erasure), parsed from descriptors and from
 //! Signature attributes (JVMS §4.7.9.1).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::PrimitiveValue;
 use rivet_classfile::FieldType;
@@ -97,10 +99,11 @@ impl Prim {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum JType {
     Prim(Prim),
-    /// A class or interface by internal name, with type arguments (empty when raw or not
-    /// generic).
+    /// A class or interface by internal name (shared: tests hold a type per value, and the
+    /// search copies tests by the hundred thousand), with type arguments (empty when raw or
+    /// not generic).
     Class {
-        name: String,
+        name: Arc<str>,
         args: Vec<JType>,
     },
     Array(Box<JType>),
@@ -118,7 +121,7 @@ impl JType {
     /// A class type without type arguments.
     pub fn class(name: &str) -> JType {
         JType::Class {
-            name: name.to_string(),
+            name: name.into(),
             args: Vec::new(),
         }
     }
@@ -169,11 +172,11 @@ impl JType {
     }
 
     /// The name the class hierarchy takes: an internal class name, or an array descriptor.
-    pub fn hierarchy_name(&self) -> String {
+    pub fn hierarchy_name(&self) -> Cow<'_, str> {
         match self {
-            JType::Class { name, .. } => name.clone(),
+            JType::Class { name, .. } => Cow::Borrowed(name),
             JType::Var { erasure, .. } => erasure.hierarchy_name(),
-            other => other.descriptor(),
+            other => Cow::Owned(other.descriptor()),
         }
     }
 
@@ -372,7 +375,10 @@ impl<'a> SigParser<'a> {
                     args = self.type_args()?;
                 }
                 self.eat(b';')?;
-                Some(JType::Class { name, args })
+                Some(JType::Class {
+                    name: name.into(),
+                    args,
+                })
             }
             b'T' => {
                 self.pos += 1;
