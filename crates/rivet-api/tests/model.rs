@@ -17,13 +17,7 @@ fn classpath(extra: &[std::path::PathBuf]) -> Arc<Classpath> {
 
 #[test]
 fn scheduler_lists_get_process_elements() {
-    let model = ApiModel::build(
-        classpath(&[]),
-        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(&[], "sushi.Scheduler");
     let names: Vec<String> = model
         .targets
         .iter()
@@ -71,21 +65,9 @@ fn scheduler_lists_get_process_elements() {
 
 #[test]
 fn constants_and_generation_are_seeded() {
-    let model = ApiModel::build(
-        classpath(&[]),
-        &rivet_classfile::ClassName::from_binary("lct.Examples"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(&[], "lct.Examples");
     assert!(model.constants.ints.contains(&2789));
-    let bar = ApiModel::build(
-        classpath(&[]),
-        &rivet_classfile::ClassName::from_binary("evodse.Bar"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let bar = model_of(&[], "evodse.Bar");
     assert!(bar.constants.strings.contains(&"baz".to_string()));
     let generator = Generator::new(&model, GenConfig::default());
     let a = generator.random_test(&mut Rng::new(9), 6);
@@ -126,13 +108,10 @@ fn untestable_classes_are_errors_naming_the_class() {
 
 #[test]
 fn fraction_has_static_factories() {
-    let model = ApiModel::build(
-        classpath(&[rivet_testkit::debian_jar("commons-lang3")]),
-        &rivet_classfile::ClassName::from_binary("org.apache.commons.lang3.math.Fraction"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(
+        &[rivet_testkit::debian_jar("commons-lang3")],
+        "org.apache.commons.lang3.math.Fraction",
+    );
     let producers = model.producers(&JType::class("org/apache/commons/lang3/math/Fraction"));
     assert!(producers.iter().any(|p| p.member.name == "getFraction"));
     assert!(!producers.iter().any(|p| p.member.name == "<init>"));
@@ -263,9 +242,15 @@ fn doubles_and_floats_include_nan_and_the_infinities() {
 
 /// The model of `structures.AvlTree` as a test in its package sees it.
 fn avl_model() -> ApiModel {
+    model_of(&[], "structures.AvlTree")
+}
+
+/// The model of `class` (binary name) on the subjects and `extra`, as a test in its package
+/// sees it.
+fn model_of(extra: &[std::path::PathBuf], class: &str) -> ApiModel {
     ApiModel::build(
-        classpath(&[]),
-        &rivet_classfile::ClassName::from_binary("structures.AvlTree"),
+        classpath(extra),
+        &rivet_classfile::ClassName::from_binary(class),
         None,
         AccessMode::SamePackage,
     )
@@ -276,13 +261,7 @@ fn avl_model() -> ApiModel {
 fn a_list_the_class_hands_out_gets_the_list_queries_and_a_list_argument_only_its_fillers() {
     use rivet_testcase::{MemberRef, Statement, TypedTest};
     let guava = rivet_testkit::debian_jar("guava");
-    let model = ApiModel::build(
-        classpath(&[guava]),
-        &rivet_classfile::ClassName::from_binary("com.google.common.primitives.Ints"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(&[guava], "com.google.common.primitives.Ints");
     let list = JType::class("java/util/List");
     let names = |calls: &[rivet_api::Callable]| -> Vec<String> {
         calls.iter().map(|c| c.member.name.clone()).collect()
@@ -371,13 +350,7 @@ fn a_list_the_class_hands_out_gets_the_list_queries_and_a_list_argument_only_its
 #[test]
 fn a_collection_given_itself_is_taken_out_of_a_test_with_what_depends_on_it() {
     use rivet_testcase::{MemberRef, Statement, TypedTest};
-    let model = ApiModel::build(
-        classpath(&[]),
-        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(&[], "sushi.Scheduler");
     let list_ty = JType::class("java/util/ArrayList");
     assert!(model.holds_elements(&list_ty));
     assert!(model.holds_elements(&JType::class("java/util/HashMap")));
@@ -447,15 +420,10 @@ fn a_collection_given_itself_is_taken_out_of_a_test_with_what_depends_on_it() {
 #[test]
 fn an_overload_a_generic_overload_makes_ambiguous_in_source_is_left_out() {
     let collections = rivet_testkit::debian_jar("commons-collections4");
-    let model = ApiModel::build(
-        classpath(&[collections]),
-        &rivet_classfile::ClassName::from_binary(
-            "org.apache.commons.collections4.map.DefaultedMap",
-        ),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(
+        &[collections],
+        "org.apache.commons.collections4.map.DefaultedMap",
+    );
     let api = model
         .class_api("org/apache/commons/collections4/map/DefaultedMap")
         .unwrap();
@@ -478,13 +446,7 @@ fn a_result_the_written_test_cannot_cast_is_found() {
     use rivet_testcase::{
         Execution, ExecutionStatus, MemberRef, Statement, StatementOutcome, TypedTest, ValueSummary,
     };
-    let model = ApiModel::build(
-        classpath(&[]),
-        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap();
+    let model = model_of(&[], "sushi.Scheduler");
     let mut t = TypedTest::new();
     let list = t.push(
         Statement::Construct {
