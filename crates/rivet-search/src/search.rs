@@ -104,9 +104,18 @@ impl Arena<'_> {
     /// Runs tests, updates the archive, returns the executions (their snapshots moved to
     /// `Archive::snapshots`).
     pub fn evaluate(&mut self, tests: &[TypedTest]) -> Vec<Execution> {
+        self.evaluate_scoring(tests)
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect()
+    }
+
+    /// As [`Arena::evaluate`], with each completed run's fitness for the goals that are not
+    /// branches (computed for the archive update anyway; the search keeps them).
+    fn evaluate_scoring(&mut self, tests: &[TypedTest]) -> Vec<(Execution, Vec<(GoalId, f64)>)> {
         let goals: &Goals = self.goals;
         self.archive.batches += 1;
-        self.evaluate_observing(tests, goals.observation_for(self.archive.batches))
+        self.run_and_score(tests, goals.observation_for(self.archive.batches))
     }
 
     /// As [`Arena::evaluate`], with the workers observing `spec` (which should include what
@@ -116,6 +125,17 @@ impl Arena<'_> {
         tests: &[TypedTest],
         spec: &ObservationSpec,
     ) -> Vec<Execution> {
+        self.run_and_score(tests, spec)
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect()
+    }
+
+    fn run_and_score(
+        &mut self,
+        tests: &[TypedTest],
+        spec: &ObservationSpec,
+    ) -> Vec<(Execution, Vec<(GoalId, f64)>)> {
         let cases: Vec<TestCase> = tests.iter().map(|t| t.test.clone()).collect();
         self.executor.set_observation(spec);
         let mut runs = self.executor.execute(&cases);
@@ -126,8 +146,9 @@ impl Arena<'_> {
                     .keep_snapshots(std::mem::take(&mut e.snapshots));
             }
         }
-        for (t, e) in tests.iter().zip(&mut runs) {
-            if let Some(cast) = self.api.and_then(|api| api.failing_cast(t, e)) {
+        let mut scored = Vec::with_capacity(runs.len());
+        for (t, mut e) in tests.iter().zip(runs) {
+            if let Some(cast) = self.api.and_then(|api| api.failing_cast(t, &e)) {
                 debug!(%cast, "run refused: a cast would fail under JUnit");
                 self.archive.cast_refusals += 1;
                 e.status = ExecutionStatus::Rejected {
@@ -135,11 +156,12 @@ impl Arena<'_> {
                 };
             }
             if !e.is_completed() {
+                scored.push((e, Vec::new()));
                 continue;
             }
-            let (covered, fitness) = self.goals.outcome(&t.test, e);
+            let (covered, fitness) = self.goals.outcome(&t.test, &e);
             // The best fitness of watched (path-condition) goals, for their search logs.
-            for (g, f) in fitness {
+            for &(g, f) in &fitness {
                 if self.goals.is_watched(g) {
                     self.archive.note_fitness(g, f);
                 }
@@ -147,8 +169,9 @@ impl Arena<'_> {
             if self.archive.update(t, &covered) {
                 debug!(covered = covered.len(), len = t.len(), "archive updated");
             }
+            scored.push((e, fitness));
         }
-        runs
+        scored
     }
 }
 
@@ -195,10 +218,16 @@ impl<'g, 'm> Search<'g, 'm> {
         self.generation
     }
 
-    fn evaluate(&mut self, arena: &mut Arena<'_>, tests: &[TypedTest]) -> Vec<Execution> {
-        let runs = arena.evaluate(tests);
+    /// Runs tests through the arena; each run with its fitness for the goals that are not
+    /// branches, to start its member's memo.
+    fn evaluate(
+        &mut self,
+        arena: &mut Arena<'_>,
+        tests: &[TypedTest],
+    ) -> Vec<(Execution, Vec<(GoalId, f64)>)> {
+        let runs = arena.evaluate_scoring(tests);
         self.executions += runs.len() as u64;
-        for (t, e) in tests.iter().zip(&runs) {
+        for (t, (e, _)) in tests.iter().zip(&runs) {
             self.generator.model.observe_strings(&e.seeds);
             // Which producers throw: learned from a sample of the runs.
             if e.is_completed() && (self.executions + t.len() as u64).is_multiple_of(4) {
@@ -394,12 +423,19 @@ struct Member {
 }
 
 impl Member {
-    fn new((test, run): (TypedTest, Execution)) -> Member {
-        Member {
-            test,
-            run,
-            fitness: Vec::new(),
+    /// A member with the fitness already known for some goals (their memo).
+    fn new((test, (run, known)): (TypedTest, (Execution, Vec<(GoalId, f64)>))) -> Member {
+        let mut fitness = Vec::new();
+        if run.is_completed() {
+            for (g, f) in known {
+                let i = g.0 as usize;
+                if fitness.len() <= i {
+                    fitness.resize(i + 1, None);
+                }
+                fitness[i] = Some(f);
+            }
         }
+        Member { test, run, fitness }
     }
 
     /// The fitness for `goal`: infinite for a run that did not complete.
@@ -483,6 +519,25 @@ mod tests {
         let mut longer = base.clone();
         longer.push(Statement::Primitive(PrimitiveValue::Int(3)), None);
         assert!(!values_only_differ(&base, &longer));
+    }
+
+    #[test]
+    fn a_member_starts_with_the_fitness_its_evaluation_computed() {
+        let completed =
+            Execution::without_result(ExecutionStatus::Completed, 3, Duration::ZERO, None);
+        let goals = Goals::default();
+        let known = vec![(GoalId(4), 0.25)];
+        let mut m = Member::new((test(1, "a", "f"), (completed, known.clone())));
+        // Known: taken from the memo; unknown: asked of the goals (none here: unreached).
+        assert_eq!(m.fitness(&goals, GoalId(4)), 0.25);
+        assert_eq!(m.fitness(&goals, GoalId(2)), crate::goal::UNREACHED);
+        // A run that did not complete is never ranked on what it was handed.
+        let rejected = ExecutionStatus::Rejected {
+            reason: "malformed".into(),
+        };
+        let failed = Execution::without_result(rejected, 3, Duration::ZERO, None);
+        let mut n = Member::new((test(1, "a", "f"), (failed, known)));
+        assert_eq!(n.fitness(&goals, GoalId(4)), f64::INFINITY);
     }
 
     #[test]

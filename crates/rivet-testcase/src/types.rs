@@ -155,7 +155,10 @@ impl JType {
     pub fn erased(&self) -> JType {
         match self {
             JType::Prim(p) => JType::Prim(*p),
-            JType::Class { name, .. } => JType::class(name),
+            JType::Class { name, .. } => JType::Class {
+                name: name.clone(),
+                args: Vec::new(),
+            },
             JType::Array(c) => JType::Array(Box::new(c.erased())),
             JType::Var { erasure, .. } => erasure.erased(),
         }
