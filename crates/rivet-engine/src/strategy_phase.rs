@@ -20,7 +20,7 @@ use rivet_strategy::{
 use rivet_sushi::SushiPlugin;
 use rivet_tardis::Feasibility;
 use rivet_testcase::{Executor, GoalId, ObservationSpec};
-use rivet_worker::WorkerPool;
+use rivet_worker::{TestLimit, WorkerPool, CAPPED_PROBE_BUDGET};
 
 use crate::config::{GenerateConfig, StrategyChoice};
 
@@ -225,8 +225,12 @@ fn strategies_on(
         }
     }
     // Loops the strategies' tests fall into cost less with limits that follow the tests;
-    // minimizing, verifying and the final run keep the configured limit.
-    pool.set_adaptive_time_limit(true);
+    // under an execution cap a probe budget ends them, at the same point on every run.
+    // Minimizing, verifying and the final run keep the configured limit.
+    pool.set_test_limit(match config.max_executions {
+        Some(_) => TestLimit::Probes(CAPPED_PROBE_BUDGET),
+        None => TestLimit::Adaptive,
+    });
     // Under an execution cap the same tests meet the same JVM state on every run (the
     // minimizing and verifying that follow too).
     pool.set_fixed_assignment(config.max_executions.is_some());
@@ -252,7 +256,7 @@ fn strategies_on(
         archive.forget(g.id);
     }
     pool.set_observation(&ObservationSpec::default());
-    pool.set_adaptive_time_limit(false);
+    pool.set_test_limit(TestLimit::Configured);
     let sections = strategies
         .iter()
         .flat_map(|s| s.report_sections(driven.elapsed))

@@ -11,6 +11,7 @@ use tracing::{debug, info_span};
 use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
 use crate::harness::harness_classes;
+use crate::limit::TestLimit;
 use crate::worker::{Worker, WorkerInfo};
 use rivet_testcase::{
     Execution, ExecutionStatus, WorkerId, EXIT_REQUESTED_CLASS, SANDBOX_REFUSED_CLASS,
@@ -224,13 +225,14 @@ impl WorkerPool {
             .collect()
     }
 
-    /// In adaptive mode each JVM's time limit follows the tests it ran: four times the
-    /// slowest of its recent tests (this window of 2,000 and the one before), not counting its
-    /// first, between 250 ms and the configured limit (a search that keeps producing loops
-    /// loses less time to them). Off: the configured limit.
-    pub fn set_adaptive_time_limit(&mut self, on: bool) {
+    /// How the tests sent from now on are limited ([`TestLimit`]): in adaptive mode each
+    /// JVM's time limit follows the tests it ran (four times the slowest of its recent tests,
+    /// this window of 2,000 and the one before, not counting its first, between 250 ms and the
+    /// configured limit); with a probe budget a looping test ends at the same probe on every
+    /// run; otherwise the configured limit.
+    pub fn set_test_limit(&mut self, limit: TestLimit) {
         for w in &mut self.workers {
-            w.set_adaptive(on);
+            w.set_test_limit(limit);
         }
     }
 

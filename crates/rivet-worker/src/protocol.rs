@@ -113,11 +113,13 @@ pub enum Request {
     Ping(u64),
     Shutdown,
     /// The time limit the Rust side gives each following test (and whether it adapts to the
-    /// slowest test, as `worker::time_limit`): the harness arms its probes to end a test in a
-    /// loop before the limit, so that the JVM need not be replaced.
+    /// slowest test, as `limit::time_limit`): the harness arms its probes to end a test in a
+    /// loop before the limit, so that the JVM need not be replaced; and after `probes` branch
+    /// probes (0: no such budget, see `TestLimit::Probes`).
     Limits {
         limit: Duration,
         adaptive: bool,
+        probes: u64,
     },
 }
 
@@ -319,10 +321,11 @@ pub fn encode_ping(nonce: u64) -> Vec<u8> {
 }
 
 /// Encodes a `LIMITS` frame.
-pub fn encode_limits(limit: Duration, adaptive: bool) -> Vec<u8> {
-    let mut e = Enc::new(REQ_LIMITS, 9);
+pub fn encode_limits(limit: Duration, adaptive: bool, probes: u64) -> Vec<u8> {
+    let mut e = Enc::new(REQ_LIMITS, 17);
     e.u64(u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX));
     e.u8(u8::from(adaptive));
+    e.u64(probes);
     e.finish().unwrap_or_default()
 }
 
@@ -594,6 +597,7 @@ pub fn decode_request(payload: &[u8]) -> Result<Request, ProtocolError> {
         REQ_LIMITS => Request::Limits {
             limit: Duration::from_nanos(d.u64()?),
             adaptive: d.u8()? != 0,
+            probes: d.u64()?,
         },
         k => return d.err(format!("unknown request kind {k}")),
     };

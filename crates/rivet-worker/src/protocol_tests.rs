@@ -262,10 +262,19 @@ fn control_frames_round_trip() {
         Ok(Request::Shutdown)
     );
     assert_eq!(
-        decode_request(payload(&encode_limits(Duration::from_millis(250), true))),
+        decode_request(payload(&encode_limits(Duration::from_millis(250), true, 0))),
         Ok(Request::Limits {
             limit: Duration::from_millis(250),
-            adaptive: true
+            adaptive: true,
+            probes: 0
+        })
+    );
+    assert_eq!(
+        decode_request(payload(&encode_limits(Duration::from_secs(1), false, 4096))),
+        Ok(Request::Limits {
+            limit: Duration::from_secs(1),
+            adaptive: false,
+            probes: 4096
         })
     );
     for r in [

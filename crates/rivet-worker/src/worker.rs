@@ -21,6 +21,7 @@ use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
 use crate::frames::{Event, FrameReader};
 use crate::harness::{write_harness, MAIN_CLASS};
+use crate::limit::{time_limit, RecentSlowest, TestLimit};
 use crate::protocol::{
     encode_batch_observing, encode_limits, encode_ping, observations, snapshots, BatchId, Response,
     TestResult, OVERRUN_CAUGHT_CLASS, OVERRUN_CLASS, PROTOCOL_VERSION,
@@ -79,57 +80,9 @@ struct Process {
     /// The slowest of its recent tests (not the first, which also loads classes).
     slowest: RecentSlowest,
     /// The limits this JVM was last told (`LIMITS`), so that its probes end a looping test.
-    told: Option<(Duration, bool)>,
+    told: Option<(Duration, TestLimit)>,
     /// Dropped after the process is dead (field order).
     _dir: TempDir,
-}
-
-/// The shortest time limit the adaptive mode sets.
-const ADAPTIVE_FLOOR: Duration = Duration::from_millis(250);
-/// How many times the slowest recent test the adaptive mode allows. Every test in a loop costs
-/// the limit: on guava's LinkedListMultimap (search, 60 s) 26 of 32k tests looped, while of
-/// those that completed 78 took more than 20 ms, the slowest 208 ms; at twenty times that, the
-/// loops took a third of the workers' time.
-const ADAPTIVE_FACTOR: u32 = 4;
-
-/// How many tests one window of [`RecentSlowest`] counts.
-const SLOWEST_WINDOW: u64 = 2_000;
-
-/// The slowest test among a JVM's recent ones: the larger of the slowest of the current window
-/// of [`SLOWEST_WINDOW`] tests and of the window before it. One slow test (a collection, a
-/// compilation) then raises the adaptive limit for a few thousand tests, not for the JVM's
-/// life, while every test in a loop costs that limit. The harness keeps the same (`Deadline`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct RecentSlowest {
-    current: Option<Duration>,
-    previous: Option<Duration>,
-    counted: u64,
-}
-
-impl RecentSlowest {
-    /// A test that completed in `took` (not the JVM's first, not one that overran).
-    fn record(&mut self, took: Duration) {
-        if self.counted > 0 && self.counted.is_multiple_of(SLOWEST_WINDOW) {
-            self.previous = self.current.take();
-        }
-        self.counted += 1;
-        self.current = Some(self.current.map_or(took, |s| s.max(took)));
-    }
-
-    /// The slowest of the current window and the one before (None before any test).
-    fn get(&self) -> Option<Duration> {
-        self.current.max(self.previous)
-    }
-}
-
-/// The time limit of the next test: `limit`, or in adaptive mode four times the slowest
-/// recent test this JVM completed after its first ([`RecentSlowest`]), at least
-/// [`ADAPTIVE_FLOOR`], at most `limit`.
-fn time_limit(limit: Duration, adaptive: bool, slowest: Option<Duration>) -> Duration {
-    match (adaptive, slowest) {
-        (true, Some(s)) => (s * ADAPTIVE_FACTOR).clamp(ADAPTIVE_FLOOR.min(limit), limit),
-        _ => limit,
-    }
 }
 
 impl Process {
@@ -368,8 +321,8 @@ pub(crate) struct Worker {
     observation: Arc<ObservationSpec>,
     /// Threads the code under test left running in the current JVM, at its last result.
     stray: u32,
-    /// Time limits adapted to the tests seen (see [`time_limit`]).
-    adaptive: bool,
+    /// How the tests sent from now on are limited.
+    limit: TestLimit,
 }
 
 /// A worker as seen from outside.
@@ -393,13 +346,13 @@ impl Worker {
             spawns: 0,
             observation: Arc::new(ObservationSpec::default()),
             stray: 0,
-            adaptive: false,
+            limit: TestLimit::Configured,
         }
     }
 
-    /// Adapts the time limit to the tests seen (on) or keeps the configured one (off).
-    pub(crate) fn set_adaptive(&mut self, on: bool) {
-        self.adaptive = on;
+    /// How the tests sent from now on are limited.
+    pub(crate) fn set_test_limit(&mut self, limit: TestLimit) {
+        self.limit = limit;
     }
 
     /// Ends the JVM if tests left threads running in it (a new one starts on demand).
@@ -532,7 +485,7 @@ impl Worker {
     ) {
         let id = self.id;
         let configured = self.config.time_limit;
-        let adaptive = self.adaptive;
+        let mode = self.limit;
         let max_stray = self.config.max_stray_threads;
         let spec = Arc::clone(&self.observation);
         let Some(p) = self.process.as_mut() else {
@@ -547,9 +500,11 @@ impl Worker {
         )
         .entered();
         debug!("sending batch");
-        if p.told != Some((configured, adaptive)) {
-            p.told = Some((configured, adaptive));
-            let _ = p.requests.send(encode_limits(configured, adaptive));
+        if p.told != Some((configured, mode)) {
+            p.told = Some((configured, mode));
+            let _ = p
+                .requests
+                .send(encode_limits(configured, mode.adapts(), mode.probes()));
         }
         // A closed channel means the writer saw the JVM die; the reader will report how.
         let _ = p.requests.send(frame);
@@ -563,7 +518,7 @@ impl Worker {
             )
         };
         for (index, test) in tests.iter().enumerate() {
-            let limit = time_limit(configured, adaptive, p.slowest.get());
+            let limit = time_limit(configured, mode.adapts(), p.slowest.get());
             match p.responses.next(started + limit) {
                 Event::Frame(Response::Result(r))
                     if r.batch == batch
@@ -716,44 +671,6 @@ fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Executi
         observations: observations(r.observed, spec),
         snapshots: snapshots(r.snapshots, spec),
         seeds: r.seeds,
-    }
-}
-
-#[cfg(test)]
-mod limit_tests {
-    use super::*;
-
-    #[test]
-    fn adaptive_limits_follow_the_slowest_test_within_bounds() {
-        let limit = Duration::from_secs(1);
-        let ms = Duration::from_millis;
-        assert_eq!(time_limit(limit, false, Some(ms(1))), limit);
-        assert_eq!(time_limit(limit, true, None), limit);
-        assert_eq!(time_limit(limit, true, Some(ms(1))), ms(250));
-        assert_eq!(time_limit(limit, true, Some(ms(100))), ms(400));
-        assert_eq!(time_limit(limit, true, Some(ms(300))), limit);
-        // A configured limit below the floor stays the limit.
-        assert_eq!(time_limit(ms(100), true, Some(ms(1))), ms(100));
-    }
-
-    #[test]
-    fn a_slow_test_counts_for_its_window_and_the_next_only() {
-        let ms = Duration::from_millis;
-        let mut s = RecentSlowest::default();
-        assert_eq!(s.get(), None);
-        s.record(ms(40));
-        for _ in 1..SLOWEST_WINDOW {
-            s.record(ms(1));
-        }
-        assert_eq!(s.get(), Some(ms(40)), "still the current window");
-        for _ in 0..SLOWEST_WINDOW {
-            s.record(ms(1));
-        }
-        assert_eq!(s.get(), Some(ms(40)), "the window before");
-        s.record(ms(2));
-        assert_eq!(s.get(), Some(ms(2)), "two windows later it is forgotten");
-        s.record(ms(30));
-        assert_eq!(s.get(), Some(ms(30)), "a slower one counts at once");
     }
 }
 

@@ -14,7 +14,7 @@ use rivet_instrument::BranchId;
 use rivet_instrument::{instrument_cached, InstrumentConfig, InstrumentedClasspath, ProbeScope};
 use rivet_testcase::{Execution, ExecutionStatus, ProbeId};
 use rivet_testcase::{PrimitiveValue as P, StatementOutcome, ValueSummary as V};
-use rivet_worker::{WorkerConfig, WorkerPool};
+use rivet_worker::{TestLimit, WorkerConfig, WorkerPool};
 use support::{hostile, Builder};
 
 /// The subjects instrumented once per test binary.
@@ -345,4 +345,45 @@ fn a_loop_in_instrumented_code_overruns_its_deadline_and_the_jvm_goes_on() {
     );
     assert_eq!(results[1].outcomes[1], StatementOutcome::Normal(V::Int(1)));
     assert_eq!(pool.workers()[0].spawns, 2);
+}
+
+#[test]
+fn a_probe_budget_ends_a_test_by_the_branches_it_ran_not_by_the_clock() {
+    let mut pool = WorkerPool::new(&WorkerConfig {
+        workers: 1,
+        time_limit: Duration::from_secs(60),
+        max_heap_mb: 128,
+        classpath: vec![instrumented_fixtures().dir.clone()],
+        ..WorkerConfig::default()
+    })
+    .expect("pool starts");
+    let spin = |n: i32| {
+        let mut b = Builder::new();
+        let n = b.int(n);
+        b.call("fixtures/Loops", "spin", "(I)I", None, &[n]);
+        b.build()
+    };
+    // spin(n) runs two jumps per iteration: 200k probes fit a budget of a million, 2M do not,
+    // although they take milliseconds, far below the minute the clock allows.
+    let tests = [spin(100_000), spin(1_000_000), spin(-1), spin(7)];
+    pool.set_test_limit(TestLimit::Probes(1 << 20));
+    let results = pool.run(&tests);
+    assert_eq!(
+        results[0].outcomes[1],
+        StatementOutcome::Normal(V::Int(100_000))
+    );
+    for r in &results[1..3] {
+        assert_eq!(r.status, ExecutionStatus::TimedOut, "{r:?}");
+    }
+    assert_eq!(results[3].outcomes[1], StatementOutcome::Normal(V::Int(7)));
+    assert_eq!(pool.workers()[0].spawns, 1, "the JVM went on");
+
+    // Back to the configured limit, the long loop completes in the same JVM.
+    pool.set_test_limit(TestLimit::Configured);
+    let results = pool.run(&tests[1..2]);
+    assert_eq!(
+        results[0].outcomes[1],
+        StatementOutcome::Normal(V::Int(1_000_000))
+    );
+    assert_eq!(pool.workers()[0].spawns, 1);
 }

@@ -149,6 +149,8 @@ public final class Probes {
     private static boolean armed = false;
     private static boolean overrun = false;
     private static long deadline;
+    /** Clock checks left before the running test's probe budget is spent (-1: no budget). */
+    private static long checksLeft = -1;
 
     /** Every branch probe counts down; every CHECK_EVERY of them look at the clock. */
     private static void tick() {
@@ -162,7 +164,10 @@ public final class Probes {
         if (!armed) {
             return;
         }
-        if (overrun || System.nanoTime() - deadline > 0) {
+        if (checksLeft > 0) {
+            checksLeft--;
+        }
+        if (overrun || checksLeft == 0 || System.nanoTime() - deadline > 0) {
             // Every later probe throws too, so that code catching Throwable cannot go on long.
             overrun = true;
             countdown = 1;
@@ -170,9 +175,14 @@ public final class Probes {
         }
     }
 
-    /** The running test may take `nanos` more; a probe after that throws {@link Overrun}. */
-    public static void arm(long nanos) {
+    /**
+     * The running test may take `nanos` more and, if `probes` is positive, execute about that
+     * many more branch probes (counted in steps of CHECK_EVERY, at least one step); a probe after
+     * either throws {@link Overrun}.
+     */
+    public static void arm(long nanos, long probes) {
         deadline = System.nanoTime() + nanos;
+        checksLeft = probes > 0 ? Math.max(1, probes / CHECK_EVERY) : -1;
         overrun = false;
         countdown = CHECK_EVERY;
         armed = true;
@@ -181,6 +191,7 @@ public final class Probes {
     /** No deadline (between tests). Returns whether the test overran it. */
     public static boolean disarm() {
         armed = false;
+        checksLeft = -1;
         countdown = CHECK_EVERY;
         boolean was = overrun;
         overrun = false;

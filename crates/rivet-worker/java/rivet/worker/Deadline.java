@@ -7,9 +7,11 @@ import rivet.runtime.Probes;
  * `time_limit`: the configured limit, or in adaptive mode four times the slowest recent test
  * this JVM ran after its first, at least 250 ms), armed at four fifths of it in the branch
  * probes. Recent, as the Rust side's `RecentSlowest`: the slowest of the current window of 2,000
- * counted tests and of the window before. A test
- * in a loop of instrumented code then ends with {@link rivet.runtime.Overrun} and the JVM runs the
- * next test; only a loop that never reaches a probe still needs the Rust side to kill the JVM.
+ * counted tests and of the window before. With a probe budget (the Rust side's
+ * `TestLimit::Probes`, under an execution cap) a test also ends after that many branch probes, at
+ * the same point on every run. A test in a loop of instrumented code then ends with
+ * {@link rivet.runtime.Overrun} and the JVM runs the next test; only a loop that never reaches a
+ * probe still needs the Rust side to kill the JVM.
  */
 final class Deadline {
     private static final long FLOOR = 250_000_000L;
@@ -19,6 +21,8 @@ final class Deadline {
     /** The configured limit (0: none told yet, no deadline). */
     private long limit;
     private boolean adaptive;
+    /** Branch probes a test may execute (0: no such budget). */
+    private long probes;
     /** Tests run in this JVM; the slowest counted in the current window and the one before
      * (-1: none), and the tests counted (not the first, not one that overran). */
     private long ran;
@@ -28,9 +32,10 @@ final class Deadline {
     private boolean probesMissing;
 
     /** What the Rust side set (a LIMITS request). */
-    void set(long limitNanos, boolean adaptive) {
+    void set(long limitNanos, boolean adaptive, long probes) {
         this.limit = limitNanos;
         this.adaptive = adaptive;
+        this.probes = probes;
     }
 
     /** Arms the probes for the next test. */
@@ -44,7 +49,7 @@ final class Deadline {
             l = Math.max(Math.min(FLOOR, limit), Math.min(limit, slowest * FACTOR));
         }
         try {
-            Probes.arm(l / 5 * 4);
+            Probes.arm(l / 5 * 4, probes);
         } catch (LinkageError e) {
             probesMissing = true;
         }

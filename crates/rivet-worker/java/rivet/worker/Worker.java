@@ -105,7 +105,7 @@ public final class Worker {
                     break;
                 }
                 case Wire.REQ_LIMITS:
-                    runner.deadline.set(b.getLong(), b.get() != 0);
+                    runner.deadline.set(b.getLong(), b.get() != 0, b.getLong());
                     break;
                 case Wire.REQ_PING:
                     frame.reset();
