@@ -58,7 +58,8 @@ fn chunk_size(
         balanced
     } else {
         let fast = (MIN_CHUNK_TIME.as_secs_f64() / mean_test.as_secs_f64()).ceil();
-        (fast.min(share as f64) as usize).clamp(balanced, share.max(balanced))
+        // Saturating: a huge `fast` (a test of a few nanoseconds) becomes usize::MAX.
+        (fast as usize).clamp(balanced, share)
     };
     chunk.clamp(1, max_batch)
 }
@@ -177,13 +178,14 @@ impl WorkerPool {
     }
 
     fn count(&mut self, executions: &[Execution]) {
-        let completed: Vec<Duration> = executions
+        let (n, total) = executions
             .iter()
             .filter(|e| e.is_completed())
-            .map(|e| e.duration)
-            .collect();
-        if let Some(n) = u32::try_from(completed.len()).ok().filter(|n| *n > 0) {
-            let mean = completed.iter().sum::<Duration>() / n;
+            .fold((0u32, Duration::ZERO), |(n, t), e| {
+                (n.saturating_add(1), t.saturating_add(e.duration))
+            });
+        if n > 0 {
+            let mean = total / n;
             self.mean_test = if self.mean_test.is_zero() {
                 mean
             } else {
