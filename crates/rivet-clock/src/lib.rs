@@ -1,11 +1,11 @@
 //! The run's clock: every budget, slice and deadline of the strategies is read from it.
 //!
 //! Without an execution cap it is the wall clock. Under a cap (`--max-executions`) it is
-//! virtual: it advances only with the work done, the tests run and the symbolic
-//! interpreter's steps, at the rate that makes the cap the whole budget. Every time-based
-//! decision of a capped run (when a phase ends, when a goal is given up, how long an
-//! exploration may take, whose turn it is) then comes out the same on every run with the same
-//! seed. The solvers' own time limits stay wall-clock: a query that reaches one can still
+//! virtual: it advances only with the work done, the tests run, the symbolic interpreter's
+//! steps and the solver queries that took their whole time limit, at the rate that makes the
+//! cap the whole budget. Every time-based decision of a capped run (when a phase ends, when a
+//! goal is given up, how long an exploration may take, whose turn it is) then comes out the
+//! same on every run with the same seed. The solvers' own time limits stay wall-clock: a query that reaches one can still
 //! differ between runs.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -139,6 +139,17 @@ impl RunClock {
             m.steps.fetch_add(n, Ordering::Relaxed);
         }
     }
+
+    /// Counts work that neither runs tests nor steps the interpreter, known to take `time` on
+    /// the wall clock (a solver query that gave up after its time limit): on a virtual clock,
+    /// that much virtual time; nothing on the wall clock, where it passed by itself.
+    pub fn spent(&self, time: Duration) {
+        if let Kind::Virtual(m) = &self.kind {
+            // Saturating: a time past what the counter holds is all of it.
+            let steps = (time.as_secs_f64() * m.rate).round() as u64;
+            m.steps.fetch_add(steps, Ordering::Relaxed);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -157,9 +168,22 @@ mod tests {
         assert_eq!(c.now(), Duration::from_secs(1));
         c.stepped(STEPS_PER_EXECUTION * 50);
         assert_eq!(c.now(), Duration::from_millis(1_500));
+        c.spent(Duration::from_millis(250));
+        assert_eq!(
+            c.now(),
+            Duration::from_millis(1_750),
+            "a query that gave up"
+        );
         let clone = c.clone();
-        clone.ran(850);
+        clone.ran(825);
         assert_eq!(c.now(), Duration::from_secs(10), "clones share the time");
+        let wall = RunClock::wall();
+        let before = wall.now();
+        wall.spent(Duration::from_secs(3600));
+        assert!(
+            wall.now() - before < Duration::from_secs(60),
+            "the wall clock"
+        );
     }
 
     #[test]

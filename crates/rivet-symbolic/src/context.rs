@@ -26,6 +26,10 @@ pub struct Counters {
     pub solver_time: Duration,
     /// Checks the solver could not decide (the side is dropped).
     pub unknown: u64,
+    /// Checks the backend gave up on, decided later or not (`unknown`, and those the
+    /// alternating variable method then solved): each may have taken the solver's whole time
+    /// limit, which a virtual clock is charged (`RunClock::spent`).
+    pub gave_up: u64,
     /// Calls not followed (natives without a model and the like): fresh symbols returned.
     pub not_followed: u64,
     /// Calls not followed, by member (`a.b.C.name`).
@@ -116,8 +120,12 @@ impl Ctx<'_> {
             return Some(m);
         }
         self.counters.solver_calls += 1;
+        let searched = self.solver.stats().avm_attempts;
         let r = self.solver.check(&query);
         self.counters.solver_time += started.elapsed();
+        if matches!(r, SolveResult::Unknown(_)) || self.solver.stats().avm_attempts > searched {
+            self.counters.gave_up += 1;
+        }
         match r {
             SolveResult::Sat(m) => Some(m),
             SolveResult::Unsat => {

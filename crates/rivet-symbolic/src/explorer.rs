@@ -493,6 +493,17 @@ fn admit(
     metas
 }
 
+/// Charges the run's clock the solver's time limit for each query the backend gave up on
+/// since `before` (a count of `Counters::gave_up`): on a virtual clock the interpreter's steps
+/// alone would let a path whose every branch takes the solver's whole limit run on for ever.
+pub(crate) fn charge_give_ups(clock: &RunClock, ctx: &Ctx<'_>, before: u64) {
+    let n = ctx.counters.gave_up.saturating_sub(before);
+    if n > 0 {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        clock.spent(ctx.config.solver_timeout.saturating_mul(n));
+    }
+}
+
 /// Runs a state until it forks or its path ends (or the deadline on the explorer's clock
 /// passes: a bound). Its steps advance the clock.
 fn run_state(
@@ -502,6 +513,7 @@ fn run_state(
 ) -> Result<Step, SymbolicError> {
     let mut since_check = 0u64;
     let mut solver_calls = ctx.counters.solver_calls;
+    let mut gave_up = ctx.counters.gave_up;
     loop {
         let step = interp::step(state, ctx);
         since_check += 1;
@@ -509,6 +521,7 @@ fn run_state(
             Ok(Step::Continue) => {}
             other => {
                 clock.stepped(since_check);
+                charge_give_ups(clock, ctx, gave_up);
                 return other;
             }
         }
@@ -516,8 +529,10 @@ fn run_state(
         // take the solver's whole time limit, and a long path asks many).
         if since_check >= 4096 || ctx.counters.solver_calls != solver_calls {
             clock.stepped(since_check);
+            charge_give_ups(clock, ctx, gave_up);
             since_check = 0;
             solver_calls = ctx.counters.solver_calls;
+            gave_up = ctx.counters.gave_up;
             if deadline.is_some_and(|d| clock.passed(d)) {
                 return Ok(Step::End(PathEnd::Bound("time budget".into())));
             }

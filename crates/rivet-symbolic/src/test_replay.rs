@@ -177,6 +177,7 @@ impl Explorer {
             steps_run: 0,
             ticked: 0,
             asked: 0,
+            gave_up: 0,
         };
         while let Some(mut cursor) = work.pop() {
             if clock.passed() {
@@ -250,12 +251,15 @@ struct Clock {
     ticked: u64,
     /// The solver calls counted at the last step.
     asked: u64,
+    /// The queries the backend gave up on, charged to the clock so far.
+    gave_up: u64,
 }
 
 impl Clock {
     /// Counts a step; true if the time is up.
-    fn expired(&mut self, solver_calls: u64) -> bool {
+    fn expired(&mut self, ctx: &Ctx<'_>) -> bool {
         self.steps_run += 1;
+        let solver_calls = ctx.counters.solver_calls;
         let check = self.steps_run.is_multiple_of(4096) || solver_calls != self.asked;
         self.asked = solver_calls;
         if !check {
@@ -263,6 +267,8 @@ impl Clock {
         }
         self.clock.stepped(self.steps_run - self.ticked);
         self.ticked = self.steps_run;
+        crate::explorer::charge_give_ups(&self.clock, ctx, self.gave_up);
+        self.gave_up = ctx.counters.gave_up;
         self.passed()
     }
 
@@ -290,7 +296,7 @@ fn run_call(
     clock: &mut Clock,
 ) -> Result<CallOutcome, SymbolicError> {
     while cursor.state.frames.len() > 1 {
-        if clock.expired(ctx.counters.solver_calls) {
+        if clock.expired(ctx) {
             return Ok(CallOutcome::OutOfTime);
         }
         match interp::step(&mut cursor.state, ctx)? {

@@ -86,3 +86,35 @@ fn an_exploration_on_a_stopped_clock_ends_at_its_next_deadline_check() {
     assert_eq!(ends, vec![PathEnd::Bound("time budget".into())]);
     assert!(summary.solver_calls < 200, "{summary:?}");
 }
+
+#[test]
+fn on_a_virtual_clock_each_query_the_solver_gave_up_on_costs_its_time_limit() {
+    // A cap of 1,000 tests in 100 s: the path's few thousand steps are a fraction of a second
+    // of virtual time, so without the queries' cost the path would ask all its 200 queries,
+    // each of which took the solver's limit (250 ms here) on the wall clock.
+    let clock = rivet_clock::RunClock::for_budget(Duration::from_secs(100), Some(1_000));
+    let explorer = Explorer::new(
+        fx17(),
+        ExploreConfig {
+            time_budget: Some(Duration::from_secs(1)),
+            solver_timeout: Duration::from_millis(250),
+            ..ExploreConfig::default()
+        },
+    )
+    .on_clock(clock.clone());
+    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
+    let mut ends = Vec::new();
+    let summary = explorer
+        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
+            ends.push(p.end.clone())
+        })
+        .unwrap();
+    assert_eq!(ends, vec![PathEnd::Bound("time budget".into())]);
+    // Four give-ups take the budget of a second; the fifth is found past it.
+    assert!(
+        (4..=5).contains(&summary.solver_calls),
+        "{} queries in a budget of four",
+        summary.solver_calls
+    );
+    assert!(clock.now() >= Duration::from_secs(1), "{:?}", clock.now());
+}
