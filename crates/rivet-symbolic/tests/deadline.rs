@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rivet_pc::Term;
 use rivet_solver::{SolveResult, Solver, SolverStats};
-use rivet_symbolic::{ExploreConfig, Explorer, MethodSpec, PathEnd};
+use rivet_symbolic::{ExploreConfig, ExploreSummary, Explorer, MethodSpec, PathEnd};
 use support::fx17;
 
 /// A solver that spends its time limit on every query and gives up, as Z3 does on a hard one.
@@ -29,6 +29,19 @@ impl Solver for GivesUp {
     }
 }
 
+/// Explores `fx17.Slow.count` (200 branches on one path, each a query) with a solver that
+/// always gives up; the summary and each path's end.
+fn explore_slow_count(explorer: &Explorer) -> (ExploreSummary, Vec<PathEnd>) {
+    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
+    let mut ends = Vec::new();
+    let summary = explorer
+        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
+            ends.push(p.end.clone())
+        })
+        .unwrap();
+    (summary, ends)
+}
+
 #[test]
 fn a_path_that_asks_the_solver_at_every_branch_stops_at_the_time_budget() {
     let explorer = Explorer::new(
@@ -38,13 +51,7 @@ fn a_path_that_asks_the_solver_at_every_branch_stops_at_the_time_budget() {
             ..ExploreConfig::default()
         },
     );
-    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
-    let mut ends = Vec::new();
-    let summary = explorer
-        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
-            ends.push(p.end.clone())
-        })
-        .unwrap();
+    let (summary, ends) = explore_slow_count(&explorer);
     // 200 branches, each a query of 20 ms: the budget of 200 ms allows about ten.
     assert!(
         summary.solver_calls < 100,
@@ -70,17 +77,11 @@ fn an_exploration_on_a_stopped_clock_ends_at_its_next_deadline_check() {
         },
     )
     .on_clock(clock);
-    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));
         stop.stop();
     });
-    let mut ends = Vec::new();
-    let summary = explorer
-        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
-            ends.push(p.end.clone())
-        })
-        .unwrap();
+    let (summary, ends) = explore_slow_count(&explorer);
     stopper.join().unwrap();
     assert_eq!(summary.returns, 0, "{ends:?}");
     assert_eq!(ends, vec![PathEnd::Bound("time budget".into())]);
@@ -102,13 +103,7 @@ fn on_a_virtual_clock_each_query_the_solver_gave_up_on_costs_its_time_limit() {
         },
     )
     .on_clock(clock.clone());
-    let spec = MethodSpec::parse("fx17.Slow.count(I)I").unwrap();
-    let mut ends = Vec::new();
-    let summary = explorer
-        .explore_with(&spec, Box::new(GivesUp { calls: 0 }), &mut |p, _| {
-            ends.push(p.end.clone())
-        })
-        .unwrap();
+    let (summary, ends) = explore_slow_count(&explorer);
     assert_eq!(ends, vec![PathEnd::Bound("time budget".into())]);
     // Four give-ups take the budget of a second; the fifth is found past it.
     assert!(

@@ -64,6 +64,18 @@ fn pool() -> WorkerPool {
     .expect("pool starts")
 }
 
+/// One JVM over the instrumented fixtures, with this time limit.
+fn fixtures_pool(time_limit: Duration) -> WorkerPool {
+    WorkerPool::new(&WorkerConfig {
+        workers: 1,
+        time_limit,
+        max_heap_mb: 128,
+        classpath: vec![instrumented_fixtures().dir.clone()],
+        ..WorkerConfig::default()
+    })
+    .expect("pool starts")
+}
+
 /// (class, method, branch kind) of every covered branch probe (JaCoCo's points, which follow
 /// a class's branch probes, resolve to no branch).
 fn covered(e: &Execution) -> BTreeSet<(String, String, u32)> {
@@ -305,14 +317,7 @@ fn a_constants_object_starts_fresh_in_every_test() {
 
 #[test]
 fn a_loop_in_instrumented_code_overruns_its_deadline_and_the_jvm_goes_on() {
-    let mut pool = WorkerPool::new(&WorkerConfig {
-        workers: 1,
-        time_limit: Duration::from_secs(2),
-        max_heap_mb: 128,
-        classpath: vec![instrumented_fixtures().dir.clone()],
-        ..WorkerConfig::default()
-    })
-    .expect("pool starts");
+    let mut pool = fixtures_pool(Duration::from_secs(2));
     let spin = |method: &str, n: i32| {
         let mut b = Builder::new();
         let n = b.int(n);
@@ -349,14 +354,7 @@ fn a_loop_in_instrumented_code_overruns_its_deadline_and_the_jvm_goes_on() {
 
 #[test]
 fn a_probe_budget_ends_a_test_by_the_branches_it_ran_not_by_the_clock() {
-    let mut pool = WorkerPool::new(&WorkerConfig {
-        workers: 1,
-        time_limit: Duration::from_secs(60),
-        max_heap_mb: 128,
-        classpath: vec![instrumented_fixtures().dir.clone()],
-        ..WorkerConfig::default()
-    })
-    .expect("pool starts");
+    let mut pool = fixtures_pool(Duration::from_secs(60));
     let spin = |n: i32| {
         let mut b = Builder::new();
         let n = b.int(n);
