@@ -49,7 +49,7 @@ fn avl_tree_gets_every_branch_with_verified_tests() {
         &subjects,
         "structures.AvlTree",
         &out,
-        &["--budget", "10", "--seed", "3"],
+        &["--budget", "20", "--seed", "3"],
     );
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -60,7 +60,7 @@ fn avl_tree_gets_every_branch_with_verified_tests() {
     let r = report(&out);
     assert_eq!(r["class"], "structures.AvlTree");
     assert_eq!(r["seed"], 3);
-    assert_eq!(r["budget_s"], 10);
+    assert_eq!(r["budget_s"], 20);
     assert_eq!(r["branches_total"], 42);
     assert_eq!(r["branches_covered"], 42, "{stdout}");
     assert_eq!(r["verified"], true);

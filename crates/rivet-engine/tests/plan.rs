@@ -430,3 +430,73 @@ fn a_method_reaches_the_branches_of_the_private_helpers_it_calls() {
     );
     assert!(reached("contains", "(I)Z").is_empty());
 }
+
+/// commons-collections4's TreeBidiMap hands out views and iterators (`ViewMapIterator`, a kind
+/// of `ViewIterator`): a test that holds one is nearer the branches of their instance methods
+/// (and of their superclasses') than a test that does not, and holding the map itself brings
+/// none of them nearer, nor the map's own.
+#[test]
+fn a_view_the_test_holds_brings_the_branches_of_its_methods_nearer() {
+    use rivet_search::{HELD, UNREACHED};
+    use rivet_testcase::{Execution, ExecutionStatus, StatementOutcome, TestCase, ValueSummary};
+
+    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
+    let jar = rivet_testkit::debian_jar("commons-collections4");
+    let cp = Arc::new(Classpath::from_paths([jar], Some(jdk)).expect("classpath"));
+    let class = "org.apache.commons.collections4.bidimap.TreeBidiMap";
+    let internal = class.replace('.', "/");
+    let model = model_of(&cp, class);
+    let mut names: Vec<String> = cp
+        .package_classes("org/apache/commons/collections4/bidimap")
+        .expect("list")
+        .into_iter()
+        .filter(|c| c.starts_with(&format!("{internal}$")))
+        .collect();
+    names.insert(0, internal.clone());
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let map = probes(&cp, &names);
+    let plan = ClassPlan::build(&cp, model, (None, &[]), &map).expect("plan");
+    let holding = |class: &str| {
+        let mut e =
+            Execution::without_result(ExecutionStatus::Completed, 1, Default::default(), None);
+        e.outcomes = vec![StatementOutcome::Normal(ValueSummary::Object {
+            identity: 0,
+            class: class.into(),
+        })];
+        e
+    };
+    let goals_of = |class: &str, method: &str| -> Vec<_> {
+        plan.places
+            .iter()
+            .filter(|(_, p)| p.class.internal() == class && p.method == method)
+            .map(|(g, _)| *g)
+            .collect()
+    };
+    let inverse_entries = format!("{internal}$InverseEntryView");
+    let map_iterator = format!("{internal}$ViewMapIterator");
+    let t = TestCase::new();
+    // InverseEntryView.contains runs on an InverseEntryView only; ViewIterator.hasNext on any
+    // of its subclasses (the map iterator).
+    let contains = goals_of(&inverse_entries, "contains");
+    let has_next = goals_of(&format!("{internal}$ViewIterator"), "hasNext");
+    let own = goals_of(&internal, "doPut");
+    assert!(!contains.is_empty() && !has_next.is_empty() && !own.is_empty());
+    for g in &contains {
+        assert_eq!(plan.goals.fitness(*g, &t, &holding(&inverse_entries)), HELD);
+        assert_eq!(
+            plan.goals.fitness(*g, &t, &holding(&map_iterator)),
+            UNREACHED
+        );
+        assert_eq!(plan.goals.fitness(*g, &t, &holding(&internal)), UNREACHED);
+    }
+    for g in &has_next {
+        assert_eq!(plan.goals.fitness(*g, &t, &holding(&map_iterator)), HELD);
+        assert_eq!(
+            plan.goals.fitness(*g, &t, &holding(&inverse_entries)),
+            UNREACHED
+        );
+    }
+    for g in &own {
+        assert_eq!(plan.goals.fitness(*g, &t, &holding(&internal)), UNREACHED);
+    }
+}

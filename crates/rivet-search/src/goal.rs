@@ -12,11 +12,14 @@ use std::sync::Arc;
 use crate::callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance};
 use rivet_testcase::{
     Execution, GoalId, MemberRef, Observation, ObservationSpec, ProbeId, SnapshotSpec, Statement,
-    StatementOutcome, TestCase, UNRUNNABLE_CLASS,
+    StatementOutcome, TestCase, ValueSummary, UNRUNNABLE_CLASS,
 };
 
 /// The fitness of a goal no statement came near.
 pub const UNREACHED: f64 = 1_000.0;
+/// The fitness of a branch no statement came near, of a test that holds an object whose
+/// methods run it ([`BranchObjective::held_by`]): a call on that object is a mutation away.
+pub const HELD: f64 = UNREACHED - 1.0;
 /// How far up the control dependence the approach level looks.
 const MAX_LEVEL: usize = 32;
 
@@ -93,6 +96,9 @@ pub struct BranchObjective {
     confirmers: Vec<ProbeId>,
     /// Progress in the methods called on the way to it, when there are such calls.
     callees: Option<Arc<CalleeGuidance>>,
+    /// The classes (internal names) whose instances run the branch's method when it is called
+    /// on them, when that is not the class under test (see [`BranchObjective::held_by`]).
+    holders: Option<Arc<[String]>>,
 }
 
 impl BranchObjective {
@@ -102,7 +108,34 @@ impl BranchObjective {
             levels: Vec::new(),
             confirmers: Vec::new(),
             callees: None,
+            holders: None,
         }
+    }
+
+    /// The same branch, in an instance method that runs when a test calls it on an object of
+    /// one of `holders` (its class and the subclasses among the goals' classes: the views and
+    /// iterators a class hands out, its entries). Until a test enters the method, one that
+    /// holds such an object scores [`HELD`], not [`UNREACHED`]: on a view's methods no approach
+    /// level tells tests apart, and the test that made the view (`subMap(…).entrySet()`) would
+    /// otherwise not outlive the goal it covered, so that a call on the view is left to chance.
+    pub fn held_by(self, holders: Vec<String>) -> BranchObjective {
+        BranchObjective {
+            holders: (!holders.is_empty()).then(|| holders.into()),
+            ..self
+        }
+    }
+
+    /// Did a statement of the run produce an object of one of the holders?
+    fn held(&self, e: &Execution) -> bool {
+        let Some(holders) = &self.holders else {
+            return false;
+        };
+        e.outcomes.iter().any(|o| match o {
+            StatementOutcome::Normal(ValueSummary::Object { class, .. }) => {
+                holders.iter().any(|h| class.internal() == h)
+            }
+            _ => false,
+        })
     }
 
     /// The same branch guided through the calls before and after it (no guidance when
@@ -181,6 +214,9 @@ impl Objective for BranchObjective {
                 return guided_fitness(self.levels.len() + 1, 0.0, progress);
             }
         }
+        if self.held(e) {
+            return HELD;
+        }
         UNREACHED
     }
 
@@ -194,6 +230,7 @@ impl Objective for BranchObjective {
             levels,
             confirmers: self.confirmers.clone(),
             callees: self.callees.clone(),
+            holders: self.holders.clone(),
         }))
     }
 

@@ -191,6 +191,49 @@ fn an_unevaluated_branch_adds_its_approach_level() {
 }
 
 #[test]
+fn a_test_holding_an_object_whose_methods_run_a_branch_is_nearer_than_one_that_does_not() {
+    let view = "a/C$View";
+    let goal = |id: u32, controlling: Vec<GoalId>| Goal {
+        id: GoalId(id),
+        objective: Arc::new(BranchObjective::new(ProbeId(id)).held_by(vec![view.into()])),
+        controlling,
+        method: "C$View.isEmpty".into(),
+        line: Some(3),
+        what: "true".into(),
+    };
+    // 1 lies below 0 in the view's method.
+    let goals = Goals::new(vec![goal(0, vec![]), goal(1, vec![GoalId(0)])]);
+    let t = TestCase::new();
+    let object = |class: &str| {
+        StatementOutcome::Normal(ValueSummary::Object {
+            identity: 0,
+            class: class.into(),
+        })
+    };
+    let holds = run(&[], &[], vec![object("a/C"), object("a.C$View")]);
+    let other = run(&[], &[], vec![object("a/C"), object("a/C$Other")]);
+    for g in [GoalId(0), GoalId(1)] {
+        assert_eq!(goals.fitness(g, &t, &holds), HELD);
+        assert_eq!(goals.fitness(g, &t, &other), UNREACHED);
+    }
+    assert!(HELD < UNREACHED && HELD > MAX_LEVEL as f64 + 1.0);
+    // Once the method ran, its branches' own distances and levels count, as without holders.
+    let entered = run(&[], &[(0, 3.0)], vec![object("a/C$View")]);
+    assert_eq!(goals.fitness(GoalId(0), &t, &entered), 0.75);
+    assert_eq!(goals.fitness(GoalId(1), &t, &entered), 1.75);
+    // A threw outcome, a null or a primitive holds nothing.
+    let threw = run(
+        &[],
+        &[],
+        vec![StatementOutcome::Threw {
+            class: view.into(),
+            message: None,
+        }],
+    );
+    assert_eq!(goals.fitness(GoalId(0), &t, &threw), UNREACHED);
+}
+
+#[test]
 fn a_method_goal_needs_a_call_that_ran() {
     let member = MemberRef::new("a/C", "m", "()V");
     let goals = Goals::new(vec![Goal {

@@ -37,7 +37,7 @@ pub use callee::{guided_fitness, unconfirmed_fitness, CalleeGuidance, CalleeOutc
 pub use carried::{as_checked, screen_carried_state, screen_pass, CarriedScreen};
 pub use discriminate::discriminate;
 pub use goal::{
-    normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, SnapshotSampling,
+    normalize, BranchObjective, Goal, Goals, MethodObjective, Objective, SnapshotSampling, HELD,
     UNCONFIRMED, UNREACHED,
 };
 pub use minimize::{distinct_tests, minimize, MinimizedTest};

@@ -98,6 +98,100 @@ pub fn goal_classes(
     Ok(classes)
 }
 
+/// Per goal class other than the class under test, the classes (internal names) whose
+/// instances run its instance methods: itself and its subclasses among `classes` (a prefix
+/// map's entry set is a kind of range entry set). A class that cannot be read has none.
+fn holder_classes(
+    classpath: &Classpath,
+    classes: &[ClassName],
+    class: &ClassName,
+) -> BTreeMap<ClassName, Vec<String>> {
+    let supers: BTreeMap<&ClassName, ClassName> = classes
+        .iter()
+        .filter_map(|c| {
+            let cf = classpath.class_file(c.internal()).ok().flatten()?;
+            let s = cf.super_name().ok().flatten()?;
+            Some((c, ClassName::from_internal(s)))
+        })
+        .collect();
+    // Is `d` (one of `classes`) `c` or a subclass of it, through the goal classes?
+    let descends = |d: &ClassName, c: &ClassName| {
+        let mut at = Some(d);
+        for _ in 0..=classes.len() {
+            match at {
+                Some(x) if x == c => return true,
+                Some(x) => at = supers.get(x),
+                None => return false,
+            }
+        }
+        false
+    };
+    classes
+        .iter()
+        .filter(|c| *c != class)
+        .map(|c| {
+            let held: Vec<String> = classes
+                .iter()
+                .filter(|d| descends(d, c))
+                .map(|d| d.internal().to_string())
+                .collect();
+            (c.clone(), held)
+        })
+        .collect()
+}
+
+/// The holders of a branch in method `m` of `cf`: those of its class when `m` is an instance
+/// method (not a constructor).
+fn held_by(
+    cf: &ClassFile,
+    m: &rivet_analysis::MethodAnalysis,
+    holders: Option<&Vec<String>>,
+) -> Option<Vec<String>> {
+    let instance = cf
+        .methods
+        .get(m.index)
+        .is_some_and(|x| !x.access_flags.is_static() && !m.name.starts_with('<'));
+    holders.filter(|_| instance).cloned()
+}
+
+/// A goal per method or constructor of the class the tests call, and per category of what
+/// each method returns, after `goals`.
+fn push_call_goals(goals: &mut Vec<Goal>, model: &ApiModel, class: &ClassName) {
+    let simple = class.simple().to_string();
+    for t in &model.targets {
+        if t.member.owner == model.class && t.kind != CallableKind::FieldWrite {
+            goals.push(Goal {
+                id: GoalId(goals.len() as u32),
+                objective: Arc::new(MethodObjective {
+                    member: t.member.clone(),
+                }),
+                controlling: Vec::new(),
+                method: format!("{simple}.{}", t.member.name),
+                line: None,
+                what: "call".into(),
+            });
+            // Output goals: each category of what it returns.
+            let returns = t
+                .returns
+                .as_ref()
+                .filter(|_| t.kind == CallableKind::Method);
+            for category in returns.map(OutputCategory::of).unwrap_or_default() {
+                goals.push(Goal {
+                    id: GoalId(goals.len() as u32),
+                    objective: Arc::new(OutputObjective {
+                        member: t.member.clone(),
+                        category,
+                    }),
+                    controlling: Vec::new(),
+                    method: format!("{simple}.{}", t.member.name),
+                    line: None,
+                    what: category.text().into(),
+                });
+            }
+        }
+    }
+}
+
 impl ClassPlan {
     /// Builds the goals of `model`'s class (of `method` only, when given) and of the
     /// `covered` classes with the probes of `probes`.
@@ -113,7 +207,9 @@ impl ClassPlan {
         let mut confirmers = BTreeMap::new();
         let mut callee_branches = BTreeMap::new();
         let mut boundaries: Vec<(GoalId, ProbeId)> = Vec::new();
-        for c in goal_classes(classpath, &class, method, covered)? {
+        let classes = goal_classes(classpath, &class, method, covered)?;
+        let holders = holder_classes(classpath, &classes, &class);
+        for c in classes {
             let cf = classpath
                 .class_file(c.internal())
                 .map_err(|source| PlanError::Classpath {
@@ -173,7 +269,11 @@ impl ClassPlan {
                 }
                 let objective: Arc<dyn Objective> = match probes.probe_of(&place) {
                     Some(p) => {
-                        let o = BranchObjective::confirmed_by(p, confirming.unwrap_or_default());
+                        let mut o =
+                            BranchObjective::confirmed_by(p, confirming.unwrap_or_default());
+                        if let Some(h) = held_by(&cf, m, holders.get(&c)) {
+                            o = o.held_by(h);
+                        }
                         Arc::new(match callees.get(&b.id) {
                             Some(g) => o.with_callees(CalleeGuidance {
                                 before: outcomes(&g.before),
@@ -220,39 +320,7 @@ impl ClassPlan {
             };
             goals.push(goal);
         }
-        let simple = class.simple().to_string();
-        for t in &model.targets {
-            if t.member.owner == model.class && t.kind != CallableKind::FieldWrite {
-                goals.push(Goal {
-                    id: GoalId(goals.len() as u32),
-                    objective: Arc::new(MethodObjective {
-                        member: t.member.clone(),
-                    }),
-                    controlling: Vec::new(),
-                    method: format!("{simple}.{}", t.member.name),
-                    line: None,
-                    what: "call".into(),
-                });
-                // Output goals: each category of what it returns.
-                let returns = t
-                    .returns
-                    .as_ref()
-                    .filter(|_| t.kind == CallableKind::Method);
-                for category in returns.map(OutputCategory::of).unwrap_or_default() {
-                    goals.push(Goal {
-                        id: GoalId(goals.len() as u32),
-                        objective: Arc::new(OutputObjective {
-                            member: t.member.clone(),
-                            category,
-                        }),
-                        controlling: Vec::new(),
-                        method: format!("{simple}.{}", t.member.name),
-                        line: None,
-                        what: category.text().into(),
-                    });
-                }
-            }
-        }
+        push_call_goals(&mut goals, &model, &class);
         Ok(ClassPlan {
             class,
             model,
