@@ -76,7 +76,7 @@ pub(crate) const P_DYNAMIC: f64 = 0.2;
 
 /// How often a producer of a type is one that parses program text, when the packages hold
 /// some (`Constants::source_texts`).
-const P_PARSER: f64 = 0.15;
+pub(crate) const P_PARSER: f64 = 0.15;
 
 /// How often a parser's argument is one of the packages' program texts (else any string).
 const P_PROGRAM_ARGUMENT: f64 = 0.8;
@@ -456,7 +456,7 @@ impl<'m> Generator<'m> {
         )
     }
 
-    fn object(
+    pub(crate) fn object(
         &self,
         rng: &mut Rng,
         t: &mut TypedTest,
@@ -581,6 +581,9 @@ impl<'m> Generator<'m> {
                 return Some(t.push(Statement::Constant { field }, ty));
             }
         }
+        if let Some(id) = self.as_class_under_test(rng, t, name, depth, non_null) {
+            return Some(id);
+        }
         let producers = self.model.producers(&JType::class(name));
         if let Some(sam) = self.model.functional(name) {
             if producers.is_empty() || rng.chance(0.6) {
@@ -612,48 +615,6 @@ impl<'m> Generator<'m> {
             self.fill(rng, t, id, &ty, depth);
         }
         Some(id)
-    }
-
-    /// A producer, constructors and static methods preferred (7 in 10) over instance methods
-    /// of other values (a builder's `build()`, a parser's result), which need more statements;
-    /// producers that threw every time they ran weigh less.
-    /// When the packages hold program text, a producer that parses one (see
-    /// [`crate::source_text::parses_text`]) is picked one time in seven.
-    fn pick_producer(&self, rng: &mut Rng, producers: &[Callable]) -> Option<Callable> {
-        if !self.model.constants.source_texts.is_empty() && rng.chance(P_PARSER) {
-            let parsers: Vec<&Callable> = producers
-                .iter()
-                .filter(|c| crate::source_text::parses_text(c))
-                .collect();
-            if let Some(c) = rng.pick(&parsers) {
-                return Some((*c).clone());
-            }
-        }
-        let (direct, indirect): (Vec<&Callable>, Vec<&Callable>) = producers
-            .iter()
-            .partition(|c| c.is_static || c.kind == CallableKind::Constructor);
-        let pool = if indirect.is_empty() || (!direct.is_empty() && rng.chance(0.7)) {
-            direct
-        } else {
-            indirect
-        };
-        // Producers that threw every time they ran are picked less often.
-        let weights: Vec<f64> = pool
-            .iter()
-            .map(|c| self.model.producer_weight(&c.member))
-            .collect();
-        let total: f64 = weights.iter().sum();
-        if pool.is_empty() || total <= 0.0 {
-            return None;
-        }
-        let mut roll = rng.unit() * total;
-        for (c, w) in pool.iter().zip(&weights) {
-            if roll < *w {
-                return Some((*c).clone());
-            }
-            roll -= w;
-        }
-        pool.last().map(|c| (*c).clone())
     }
 
     /// Adds a few elements to a new JDK collection.

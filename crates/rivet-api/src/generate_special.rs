@@ -11,7 +11,7 @@ use rivet_testcase::{
 
 use crate::functional::{is_enum_bound, Sam};
 use crate::generate::{Generator, CHARS, P_DYNAMIC};
-use crate::source_text::{looks_like_source, mutate_source};
+use crate::source_text::{fresh_program, looks_like_source, mutate_source};
 use rivet_rng::Rng;
 
 /// How often a fresh string is one of the packages' program texts, when there are any.
@@ -292,11 +292,15 @@ impl Generator<'_> {
         self.program_text(rng)
     }
 
-    /// One of the packages' program texts, half the time changed as [`mutate_source`] does;
-    /// None when they hold none.
+    /// One of the packages' program texts, half the time changed as [`mutate_source`] does,
+    /// or (one time in four) a small program composed over the names of one
+    /// ([`fresh_program`]); None when they hold none.
     pub(crate) fn program_text(&self, rng: &mut Rng) -> Option<String> {
         let texts = &self.model.constants.source_texts;
         let text = rng.pick(texts)?;
+        if rng.chance(0.25) {
+            return Some(fresh_program(rng, text));
+        }
         if rng.chance(0.5) {
             let donor = rng.pick(texts)?;
             if let Some(m) = mutate_source(rng, text, donor) {

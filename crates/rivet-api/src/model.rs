@@ -137,7 +137,9 @@ pub struct ApiModel {
     /// What the tests may use.
     pub access: Access,
     /// What tests call on the class under test: constructors, static factories, the selected
-    /// public methods (all of them without `--method`) and public field writes.
+    /// public methods (all of them without `--method`) and public field writes; without
+    /// `--method`, also the methods of the package's classes that run it (its drivers, see
+    /// `drivers.rs`).
     pub targets: Vec<Callable>,
     /// Constants of the class under test and its nested classes.
     pub constants: Constants,
@@ -327,6 +329,7 @@ impl ApiModel {
         }
         if method.is_none() {
             targets.extend(self.cut.field_writes.iter().cloned());
+            targets.extend(self.driver_calls());
         }
         self.targets = targets;
         Ok(self)

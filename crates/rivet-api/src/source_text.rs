@@ -6,6 +6,7 @@
 use rivet_rng::Rng;
 
 use crate::class_api::{Callable, CallableKind};
+use crate::snippets::{self, EXPRESSIONS, OPERATORS, STATEMENTS};
 
 /// Most source texts kept from the harvested classes (the shortest first: small programs
 /// mutate into the shapes branches need more easily than long ones).
@@ -34,75 +35,12 @@ pub fn looks_like_source(s: &str) -> bool {
     let statement = has(";") || (has("{") && has("(")) || (has("=") && has("("));
     // Prose: more words than punctuation and a sentence's full stop or colon.
     let punct = toks.iter().filter(|t| t.kind == Kind::Punct).count();
-    let prose = words > 2 * punct || has(":") && !has("{") || s.contains(". ");
+    // A colon without a block or a conditional (`a?b:c`, not a regular expression's `(?:`) is
+    // a label's or a message's.
+    let conditional = has("?") && !s.contains("(?");
+    let prose = words > 2 * punct || has(":") && !has("{") && !conditional || s.contains(". ");
     words >= 1 && statement && !prose && !s.contains("{0}")
 }
-
-/// Operators of the C family of languages (JavaScript, Java, C), which the mutations put after
-/// a name or a number: with them an assignment becomes a compound one, a name an increment, a
-/// value an operand.
-const OPERATORS: &[&str] = &[
-    "++", "--", "+", "-", "*", "/", "%", "=", "+=", "-=", "==", "!=", "===", "<", ">", "<=", "&&",
-    "||", ",", ";", ".x", "()", "[0]",
-];
-
-/// Statements of the C family of languages and of JavaScript, their holes `@` filled with one
-/// name of the text: branches, loops, declarations and jumps around the statements moved in
-/// later, the shapes a compiler's passes rewrite (a declaration and the loop after it, an
-/// assignment of an operation on the same variable, a jump at a block's end).
-const STATEMENTS: &[&str] = &[
-    "if(@){}",
-    "if(@){}else{}",
-    "while(@){}",
-    "for(;@;){}",
-    "for(var @=0;@<1;@++){}",
-    "for(@ in @){}",
-    "var @;for(@ in @){}",
-    "do{}while(@);",
-    "switch(@){case 1:break;default:}",
-    "try{}catch(e){}",
-    "try{}finally{}",
-    "L:{break L;}",
-    "var @;",
-    "var @=@;",
-    "@=@+1;",
-    "@();",
-    "function @(){}",
-    "return @;",
-    "return;",
-    "break;",
-    "continue;",
-    "throw @;",
-];
-
-/// Expressions of the C family and of JavaScript that an operand (a name or a number, `@`)
-/// becomes: literals of each kind, and operations the operand takes part in.
-const EXPRESSIONS: &[&str] = &[
-    "0",
-    "1",
-    "-1",
-    "0.5",
-    "'a'",
-    "''",
-    "true",
-    "false",
-    "null",
-    "!@",
-    "-@",
-    "~@",
-    "(@+1)",
-    "(1+2)",
-    "('a'+1)",
-    "(@<<1)",
-    "(@==1)",
-    "(@?1:0)",
-    "(@,0)",
-    "[@]",
-    "@.length",
-    "typeof @",
-    "void 0",
-    "('a' in @)",
-];
 
 /// Is `p` a bracket (kept by the mutations that drop operators, so that brackets stay
 /// balanced)?
@@ -341,6 +279,18 @@ fn identifiers<'s>(s: &'s str, toks: &[Token]) -> Vec<&'s str> {
     out
 }
 
+/// The identifiers of a text that name something (keywords left out).
+fn names<'s>(s: &'s str, toks: &[Token]) -> Vec<&'s str> {
+    let mut out = identifiers(s, toks);
+    out.retain(|n| !snippets::KEYWORDS.contains(n));
+    out
+}
+
+/// A fresh small program (see [`snippets::program`]) over the names of `donor`.
+pub fn fresh_program(rng: &mut Rng, donor: &str) -> String {
+    snippets::program(rng, &names(donor, &tokens(donor)))
+}
+
 /// The program texts of a script file (a resource shipped with a package): its top-level
 /// statements, comments taken out and white space shortened, each that looks like program
 /// text and is at most [`MAX_SOURCE_LEN`] long. A file that is no program gives none.
@@ -480,9 +430,14 @@ pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
         // put where a statement may start.
         0 | 1 => {
             let at = *rng.pick(&insertion_points(s, &toks))?;
-            let mut piece = if rng.chance(0.3) {
-                let name = *rng.pick(&identifiers(s, &toks))?;
-                rng.pick(STATEMENTS)?.replace('@', name)
+            let roll = rng.unit();
+            let mut piece = if roll < 0.45 {
+                let name = *rng.pick(&names(s, &toks))?;
+                if roll < 0.2 {
+                    rng.pick(STATEMENTS)?.replace('@', name)
+                } else {
+                    snippets::statement(rng, name)
+                }
             } else {
                 let (a, b) = *rng.pick(&statements(donor, &donor_toks))?;
                 donor[a..b].to_string()
@@ -534,9 +489,12 @@ pub fn mutate_source(rng: &mut Rng, s: &str, donor: &str) -> Option<String> {
                 .filter(|t| matches!(t.kind, Kind::Number | Kind::Ident))
                 .collect();
             let site = **rng.pick(&sites)?;
-            let expression = rng
-                .pick(EXPRESSIONS)?
-                .replace('@', &s[site.start..site.end]);
+            let operand = &s[site.start..site.end];
+            let expression = if rng.chance(0.5) {
+                rng.pick(EXPRESSIONS)?.replace('@', operand)
+            } else {
+                snippets::expression(rng, operand, 0)
+            };
             Some(format!(
                 "{}{expression}{}",
                 &s[..site.start],
@@ -707,5 +665,19 @@ mod tests {
         assert!(out
             .iter()
             .any(|m| m.contains("for(y in y){}") || m.contains("for(x in x){}")));
+    }
+
+    #[test]
+    fn fresh_programs_are_balanced_source_over_the_donors_names() {
+        let donor = "function check(expr){var className=expr.name; return className}";
+        let mut rng = Rng::new(9);
+        let out: Vec<String> = (0..500).map(|_| fresh_program(&mut rng, donor)).collect();
+        let odd: Vec<&String> = out
+            .iter()
+            .filter(|p| !balanced(p) || !looks_like_source(p))
+            .collect();
+        assert!(odd.is_empty(), "{odd:?}");
+        assert!(out.iter().any(|p| p.contains("className")));
+        assert!(!out.iter().any(|p| p.contains("var return")));
     }
 }

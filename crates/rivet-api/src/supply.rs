@@ -160,7 +160,7 @@ impl ApiModel {
 
     /// The nameable classes of the class under test's package (its nested classes included,
     /// itself too), read once.
-    fn package_apis(&self) -> &[Arc<ClassApi>] {
+    pub(crate) fn package_apis(&self) -> &[Arc<ClassApi>] {
         self.package_apis.get_or_init(|| {
             let package = self.class.package();
             self.classpath()

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rivet_sandbox::Confinement;
 use rivet_testcase::{ObservationSpec, Statement, TestCase};
 use tempfile::TempDir;
-use tracing::{debug, info, info_span, warn};
+use tracing::{debug, info, info_span, trace, warn};
 
 use crate::config::WorkerConfig;
 use crate::error::{Step, WorkerError};
@@ -564,6 +564,10 @@ impl Worker {
                     if p.completed > 1 {
                         p.slowest.record(took);
                     }
+                    if took > SLOW_TEST {
+                        let calls = calls_of(test);
+                        trace!(test = index, ?took, ?calls, "slow test");
+                    }
                     let stray = run.stray_threads;
                     self.stray = stray;
                     out.push(run);
@@ -608,7 +612,13 @@ impl Worker {
                     return;
                 }
                 Event::Timeout => {
-                    debug!(test = index, ?limit, "test timed out; replacing the worker");
+                    let calls = calls_of(test);
+                    debug!(
+                        test = index,
+                        ?limit,
+                        ?calls,
+                        "test timed out; replacing the worker"
+                    );
                     out.push(Execution::without_result(
                         ExecutionStatus::TimedOut,
                         test.len(),
@@ -672,6 +682,24 @@ fn completed(r: TestResult, worker: WorkerId, spec: &ObservationSpec) -> Executi
         snapshots: snapshots(r.snapshots, spec),
         seeds: r.seeds,
     }
+}
+
+/// A test slower than this is named in the trace log.
+const SLOW_TEST: Duration = Duration::from_millis(20);
+
+/// What a test calls, in order (methods by name, constructors by class): how the debug log
+/// names a test that timed out or ran slowly.
+fn calls_of(test: &TestCase) -> Vec<String> {
+    test.statements
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Call { method, .. } => Some(method.name.clone()),
+            Statement::Construct { constructor, .. } => {
+                Some(constructor.owner.simple().to_string())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,316 @@
+//! Snippets of the C family of languages and of JavaScript that the mutations of program text
+//! put in: statements around a name of the text, and expressions composed of literals of every
+//! kind, operators and the text's own operands (`(x + 'a')`, `[1,'a'][0]`, `typeof(null)`), the
+//! shapes a compiler's folding and inlining passes tell apart.
+
+use rivet_rng::Rng;
+
+/// Operators of the C family of languages (JavaScript, Java, C), which the mutations put after
+/// a name or a number: with them an assignment becomes a compound one, a name an increment, a
+/// value an operand.
+pub(crate) const OPERATORS: &[&str] = &[
+    "++", "--", "+", "-", "*", "/", "%", "=", "+=", "-=", "==", "!=", "===", "<", ">", "<=", "&&",
+    "||", ",", ";", ".x", "()", "[0]",
+];
+
+/// Statements of the C family of languages and of JavaScript, their holes `@` filled with one
+/// name of the text: branches, loops, declarations and jumps around the statements moved in
+/// later, the shapes a compiler's passes rewrite (a declaration and the loop after it, an
+/// assignment of an operation on the same variable, a jump at a block's end).
+pub(crate) const STATEMENTS: &[&str] = &[
+    "if(@){}",
+    "if(@){}else{}",
+    "while(@){}",
+    "for(;@;){}",
+    "for(var @=0;@<1;@++){}",
+    "for(@ in @){}",
+    "var @;for(@ in @){}",
+    "do{}while(@);",
+    "switch(@){case 1:break;default:}",
+    "try{}catch(e){}",
+    "try{}finally{}",
+    "L:{break L;}",
+    "var @;",
+    "var @=@;",
+    "@=@+1;",
+    "@();",
+    "function @(){}",
+    "return @;",
+    "return;",
+    "break;",
+    "continue;",
+    "throw @;",
+];
+
+/// Expressions of the C family and of JavaScript that an operand (a name or a number, `@`)
+/// becomes: literals of each kind, and operations the operand takes part in.
+pub(crate) const EXPRESSIONS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "0.5",
+    "'a'",
+    "''",
+    "true",
+    "false",
+    "null",
+    "!@",
+    "-@",
+    "~@",
+    "(@+1)",
+    "(1+2)",
+    "('a'+1)",
+    "(@<<1)",
+    "(@==1)",
+    "(@?1:0)",
+    "(@,0)",
+    "[@]",
+    "@.length",
+    "typeof @",
+    "void 0",
+    "('a' in @)",
+];
+
+/// Literals of every kind of value, the operands a constant folder folds: numbers (integral,
+/// fractional, out of the 32-bit range, not a number), strings (empty, numeric), booleans,
+/// `null` and `undefined`, arrays, objects, a regular expression, built-in constructors' calls.
+const LITERALS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "0.5",
+    "1e21",
+    "NaN",
+    "Infinity",
+    "undefined",
+    "'a'",
+    "''",
+    "'1'",
+    "'ab'",
+    "true",
+    "false",
+    "null",
+    "void 0",
+    "[]",
+    "[1,'a']",
+    "{}",
+    "{a:1}",
+    "/a/g",
+    "this",
+    "new Object()",
+    "new Array(1)",
+    "new String('a')",
+];
+
+/// Prefix operators, each put before a parenthesized operand (`-(-1)` stays a negation).
+const UNARY: &[&str] = &["!", "-", "+", "~", "typeof ", "void "];
+
+/// Binary operators: arithmetic, shifts, bitwise, comparisons, logical, the comma (written
+/// between spaces: `a - -(1)` is no decrement, `a / /x/` no comment).
+const BINARY: &[&str] = &[
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "<<",
+    ">>",
+    ">>>",
+    "&",
+    "|",
+    "^",
+    "==",
+    "!=",
+    "===",
+    "!==",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "&&",
+    "||",
+    "instanceof",
+    "in",
+    ",",
+];
+
+/// Assignment operators, plain and compound.
+const ASSIGNMENTS: &[&str] = &[
+    "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", ">>>=", "&=", "|=", "^=",
+];
+
+/// Accesses put after an operand: a property, an element, a call of a known method.
+const ACCESSES: &[&str] = &[".length", "[0]", "[1]", "['a']", ".a", ".toString()"];
+
+/// How deep [`expression`] nests.
+const MAX_DEPTH: usize = 2;
+
+/// An expression composed of literals, `operand` and operators, at most [`MAX_DEPTH`] levels
+/// deep: a literal or the operand; a prefix operator on one; two joined by a binary operator;
+/// an access on one; a conditional.
+pub(crate) fn expression(rng: &mut Rng, operand: &str, depth: usize) -> String {
+    let leaf = |rng: &mut Rng| {
+        if rng.chance(0.35) {
+            operand.to_string()
+        } else {
+            rng.pick(LITERALS).map_or("0", |l| l).to_string()
+        }
+    };
+    if depth >= MAX_DEPTH {
+        return leaf(rng);
+    }
+    match rng.below(8) {
+        0 | 1 => leaf(rng),
+        2 => {
+            let op = rng.pick(UNARY).map_or("!", |o| o);
+            format!("{op}({})", expression(rng, operand, depth + 1))
+        }
+        3..=5 => {
+            let op = rng.pick(BINARY).map_or("+", |o| o);
+            let left = expression(rng, operand, depth + 1);
+            let right = expression(rng, operand, depth + 1);
+            format!("({left} {op} {right})")
+        }
+        6 => {
+            let access = rng.pick(ACCESSES).map_or(".a", |a| a);
+            format!("({}){access}", expression(rng, operand, depth + 1))
+        }
+        _ => {
+            let test = expression(rng, operand, depth + 1);
+            format!("({test}?{}:{})", leaf(rng), leaf(rng))
+        }
+    }
+}
+
+/// A statement around `name`: an assignment (plain, compound, or of an operation on the name
+/// itself, `x=x+1`), a declaration, an expression statement, a branch on an expression.
+pub(crate) fn statement(rng: &mut Rng, name: &str) -> String {
+    let e = expression(rng, name, 0);
+    match rng.below(5) {
+        0 => {
+            let op = rng.pick(ASSIGNMENTS).map_or("=", |o| o);
+            format!("{name}{op}{e};")
+        }
+        1 => {
+            let op = rng.pick(BINARY).map_or("+", |o| o);
+            format!("{name}={name} {op} {e};")
+        }
+        2 => format!("var {name}={e};"),
+        3 => format!("{e};"),
+        _ => format!("if({e}){{{name}={};}}", expression(rng, name, 1)),
+    }
+}
+
+/// Words of JavaScript and of the C family that are no names (never assigned to).
+pub(crate) const KEYWORDS: &[&str] = &[
+    "break",
+    "case",
+    "catch",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "let",
+    "const",
+    "class",
+    "static",
+    "public",
+    "private",
+    "int",
+];
+
+/// A fresh small program over `names` (of another text, keywords left out) and the two
+/// parameters `a` and `b`: one to three composed statements, half the time the body of a
+/// function `f(a,b)` (a compiler's passes over local variables and their flow need one).
+pub(crate) fn program(rng: &mut Rng, names: &[&str]) -> String {
+    let mut pool: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !KEYWORDS.contains(n))
+        .collect();
+    pool.extend(["a", "b", "x"]);
+    let n = 1 + rng.below(3);
+    let mut body = String::new();
+    for _ in 0..n {
+        let name = *rng.pick(&pool).unwrap_or(&"x");
+        body.push_str(&statement(rng, name));
+    }
+    if rng.chance(0.5) {
+        let ret = *rng.pick(&pool).unwrap_or(&"a");
+        format!("function f(a,b){{{body}return {ret};}}")
+    } else {
+        body
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_nest_literals_and_operators_around_the_operand() {
+        let mut rng = Rng::new(2);
+        let out: Vec<String> = (0..2000).map(|_| expression(&mut rng, "v", 0)).collect();
+        for want in [
+            "v", "null", "'a'", "[1,'a']", "{a:1}", "typeof (", "===", ".length", "?",
+        ] {
+            assert!(out.iter().any(|e| e.contains(want)), "{want} never made");
+        }
+        // Two operators deep at most: a binary operation's operands are leaves or one more
+        // operation.
+        assert!(out.iter().any(|e| e.matches('(').count() >= 3));
+        assert!(out.iter().all(|e| e.len() < 200), "{out:?}");
+    }
+
+    #[test]
+    fn statements_assign_the_name_an_operation_on_itself() {
+        let mut rng = Rng::new(4);
+        let out: Vec<String> = (0..1000).map(|_| statement(&mut rng, "x")).collect();
+        assert!(out.iter().any(|s| s.starts_with("x=x + ")));
+        assert!(out.iter().any(|s| s.starts_with("x+=")));
+        assert!(out.iter().any(|s| s.starts_with("var x=")));
+        assert!(out.iter().any(|s| s.starts_with("if(")));
+        assert!(out.iter().all(|s| s.ends_with(';') || s.ends_with('}')));
+    }
+
+    #[test]
+    fn programs_name_no_keyword_and_half_are_functions() {
+        let mut rng = Rng::new(6);
+        let out: Vec<String> = (0..1000)
+            .map(|_| program(&mut rng, &["function", "node", "var"]))
+            .collect();
+        let functions = out
+            .iter()
+            .filter(|p| p.starts_with("function f(a,b){"))
+            .count();
+        assert!((350..650).contains(&functions), "{functions} of 1000");
+        assert!(out.iter().any(|p| p.contains("node")));
+        assert!(!out
+            .iter()
+            .any(|p| p.contains("var var") || p.contains("function=")));
+    }
+}
