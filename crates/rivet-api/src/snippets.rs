@@ -73,7 +73,8 @@ pub(crate) const EXPRESSIONS: &[&str] = &[
 
 /// Literals of every kind of value, the operands a constant folder folds: numbers (integral,
 /// fractional, out of the 32-bit range, not a number), strings (empty, numeric), booleans,
-/// `null` and `undefined`, arrays, objects, a regular expression, built-in constructors' calls.
+/// `null` and `undefined`, arrays, objects, a regular expression, a function, the `Object`
+/// constructor and calls of built-in constructors.
 const LITERALS: &[&str] = &[
     "0",
     "1",
@@ -94,9 +95,12 @@ const LITERALS: &[&str] = &[
     "void 0",
     "[]",
     "[1,'a']",
+    "[,1]",
     "{}",
     "{a:1}",
     "/a/g",
+    "function(){}",
+    "Object",
     "this",
     "new Object()",
     "new Array(1)",
@@ -141,14 +145,24 @@ const ASSIGNMENTS: &[&str] = &[
 ];
 
 /// Accesses put after an operand: a property, an element, a call of a known method.
-const ACCESSES: &[&str] = &[".length", "[0]", "[1]", "['a']", ".a", ".toString()"];
+const ACCESSES: &[&str] = &[
+    ".length",
+    "[0]",
+    "[1]",
+    "[2]",
+    "[-1]",
+    "[0.5]",
+    "['a']",
+    ".a",
+    ".toString()",
+];
 
 /// How deep [`expression`] nests.
 const MAX_DEPTH: usize = 2;
 
 /// An expression composed of literals, `operand` and operators, at most [`MAX_DEPTH`] levels
 /// deep: a literal or the operand; a prefix operator on one; two joined by a binary operator;
-/// an access on one; a conditional.
+/// an access on one or on a literal; a conditional.
 pub(crate) fn expression(rng: &mut Rng, operand: &str, depth: usize) -> String {
     let leaf = |rng: &mut Rng| {
         if rng.chance(0.35) {
@@ -173,8 +187,14 @@ pub(crate) fn expression(rng: &mut Rng, operand: &str, depth: usize) -> String {
             format!("({left} {op} {right})")
         }
         6 => {
+            // Half the time on a literal itself (`[,1][0]`, `({a:1}).a`, `'ab'.length`).
             let access = rng.pick(ACCESSES).map_or(".a", |a| a);
-            format!("({}){access}", expression(rng, operand, depth + 1))
+            let on = if rng.chance(0.5) {
+                rng.pick(LITERALS).map_or("0", |l| l).to_string()
+            } else {
+                expression(rng, operand, depth + 1)
+            };
+            format!("({on}){access}")
         }
         _ => {
             let test = expression(rng, operand, depth + 1);
@@ -197,7 +217,8 @@ pub(crate) fn statement(rng: &mut Rng, name: &str) -> String {
             format!("{name}={name} {op} {e};")
         }
         2 => format!("var {name}={e};"),
-        3 => format!("{e};"),
+        // In parentheses: `{a:1};` would be a block, `function(){};` no statement at all.
+        3 => format!("({e});"),
         _ => format!("if({e}){{{name}={};}}", expression(rng, name, 1)),
     }
 }
@@ -244,9 +265,135 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "int",
 ];
 
+/// Where a composed statement stands: whether a `return`, a `break` or `continue`, a
+/// labelled `break` may end its block, and how deep in blocks it is.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    function: bool,
+    looping: bool,
+    labelled: Option<usize>,
+    depth: usize,
+}
+
+impl Place {
+    /// The place of a block one level further in.
+    fn inner(self) -> Place {
+        Place {
+            depth: self.depth + 1,
+            ..self
+        }
+    }
+
+    /// The place of a loop's body.
+    fn in_loop(self) -> Place {
+        Place {
+            looping: true,
+            ..self.inner()
+        }
+    }
+}
+
+/// How deep composed control structures nest.
+const MAX_NESTING: usize = 2;
+
+/// One statement of a composed program: half the time (above the innermost block) a control
+/// structure around blocks of composed statements (a branch with or without an `else`, a loop
+/// of each kind, a labelled block, a `try` with a `catch`, a `finally` or both, a `switch`),
+/// else a [`statement`].
+fn compound(rng: &mut Rng, pool: &[&str], place: Place) -> String {
+    let name = *rng.pick(pool).unwrap_or(&"x");
+    if place.depth >= MAX_NESTING || rng.chance(0.5) {
+        return statement(rng, name);
+    }
+    let e = expression(rng, name, 1);
+    let inner = place.inner();
+    match rng.below(10) {
+        0 => format!("if({e}){{{}}}", block(rng, pool, inner)),
+        1 | 2 => {
+            let then = block(rng, pool, inner);
+            format!("if({e}){{{then}}}else{{{}}}", block(rng, pool, inner))
+        }
+        3 => format!("while({e}){{{}}}", block(rng, pool, place.in_loop())),
+        4 => format!("do{{{}}}while({e});", block(rng, pool, place.in_loop())),
+        5 => {
+            // With its own declaration, or with none (a declaration before it may move in).
+            let body = block(rng, pool, place.in_loop());
+            let init = if rng.chance(0.5) {
+                format!("var {name}=0")
+            } else {
+                String::new()
+            };
+            format!("for({init};{name} < {e};{name}++){{{body}}}")
+        }
+        6 => format!(
+            "for({name} in {e}){{{}}}",
+            block(rng, pool, place.in_loop())
+        ),
+        7 => {
+            let label = Place {
+                labelled: Some(place.depth),
+                ..inner
+            };
+            format!("L{}:{{{}}}", place.depth, block(rng, pool, label))
+        }
+        8 => {
+            let tried = block(rng, pool, inner);
+            let caught = format!("catch(err){{{}}}", block(rng, pool, inner));
+            let last = format!("finally{{{}}}", block(rng, pool, inner));
+            match rng.below(3) {
+                0 => format!("try{{{tried}}}{caught}"),
+                1 => format!("try{{{tried}}}{last}"),
+                _ => format!("try{{{tried}}}{caught}{last}"),
+            }
+        }
+        _ => {
+            let case = rng.pick(LITERALS).map_or("1", |l| l);
+            let first = block(rng, pool, inner);
+            format!(
+                "switch({e}){{case {case}:{first}break;default:{}}}",
+                block(rng, pool, inner)
+            )
+        }
+    }
+}
+
+/// A block's statements: one composed statement, three times in ten two, then, two times in five, an exit the
+/// place allows (`throw`, `return` with or without a value, `break`, `continue`, a labelled
+/// `break`): an exit at a block's end is what a pass that minimizes exits rewrites.
+fn block(rng: &mut Rng, pool: &[&str], place: Place) -> String {
+    let mut out = compound(rng, pool, place);
+    if rng.chance(0.3) {
+        out.push_str(&compound(rng, pool, place));
+    }
+    if rng.chance(0.4) {
+        let name = *rng.pick(pool).unwrap_or(&"x");
+        let mut exits = vec![format!("throw {name};")];
+        if place.function {
+            exits.push("return;".to_string());
+            exits.push(format!("return {};", expression(rng, name, 1)));
+        }
+        if place.looping {
+            exits.push("break;".to_string());
+            exits.push("continue;".to_string());
+        }
+        if let Some(depth) = place.labelled {
+            exits.push(format!("break L{depth};"));
+        }
+        if let Some(exit) = rng.pick(&exits) {
+            out.push_str(exit);
+        }
+    }
+    out
+}
+
+/// How long a composed program may be (in bytes): longer draws are drawn again.
+pub(crate) const MAX_PROGRAM_LEN: usize = 480;
+
 /// A fresh small program over `names` (of another text, keywords left out) and the two
-/// parameters `a` and `b`: one to three composed statements, half the time the body of a
-/// function `f(a,b)` (a compiler's passes over local variables and their flow need one).
+/// parameters `a` and `b`: one to three composed statements (control structures nest two
+/// deep), half the time the body of a function `f(a,b)` (a compiler's passes over local
+/// variables and their flow need one) that ends in a `return`; at most [`MAX_PROGRAM_LEN`]
+/// long.
 pub(crate) fn program(rng: &mut Rng, names: &[&str]) -> String {
     let mut pool: Vec<&str> = names
         .iter()
@@ -254,19 +401,28 @@ pub(crate) fn program(rng: &mut Rng, names: &[&str]) -> String {
         .filter(|n| !KEYWORDS.contains(n))
         .collect();
     pool.extend(["a", "b", "x"]);
-    let n = 1 + rng.below(3);
-    let mut body = String::new();
-    for _ in 0..n {
-        let name = *rng.pick(&pool).unwrap_or(&"x");
-        body.push_str(&statement(rng, name));
-    }
-    if rng.chance(0.5) {
-        let ret = *rng.pick(&pool).unwrap_or(&"a");
-        format!("function f(a,b){{{body}return {ret};}}")
-    } else {
-        body
+    loop {
+        let function = rng.chance(0.5);
+        let place = Place {
+            function,
+            ..Place::default()
+        };
+        let mut body = String::new();
+        for _ in 0..1 + rng.below(3) {
+            body.push_str(&compound(rng, &pool, place));
+        }
+        let out = if function {
+            let ret = *rng.pick(&pool).unwrap_or(&"a");
+            format!("function f(a,b){{{body}return {ret};}}")
+        } else {
+            body
+        };
+        if out.len() <= MAX_PROGRAM_LEN {
+            return out;
+        }
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,5 +468,47 @@ mod tests {
         assert!(!out
             .iter()
             .any(|p| p.contains("var var") || p.contains("function=")));
+    }
+
+    #[test]
+    fn programs_nest_control_structures_and_exit_only_where_they_may() {
+        let mut rng = Rng::new(8);
+        let out: Vec<String> = (0..2000).map(|_| program(&mut rng, &["n"])).collect();
+        for want in [
+            "else{",
+            "while(",
+            "do{",
+            "for(var ",
+            "for(;",
+            " in ",
+            "L0:{",
+            "break L0;",
+            "try{",
+            "catch(err){",
+            "finally{",
+            "switch(",
+            "break;",
+            "continue;",
+            "return;",
+            "throw ",
+        ] {
+            assert!(out.iter().any(|p| p.contains(want)), "{want} never made");
+        }
+        for p in out.iter().filter(|p| !p.starts_with("function f(a,b){")) {
+            assert!(!p.contains("return"), "a return outside a function: {p}");
+        }
+        for p in &out {
+            for exit in ["continue;", "break;"] {
+                if let Some(at) = p.find(exit) {
+                    let before = &p[..at];
+                    let loops = ["while(", "do{", "for("];
+                    let in_switch = exit == "break;" && before.contains("switch(");
+                    assert!(
+                        loops.iter().any(|l| before.contains(l)) || in_switch,
+                        "{exit} outside a loop: {p}"
+                    );
+                }
+            }
+        }
     }
 }

