@@ -384,7 +384,7 @@ impl<'m> Generator<'m> {
         }
         match ty {
             JType::Array(component) => {
-                let n = rng.below(self.config.max_elements + 1);
+                let n = self.array_length(rng, component);
                 let mut elements = Vec::with_capacity(n);
                 for _ in 0..n {
                     let mut e = self.value(rng, t, component, depth + 1)?;

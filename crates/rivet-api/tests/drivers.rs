@@ -61,6 +61,7 @@ fn a_pass_built_around_the_optimization_runs_it_over_a_tree() {
     let g = Generator::new(&m, GenConfig::default());
     let mut rng = Rng::new(5);
     let (mut built, mut holding) = (0, 0);
+    let (mut arrays, mut single) = (0, 0);
     for _ in 0..300 {
         let mut t = rivet_testcase::TypedTest::new();
         if g.call(&mut rng, &mut t, &process, 0).is_none() {
@@ -77,7 +78,24 @@ fn a_pass_built_around_the_optimization_runs_it_over_a_tree() {
             built += 1;
             holding += usize::from(has("PeepholeFoldConstants"));
         }
+        for st in s {
+            if let Statement::Array {
+                component,
+                elements,
+            } = st
+            {
+                if component.contains("AbstractPeepholeOptimization") {
+                    arrays += 1;
+                    single += usize::from(elements.len() == 1);
+                }
+            }
+        }
     }
+    // One optimization mostly: two that undo each other's rewrites loop over a tree.
+    assert!(
+        single * 3 > arrays * 2,
+        "{single} of {arrays} arrays hold one"
+    );
     assert!(built > 200, "{built} of 300 calls built the pass");
     assert!(
         holding * 2 > built,
