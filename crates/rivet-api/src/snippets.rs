@@ -387,14 +387,17 @@ fn block(rng: &mut Rng, pool: &[&str], place: Place) -> String {
     out
 }
 
-/// How long a composed program may be (in bytes): longer draws are drawn again.
+/// How long a composed program may be (in bytes): longer draws are drawn again, up to
+/// [`MAX_DRAWS`] times.
 pub(crate) const MAX_PROGRAM_LEN: usize = 480;
+/// How many times a program is drawn before one statement over `x` stands in.
+const MAX_DRAWS: usize = 16;
 
 /// A fresh small program over `names` (of another text, keywords left out) and the two
 /// parameters `a` and `b`: one to three composed statements (control structures nest two
 /// deep), half the time the body of a function `f(a,b)` (a compiler's passes over local
 /// variables and their flow need one) that ends in a `return`; at most [`MAX_PROGRAM_LEN`]
-/// long.
+/// long (or, when the names are too long for that, one statement over `x`).
 pub(crate) fn program(rng: &mut Rng, names: &[&str]) -> String {
     let mut pool: Vec<&str> = names
         .iter()
@@ -402,7 +405,7 @@ pub(crate) fn program(rng: &mut Rng, names: &[&str]) -> String {
         .filter(|n| !KEYWORDS.contains(n))
         .collect();
     pool.extend(["a", "b", "x"]);
-    loop {
+    for _ in 0..MAX_DRAWS {
         let function = rng.chance(0.5);
         let place = Place {
             function,
@@ -422,6 +425,8 @@ pub(crate) fn program(rng: &mut Rng, names: &[&str]) -> String {
             return out;
         }
     }
+    // Names so long that no draw fits (a text's identifiers are seldom that long).
+    statement(rng, "x")
 }
 
 #[cfg(test)]
@@ -510,6 +515,20 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn names_too_long_for_any_program_give_one_statement_over_x() {
+        // Fifty names each longer than a program may be: nearly every draw uses one.
+        let long: Vec<String> = (0..50)
+            .map(|i| format!("{}{i}", "n".repeat(MAX_PROGRAM_LEN)))
+            .collect();
+        let names: Vec<&str> = long.iter().map(String::as_str).collect();
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let p = program(&mut rng, &names);
+            assert!(p.len() <= MAX_PROGRAM_LEN, "{} bytes", p.len());
         }
     }
 }
