@@ -158,6 +158,11 @@ const ACCESSES: &[&str] = &[
     ".toString()",
 ];
 
+/// One of the [`LITERALS`].
+fn literal(rng: &mut Rng) -> &'static str {
+    rng.pick(LITERALS).map_or("0", |l| l)
+}
+
 /// How deep [`expression`] nests.
 const MAX_DEPTH: usize = 2;
 
@@ -169,7 +174,7 @@ pub(crate) fn expression(rng: &mut Rng, operand: &str, depth: usize) -> String {
         if rng.chance(0.35) {
             operand.to_string()
         } else {
-            rng.pick(LITERALS).map_or("0", |l| l).to_string()
+            literal(rng).to_string()
         }
     };
     if depth >= MAX_DEPTH {
@@ -191,7 +196,7 @@ pub(crate) fn expression(rng: &mut Rng, operand: &str, depth: usize) -> String {
             // Half the time on a literal itself (`[,1][0]`, `({a:1}).a`, `'ab'.length`).
             let access = rng.pick(ACCESSES).map_or(".a", |a| a);
             let on = if rng.chance(0.5) {
-                rng.pick(LITERALS).map_or("0", |l| l).to_string()
+                literal(rng).to_string()
             } else {
                 expression(rng, operand, depth + 1)
             };
@@ -348,7 +353,7 @@ fn compound(rng: &mut Rng, pool: &[&str], place: Place) -> String {
             }
         }
         _ => {
-            let case = rng.pick(LITERALS).map_or("1", |l| l);
+            let case = literal(rng);
             let first = block(rng, pool, inner);
             format!(
                 "switch({e}){{case {case}:{first}break;default:{}}}",
@@ -358,8 +363,8 @@ fn compound(rng: &mut Rng, pool: &[&str], place: Place) -> String {
     }
 }
 
-/// A block's statements: one composed statement, three times in ten two, then, two times in five, an exit the
-/// place allows (`throw`, `return` with or without a value, `break`, `continue`, a labelled
+/// A block's statements: one composed statement (two, three times in ten), then, two times
+/// in five, an exit the place allows (`throw`, `return` with or without a value, `break`, `continue`, a labelled
 /// `break`): an exit at a block's end is what a pass that minimizes exits rewrites.
 fn block(rng: &mut Rng, pool: &[&str], place: Place) -> String {
     let mut out = compound(rng, pool, place);
@@ -389,7 +394,7 @@ fn block(rng: &mut Rng, pool: &[&str], place: Place) -> String {
 
 /// How long a composed program may be (in bytes): longer draws are drawn again, up to
 /// [`MAX_DRAWS`] times.
-pub(crate) const MAX_PROGRAM_LEN: usize = 480;
+const MAX_PROGRAM_LEN: usize = 480;
 /// How many times a program is drawn before one statement over `x` stands in.
 const MAX_DRAWS: usize = 16;
 
