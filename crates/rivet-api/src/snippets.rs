@@ -210,10 +210,11 @@ pub(crate) fn expression(rng: &mut Rng, operand: &str, depth: usize) -> String {
 }
 
 /// A statement around `name`: an assignment (plain, compound, or of an operation on the name
-/// itself, `x=x+1`), a declaration, an expression statement, a branch on an expression.
+/// itself, `x=x+1`), a declaration, an expression statement, an assignment inside an
+/// expression that reads the name after it (`(x=1) + x`), a branch on an expression.
 pub(crate) fn statement(rng: &mut Rng, name: &str) -> String {
     let e = expression(rng, name, 0);
-    match rng.below(5) {
+    match rng.below(6) {
         0 => {
             let op = rng.pick(ASSIGNMENTS).map_or("=", |o| o);
             format!("{name}{op}{e};")
@@ -225,6 +226,18 @@ pub(crate) fn statement(rng: &mut Rng, name: &str) -> String {
         2 => format!("var {name}={e};"),
         // In parentheses: `{a:1};` would be a block.
         3 => format!("({e});"),
+        // Whether an assignment is dead depends on what its own expression does after it
+        // (`(x=1) , x` reads the value, `(x=1) && (x=2)` may kill it).
+        4 => {
+            let op = rng.pick(ASSIGNMENTS).map_or("=", |o| o);
+            let join = rng.pick(BINARY).map_or(",", |o| o);
+            let after = if rng.chance(0.5) {
+                name.to_string()
+            } else {
+                expression(rng, name, 1)
+            };
+            format!("(({name}{op}{e}) {join} {after});")
+        }
         _ => format!("if({e}){{{name}={};}}", expression(rng, name, 1)),
     }
 }
@@ -461,6 +474,9 @@ mod tests {
         assert!(out.iter().any(|s| s.starts_with("x+=")));
         assert!(out.iter().any(|s| s.starts_with("var x=")));
         assert!(out.iter().any(|s| s.starts_with("if(")));
+        assert!(out
+            .iter()
+            .any(|s| s.starts_with("((x=") && s.ends_with(" , x);")));
         assert!(out.iter().all(|s| s.ends_with(';') || s.ends_with('}')));
     }
 
