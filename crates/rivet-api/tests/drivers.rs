@@ -4,23 +4,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::Arc;
+mod common;
 
-use rivet_api::{AccessMode, ApiModel, CallableKind, GenConfig, Generator, Rng};
-use rivet_classpath::{Classpath, JdkImage};
+use rivet_api::{ApiModel, CallableKind, GenConfig, Generator, Rng};
 use rivet_testcase::{JType, Statement};
 
 fn closure_model(class: &str) -> ApiModel {
-    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
-    let jars = ["closure-compiler", "guava"].map(rivet_testkit::debian_jar);
-    let cp = Classpath::from_paths(jars.to_vec(), Some(jdk)).unwrap();
-    ApiModel::build(
-        Arc::new(cp),
-        &rivet_classfile::ClassName::from_binary(class),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap()
+    common::model_in_jars(&["closure-compiler", "guava"], class)
 }
 
 /// The methods among the targets owned by neither the class under test nor one of its
@@ -116,7 +106,6 @@ fn wrappers_of_the_same_kind_and_views_are_no_drivers() {
     // `MultiKeyMap(AbstractHashedMap)` decorates a map, `CloseShieldReader.wrap(Reader)` a
     // reader, `AbstractReferenceMap.ReferenceEntrySet(AbstractHashedMap)` is a view: each
     // forwards what a test calls on the class itself.
-    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
     for (jar, class) in [
         (
             "commons-collections4",
@@ -125,14 +114,7 @@ fn wrappers_of_the_same_kind_and_views_are_no_drivers() {
         ("commons-io", "org.apache.commons.io.input.BoundedReader"),
         ("guava", "com.google.common.collect.TreeMultiset"),
     ] {
-        let cp = Classpath::from_paths(vec![rivet_testkit::debian_jar(jar)], Some(jdk.clone()));
-        let m = ApiModel::build(
-            Arc::new(cp.unwrap()),
-            &rivet_classfile::ClassName::from_binary(class),
-            None,
-            AccessMode::SamePackage,
-        )
-        .unwrap();
+        let m = common::model_in_jars(&[jar], class);
         assert_eq!(drivers(&m), Vec::<String>::new(), "{class}");
     }
 }

@@ -2,22 +2,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::Arc;
+mod common;
 
-use rivet_api::{AccessMode, ApiModel};
-use rivet_classpath::{Classpath, JdkImage};
+use rivet_api::ApiModel;
 use rivet_testcase::{JType, MemberRef, Statement, StatementId, TypedTest};
 
 fn model() -> ApiModel {
-    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
-    let cp = Classpath::from_paths(vec![rivet_testkit::compiled_subjects(11)], Some(jdk));
-    ApiModel::build(
-        Arc::new(cp.expect("classpath")),
-        &rivet_classfile::ClassName::from_binary("sushi.Scheduler"),
-        None,
-        AccessMode::SamePackage,
+    common::model_on(
+        vec![rivet_testkit::compiled_subjects(11)],
+        "sushi.Scheduler",
     )
-    .unwrap()
 }
 
 fn call(

@@ -2,18 +2,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::Arc;
+mod common;
 
 use rivet_api::{AccessMode, ApiError, ApiModel, GenConfig, Generator, Rng};
-use rivet_classpath::{Classpath, JdkImage};
 use rivet_testcase::JType;
-
-fn classpath(extra: &[std::path::PathBuf]) -> Arc<Classpath> {
-    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
-    let mut paths = vec![rivet_testkit::compiled_subjects(11)];
-    paths.extend(extra.iter().cloned());
-    Arc::new(Classpath::from_paths(paths, Some(jdk)).expect("classpath"))
-}
 
 #[test]
 fn scheduler_lists_get_process_elements() {
@@ -77,7 +69,7 @@ fn constants_and_generation_are_seeded() {
 
 #[test]
 fn untestable_classes_are_errors_naming_the_class() {
-    let cp = classpath(&[]);
+    let cp = common::classpath(vec![rivet_testkit::compiled_subjects(11)]);
     assert!(matches!(
         ApiModel::build(
             cp.clone(),
@@ -248,13 +240,9 @@ fn avl_model() -> ApiModel {
 /// The model of `class` (binary name) on the subjects and `extra`, as a test in its package
 /// sees it.
 fn model_of(extra: &[std::path::PathBuf], class: &str) -> ApiModel {
-    ApiModel::build(
-        classpath(extra),
-        &rivet_classfile::ClassName::from_binary(class),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap()
+    let mut paths = vec![rivet_testkit::compiled_subjects(11)];
+    paths.extend(extra.iter().cloned());
+    common::model_on(paths, class)
 }
 
 #[test]

@@ -4,22 +4,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::sync::Arc;
 
-use rivet_api::{AccessMode, ApiModel, GenConfig, Generator, Rng};
-use rivet_classpath::{Classpath, JdkImage};
+use rivet_api::{ApiModel, GenConfig, Generator, Rng};
 use rivet_testcase::{JType, LambdaBody, Statement};
 
 fn model(jar: &str, class: &str) -> ApiModel {
-    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
-    let cp = Classpath::from_paths(vec![rivet_testkit::debian_jar(jar)], Some(jdk)).unwrap();
-    ApiModel::build(
-        Arc::new(cp),
-        &rivet_classfile::ClassName::from_binary(class),
-        None,
-        AccessMode::SamePackage,
-    )
-    .unwrap()
+    common::model_in_jars(&[jar], class)
 }
 
 #[test]
@@ -418,12 +411,7 @@ fn two_parameters_of_one_type_mostly_get_two_objects() {
 fn a_compilers_package_gives_program_texts_that_strings_are_drawn_from_and_mutated_within() {
     // Closure Compiler's package holds the JavaScript snippets it injects (JSCompiler_get …);
     // its messages and format patterns are not program text.
-    let jdk = Arc::new(JdkImage::locate().expect("a JDK"));
-    let cp = Classpath::from_paths(
-        vec![rivet_testkit::debian_jar("closure-compiler")],
-        Some(jdk),
-    )
-    .unwrap();
+    let cp = common::classpath(vec![rivet_testkit::debian_jar("closure-compiler")]);
     let files: Vec<_> = cp
         .package_classes("com/google/javascript/jscomp")
         .unwrap()
