@@ -19,7 +19,7 @@ use crate::probes::ProbeMap;
 use crate::runtime::runtime_fingerprint;
 
 /// Bumped when the instrumenter's output changes for the same inputs.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 /// The file holding a cache directory's full key (written last).
 const KEY_FILE: &str = "rivet-cache.key";
 const DIR_PREFIX: &str = ENTRY_PREFIX;

@@ -50,6 +50,8 @@ pub struct ClassOutcome {
     pub touch_sites: usize,
     /// Whether the class was made resettable (it has static state a test could change).
     pub resettable: bool,
+    /// Backward jumps given a loop watch (classes without probes only).
+    pub loop_sites: usize,
 }
 
 /// One switch's table in `switches.bin`.
@@ -72,8 +74,8 @@ pub fn is_instrumented(cf: &ClassFile) -> bool {
 
 /// Instruments `cf` in place: exit calls are always redirected, calls reaching outside the
 /// sandbox guarded and static state made resettable (last, after the probes, whose plan holds
-/// original offsets); with
-/// `probes`, the plan's probes are inserted with the given ids. The plan must come from this class (see
+/// original offsets); with `probes`, the plan's probes are inserted with the given ids,
+/// without, its loops are watched ([`crate::watch_loops`]). The plan must come from this class (see
 /// [`crate::plan_class`]). On error `cf` is left in an unspecified state.
 pub fn instrument_class(
     cf: &mut ClassFile,
@@ -90,6 +92,8 @@ pub fn instrument_class(
     if let Some((plan, range)) = probes {
         insert_all_probes(cf, plan, range, &class, &mut outcome)?;
         outcome.seed_sites = crate::seeds::record_strings(cf);
+    } else {
+        outcome.loop_sites = crate::loops::watch_loops(cf);
     }
     outcome.sandbox_sites = crate::guards::guard_calls(cf).sites;
     outcome.touch_sites = crate::statics::mark_touches(cf);

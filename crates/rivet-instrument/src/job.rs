@@ -94,6 +94,8 @@ pub struct InstrumentReport {
     pub switches: usize,
     /// Exit calls redirected.
     pub exits: usize,
+    /// Backward jumps of classes without probes given a loop watch.
+    pub loop_sites: usize,
     /// Other files copied.
     pub resources: usize,
     /// Class files that do not parse: copied unchanged.
@@ -291,6 +293,7 @@ enum Outcome {
     Class {
         probed: Option<(usize, Vec<SwitchTable>)>,
         exits: usize,
+        loops: usize,
         unprobed: Option<Skipped>,
         unreadable: Option<Skipped>,
     },
@@ -372,11 +375,13 @@ pub fn instrument_classpath(
             Outcome::Class {
                 probed,
                 exits,
+                loops,
                 unprobed,
                 unreadable,
             } => {
                 report.classes += 1;
                 report.exits += exits;
+                report.loop_sites += loops;
                 if let Some((sites, t)) = probed {
                     report.probed += 1;
                     report.probe_sites += sites;
@@ -409,6 +414,7 @@ pub fn instrument_classpath(
         probes = report.probes.probe_count(),
         switches = report.switches,
         exits = report.exits,
+        loop_sites = report.loop_sites,
         resources = report.resources,
         "instrumented classpath"
     );
@@ -436,12 +442,14 @@ fn write_one(
     let mut outcome = Outcome::Class {
         probed: None,
         exits: 0,
+        loops: 0,
         unprobed: None,
         unreadable: None,
     };
     let Outcome::Class {
         probed,
         exits,
+        loops,
         unprobed,
         unreadable,
     } = &mut outcome
@@ -467,16 +475,16 @@ fn write_one(
             if o.probe_sites > 0 {
                 *probed = Some((o.probe_sites, switch_tables(plan, range)));
             }
-            o.exits
+            (o.exits, o.loop_sites)
         }),
         Some(Err(reason)) => {
             *unprobed = Some(Skipped {
                 class: class.binary(),
                 reason: reason.to_string(),
             });
-            instrument_class(&mut cf, None).map(|o| o.exits)
+            instrument_class(&mut cf, None).map(|o| (o.exits, o.loop_sites))
         }
-        None => instrument_class(&mut cf, None).map(|o| o.exits),
+        None => instrument_class(&mut cf, None).map(|o| (o.exits, o.loop_sites)),
     };
     if let (Err(e), Some(Ok(_))) = (&result, planned) {
         // Without probes, then: only the exit calls.
@@ -491,7 +499,7 @@ fn write_one(
                 source: Box::new(source),
             })
             .and_then(|mut fresh| {
-                let r = instrument_class(&mut fresh, None).map(|o| o.exits);
+                let r = instrument_class(&mut fresh, None).map(|o| (o.exits, o.loop_sites));
                 cf = fresh;
                 r
             });
@@ -500,15 +508,24 @@ fn write_one(
         tracing::warn!(class = %s.class, reason = %s.reason, "class gets no probes");
     }
     let written = match result {
-        Ok(0) if probed.is_none() => None,
-        Ok(n) => {
+        Ok((0, 0)) if probed.is_none() => None,
+        // Neither probes nor exit calls: the loop watches alone (the class's other calls and
+        // static state are left as they are, as in a class with no loop).
+        Ok((0, _)) if probed.is_none() => {
+            let watched = watched_loops_only(&bytes);
+            *loops = watched.as_ref().map_or(0, |(n, _)| *n);
+            watched.map(|(_, b)| b)
+        }
+        Ok((n, watched)) => {
             *exits = n;
+            *loops = watched;
             match cf.to_bytes() {
                 Ok(b) => Some(b),
                 Err(e) => {
                     tracing::warn!(class = %class, error = %e, "class cannot be written; copied unchanged");
                     *probed = None;
                     *exits = 0;
+                    *loops = 0;
                     *unprobed = Some(Skipped {
                         class: class.binary(),
                         reason: e.to_string(),
@@ -530,4 +547,15 @@ fn write_one(
     };
     write_file(out, &input.rel, written.as_deref().unwrap_or(&bytes))?;
     Ok(outcome)
+}
+
+/// The class of `bytes` with only its loops watched ([`crate::watch_loops`]): the number of
+/// watches and the new bytes, or None when there is none or the class cannot be rewritten.
+fn watched_loops_only(bytes: &[u8]) -> Option<(usize, Vec<u8>)> {
+    let mut cf = ClassFile::parse(bytes).ok()?;
+    let n = crate::loops::watch_loops(&mut cf);
+    if n == 0 {
+        return None;
+    }
+    cf.to_bytes().ok().map(|b| (n, b))
 }

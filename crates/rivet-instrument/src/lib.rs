@@ -7,7 +7,9 @@
 //! `Runtime.halt` are sent to the runtime's `Exits`, which throws `ExitRequested` instead;
 //! calls that would reach outside the sandbox (files outside the temp dir, sockets, processes,
 //! signals) go through the runtime's `Sandbox`, which refuses them with `SandboxRefused`;
-//! classes with static state become resettable (`Statics`), so each test starts fresh.
+//! classes with static state become resettable (`Statics`), so each test starts fresh; classes
+//! without probes get a call of `Probes.loop()` before every backward jump ([`watch_loops`]),
+//! so a test looping in them also ends at its deadline.
 //!
 //! * [`plan_class`] analyses a class and lists its probe sites;
 //! * [`ProbeMap::assign`] gives each planned class a global range of probe ids (by class name,
@@ -27,6 +29,7 @@ mod error;
 mod guards;
 mod instrument;
 mod job;
+mod loops;
 mod par;
 mod plan;
 mod probes;
@@ -45,6 +48,7 @@ pub use instrument::{
 pub use job::{
     instrument_classpath, InstrumentConfig, InstrumentReport, ProbeScope, Skipped, PROBES_TSV,
 };
+pub use loops::watch_loops;
 pub use plan::{plan_class, ClassPlan, MethodPlan, PointSwitch, Site, SiteKind};
 pub use probes::{BranchInfo, ClassProbes, ProbeMap, ProbeRange, PROBES_TSV_HEADER};
 /// Branch ids, as [`ClassProbes`] takes them.

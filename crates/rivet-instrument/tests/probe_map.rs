@@ -7,13 +7,14 @@ mod support;
 
 use rivet_classfile::ClassName;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use rivet_analysis::{BranchId, BranchKind};
-use rivet_classfile::ClassFile;
+use rivet_classfile::{ClassFile, CpIndex, Opcode, Operand};
 use rivet_instrument::{
     encode_switch_tables, instrument_classpath, plan_class, ClassPlan, InstrumentConfig, ProbeMap,
-    ProbeScope, SwitchTable,
+    ProbeScope, SwitchTable, PROBES_CLASS,
 };
 use rivet_testcase::ProbeId;
 use support::scratch;
@@ -133,6 +134,42 @@ fn mentions(path: &Path, text: &str) -> bool {
     bytes.windows(text.len()).any(|w| w == text.as_bytes())
 }
 
+/// How many calls of `Probes.loop` the classes under `dir` (the runtime's own left out) hold.
+fn loop_calls(dir: &Path) -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !path.ends_with("rivet") {
+            n += loop_calls(&path);
+        } else if path.extension().is_some_and(|e| e == "class") {
+            let cf = ClassFile::parse(&std::fs::read(&path).unwrap()).unwrap();
+            n += cf
+                .methods
+                .iter()
+                .filter_map(|m| m.code())
+                .flat_map(|c| c.instructions.iter())
+                .filter(|x| x.opcode == Opcode::INVOKESTATIC)
+                .filter_map(|x| match x.operand {
+                    Operand::Constant(i) => cf.constant_pool.member_ref(i).ok(),
+                    _ => None,
+                })
+                .filter(|r| r.owner == PROBES_CLASS && r.name == "loop")
+                .count();
+        }
+    }
+    n
+}
+
+/// The methods of the probe runtime that the class file at `path` refers to.
+fn probe_methods(path: &Path) -> BTreeSet<String> {
+    let cf = ClassFile::parse(&std::fs::read(path).unwrap()).unwrap();
+    (1..cf.constant_pool.entries().len())
+        .filter_map(|i| cf.constant_pool.member_ref(CpIndex(i as u16)).ok())
+        .filter(|r| r.owner == PROBES_CLASS)
+        .map(|r| r.name.to_string())
+        .collect()
+}
+
 #[test]
 fn only_the_classes_in_scope_get_probes_but_every_class_loses_its_exits() {
     let subjects = rivet_testkit::compiled_subjects(11);
@@ -167,11 +204,16 @@ fn only_the_classes_in_scope_get_probes_but_every_class_loses_its_exits() {
         &out.join("sushi/Sample.class"),
         "rivet/runtime/Probes"
     ));
+    // Outside the scope no probes: an exit call redirected, loops watched.
     let hostile = out.join("hostile/Hostile.class");
-    assert!(
-        mentions(&hostile, "rivet/runtime/Exits") && !mentions(&hostile, "rivet/runtime/Probes")
+    assert!(mentions(&hostile, "rivet/runtime/Exits"));
+    assert_eq!(
+        probe_methods(&hostile),
+        BTreeSet::from(["loop".to_string()])
     );
-    // Classes without exit calls outside the scope are copied byte for byte.
+    assert!(r.loop_sites >= 3, "Hostile loops for ever in three places");
+    assert_eq!(r.loop_sites, loop_calls(&out));
+    // Classes without exit calls or loops outside the scope are copied byte for byte.
     assert_eq!(
         std::fs::read(out.join("sushi/Sample.class")).unwrap(),
         std::fs::read(subjects.join("sushi/Sample.class")).unwrap()

@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rivet_classfile::ClassFile;
-use rivet_instrument::{instrument_classpath, InstrumentConfig};
+use rivet_classfile::{ClassFile, ClassName};
+use rivet_instrument::{instrument_classpath, InstrumentConfig, ProbeScope};
 use support::{cp, java_source, javac, run_java_ok, scratch};
 
 /// The summary and failure lines of one VerifyAll run.
@@ -34,16 +34,19 @@ fn checker(dir: &Path) -> PathBuf {
 }
 
 fn verify(checker: &Path, root: &Path) -> Verified {
+    verify_with(checker, root, &[])
+}
+
+/// As [`verify`], with the jars `deps` beside `root` (its classes alone are checked).
+fn verify_with(checker: &Path, root: &Path, deps: &[PathBuf]) -> Verified {
     let cpath = cp(&[checker]);
-    let root_s = root.display().to_string();
-    let stdout = run_java_ok(&[
-        "-Xverify:all",
-        "-Xshare:off",
-        "-cp",
-        &cpath,
-        "VerifyAll",
-        &root_s,
-    ]);
+    let mut args: Vec<String> = ["-Xverify:all", "-Xshare:off", "-cp", &cpath, "VerifyAll"]
+        .map(String::from)
+        .to_vec();
+    args.push(root.display().to_string());
+    args.extend(deps.iter().map(|d| d.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let stdout = run_java_ok(&args);
     let mut v = Verified {
         checked: 0,
         ok: 0,
@@ -148,6 +151,48 @@ fn five_debian_jars_verify_after_instrumentation() {
         eprintln!("{l}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Classes outside the probe scope get a loop watch before every backward jump; a compiler's
+/// and a collection library's classes, all of them watched, still verify.
+#[test]
+fn classes_with_watched_loops_verify() {
+    let dir = scratch("verify-watched");
+    let checker = checker(&dir);
+    let scope = InstrumentConfig {
+        scope: ProbeScope::Classes(vec![ClassName::from_binary("no.Such")]),
+        ..InstrumentConfig::default()
+    };
+    // With the compiler's dependencies that Debian installs beside it (protobuf is not).
+    let closure_deps = ["guava", "json", "args4j", "jsr305", "ant"].map(rivet_testkit::debian_jar);
+    for (name, deps) in [("closure-compiler", &closure_deps[..]), ("guava", &[])] {
+        let jar = rivet_testkit::debian_jar(name);
+        let out = dir.join(name);
+        let r = instrument_classpath(std::slice::from_ref(&jar), &out, &scope)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(r.probed, 0, "{name}");
+        assert!(r.loop_sites > 1000, "{name}: {} loop watches", r.loop_sites);
+        let after = verify_with(&checker, &out, deps);
+        let before = verify_with(&checker, &jar, deps);
+        assert!(
+            after.verify.is_empty() && after.format.is_empty(),
+            "{name}: {after:?}"
+        );
+        // The same classes miss a dependency (which missing class is met first may differ).
+        let classes = |v: &Verified| -> BTreeSet<String> {
+            v.missing
+                .iter()
+                .map(|l| l.split(' ').next().unwrap_or("").to_string())
+                .collect()
+        };
+        assert_eq!(classes(&after), classes(&before), "{name}");
+        // The runtime's classes come on top.
+        assert_eq!(
+            after.checked - after.ok,
+            before.checked - before.ok,
+            "{name}"
+        );
+    }
 }
 
 /// The checker does catch a VerifyError: an instrumented method whose max_stack is set back

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use rivet_instrument::BranchId;
 use rivet_instrument::{instrument_cached, InstrumentConfig, InstrumentedClasspath, ProbeScope};
-use rivet_testcase::{Execution, ExecutionStatus, ProbeId};
+use rivet_testcase::{ClassName, Execution, ExecutionStatus, ProbeId};
 use rivet_testcase::{PrimitiveValue as P, StatementOutcome, ValueSummary as V};
 use rivet_worker::{TestLimit, WorkerConfig, WorkerPool};
 use support::{hostile, Builder};
@@ -65,12 +65,35 @@ fn pool() -> WorkerPool {
 }
 
 /// One JVM over the instrumented fixtures, with this time limit.
+/// The fixtures instrumented with probes in `fixtures.Values` only: the other classes stand
+/// for a library the class under test calls.
+fn instrumented_fixtures_values_only() -> &'static InstrumentedClasspath {
+    static CP: OnceLock<InstrumentedClasspath> = OnceLock::new();
+    CP.get_or_init(|| {
+        let root = rivet_testkit::cache_dir().join("worker-instrumented-fixtures-values");
+        instrument_cached(
+            &[support::fixtures()],
+            &root,
+            &InstrumentConfig {
+                scope: ProbeScope::Classes(vec![ClassName::from_binary("fixtures.Values")]),
+                threads: 1,
+                ..InstrumentConfig::default()
+            },
+        )
+        .expect("fixtures instrument")
+    })
+}
+
 fn fixtures_pool(time_limit: Duration) -> WorkerPool {
+    fixtures_pool_on(instrumented_fixtures(), time_limit)
+}
+
+fn fixtures_pool_on(cp: &InstrumentedClasspath, time_limit: Duration) -> WorkerPool {
     WorkerPool::new(&WorkerConfig {
         workers: 1,
         time_limit,
         max_heap_mb: 128,
-        classpath: vec![instrumented_fixtures().dir.clone()],
+        classpath: vec![cp.dir.clone()],
         ..WorkerConfig::default()
     })
     .expect("pool starts")
@@ -350,6 +373,34 @@ fn a_loop_in_instrumented_code_overruns_its_deadline_and_the_jvm_goes_on() {
     );
     assert_eq!(results[1].outcomes[1], StatementOutcome::Normal(V::Int(1)));
     assert_eq!(pool.workers()[0].spawns, 2);
+}
+
+#[test]
+fn a_loop_in_a_class_without_probes_overruns_its_deadline_too() {
+    // `Loops` is outside the probe scope: its loop is watched, not probed, and still ends at
+    // the deadline in the JVM that ran it.
+    let mut pool = fixtures_pool_on(instrumented_fixtures_values_only(), Duration::from_secs(2));
+    let spin = |n: i32| {
+        let mut b = Builder::new();
+        let n = b.int(n);
+        b.call("fixtures/Loops", "spin", "(I)I", None, &[n]);
+        b.build()
+    };
+    let results = pool.run(&[spin(3), spin(-1), spin(2)]);
+    assert_eq!(results[0].outcomes[1], StatementOutcome::Normal(V::Int(3)));
+    assert!(results[0].covered.is_empty(), "{:?}", results[0]);
+    assert_eq!(
+        results[1].status,
+        ExecutionStatus::TimedOut,
+        "{:?}",
+        results[1]
+    );
+    assert_eq!(results[2].outcomes[1], StatementOutcome::Normal(V::Int(2)));
+    assert_eq!(
+        pool.workers()[0].spawns,
+        1,
+        "the JVM that ran the loop went on"
+    );
 }
 
 #[test]

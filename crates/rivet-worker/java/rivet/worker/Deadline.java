@@ -10,8 +10,9 @@ import rivet.runtime.Probes;
  * counted tests and of the window before. With a probe budget (the Rust side's
  * `TestLimit::Probes`, under an execution cap) a test also ends after that many branch probes, at
  * the same point on every run. A test in a loop of instrumented code then ends with
- * {@link rivet.runtime.Overrun} and the JVM runs the next test; only a loop that never reaches a
- * probe still needs the Rust side to kill the JVM.
+ * {@link rivet.runtime.Overrun} and the JVM runs the next test, and so does one in a loop of a
+ * class without probes, whose backward jumps are watched; only a loop that never reaches a probe
+ * or a watch (in the JDK's own code) still needs the Rust side to kill the JVM.
  */
 final class Deadline {
     private static final long FLOOR = 250_000_000L;
