@@ -341,26 +341,8 @@ fn a_constants_object_starts_fresh_in_every_test() {
 #[test]
 fn a_loop_in_instrumented_code_overruns_its_deadline_and_the_jvm_goes_on() {
     let mut pool = fixtures_pool(Duration::from_secs(2));
-    let spin = |method: &str, n: i32| {
-        let mut b = Builder::new();
-        let n = b.int(n);
-        b.call("fixtures/Loops", method, "(I)I", None, &[n]);
-        b.build()
-    };
-    let results = pool.run(&[spin("spin", 3), spin("spin", -1), spin("spin", 2)]);
-    assert_eq!(results[0].outcomes[1], StatementOutcome::Normal(V::Int(3)));
-    assert_eq!(
-        results[1].status,
-        ExecutionStatus::TimedOut,
-        "{:?}",
-        results[1]
-    );
-    assert_eq!(results[2].outcomes[1], StatementOutcome::Normal(V::Int(2)));
-    assert_eq!(
-        pool.workers()[0].spawns,
-        1,
-        "the JVM that ran the loop went on"
-    );
+    let results = loop_overruns_in_the_same_jvm(&mut pool);
+    assert!(!results[0].covered.is_empty(), "{:?}", results[0]);
     assert_eq!(pool.events().timed_out, 1);
 
     // A loop whose method catches the Overrun: timed out too, and this JVM is replaced.
@@ -380,15 +362,23 @@ fn a_loop_in_a_class_without_probes_overruns_its_deadline_too() {
     // `Loops` is outside the probe scope: its loop is watched, not probed, and still ends at
     // the deadline in the JVM that ran it.
     let mut pool = fixtures_pool_on(instrumented_fixtures_values_only(), Duration::from_secs(2));
-    let spin = |n: i32| {
-        let mut b = Builder::new();
-        let n = b.int(n);
-        b.call("fixtures/Loops", "spin", "(I)I", None, &[n]);
-        b.build()
-    };
-    let results = pool.run(&[spin(3), spin(-1), spin(2)]);
-    assert_eq!(results[0].outcomes[1], StatementOutcome::Normal(V::Int(3)));
+    let results = loop_overruns_in_the_same_jvm(&mut pool);
     assert!(results[0].covered.is_empty(), "{:?}", results[0]);
+}
+
+/// `Loops.method(n)` as a test.
+fn spin(method: &str, n: i32) -> rivet_testcase::TestCase {
+    let mut b = Builder::new();
+    let n = b.int(n);
+    b.call("fixtures/Loops", method, "(I)I", None, &[n]);
+    b.build()
+}
+
+/// Runs `spin(3)`, the endless `spin(-1)` and `spin(2)` on `pool`: the loop times out and the
+/// tests around it complete, all in the pool's first JVM.
+fn loop_overruns_in_the_same_jvm(pool: &mut WorkerPool) -> Vec<Execution> {
+    let results = pool.run(&[spin("spin", 3), spin("spin", -1), spin("spin", 2)]);
+    assert_eq!(results[0].outcomes[1], StatementOutcome::Normal(V::Int(3)));
     assert_eq!(
         results[1].status,
         ExecutionStatus::TimedOut,
@@ -401,6 +391,7 @@ fn a_loop_in_a_class_without_probes_overruns_its_deadline_too() {
         1,
         "the JVM that ran the loop went on"
     );
+    results
 }
 
 #[test]
