@@ -1,6 +1,7 @@
 //! The safety net against hostile code under test (subject `hostile.Hostile`): time-outs,
 //! uninstrumented exits and halts, SIGKILL from outside, memory exhaustion, stack overflow,
-//! Errors and stray threads. In every case each test is reported and the pool goes on.
+//! Errors and stray threads, a home directory of the worker's own. In every case each test is
+//! reported and the pool goes on.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -235,4 +236,36 @@ fn a_pool_of_two_reports_every_test_of_a_hostile_batch_in_order() {
     // The pool is still usable afterwards.
     let again = pool.run(&[harmless(), harmless(), harmless()]);
     assert!(again.iter().all(Execution::is_completed));
+}
+
+/// The code under test sees a home directory of the worker's own, so a call that would change
+/// the user's home (commons-io's `FileUtils.deleteDirectory(getUserDirectory())`) is refused
+/// like any write outside the test's temporary directory.
+#[test]
+fn the_user_home_a_worker_shows_is_its_own() {
+    let mut b = Builder::new();
+    let key = b.string("user.home");
+    b.call(
+        "java/lang/System",
+        "getProperty",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        None,
+        &[key],
+    );
+    let mut pool = pool(1, Duration::from_secs(10));
+    let e = &pool.run(&[b.build()])[0];
+    let StatementOutcome::Normal(V::String(home)) = &e.outcomes[1] else {
+        panic!("{e:?}")
+    };
+    let home = std::path::PathBuf::from(home);
+    assert!(home.ends_with("home"), "{}", home.display());
+    let worker = home
+        .parent()
+        .and_then(|d| d.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    assert!(
+        worker.is_some_and(|n| n.starts_with("rivet-worker-")),
+        "{}",
+        home.display()
+    );
 }

@@ -1,6 +1,7 @@
 //! Real-JVM tests of the harness's decoding and execution: a batch with every statement kind,
-//! values of every type round-tripping (non-ASCII and NUL strings, arrays, object identities),
-//! exceptions, statements the harness cannot run, exit requests, probes, printed output.
+//! values of every type round-tripping (non-ASCII and NUL strings, arrays, object identities;
+//! string statements of equal text one object, as literals are), exceptions, statements the
+//! harness cannot run, exit requests, probes, printed output.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 // A hand-built test fixture reads best as one function; the 150-line rule is for library code.
@@ -196,6 +197,33 @@ fn every_statement_kind_round_trips_through_the_jvm() {
             .as_deref()
             .is_some_and(|v| v.starts_with("17")),
         "{info:?}"
+    );
+}
+
+/// A string statement is a literal in the written test, and javac interns literals: two with
+/// equal text are one object under JUnit, so they are in the worker; a string the test
+/// constructs from one is another object in both.
+#[test]
+fn string_statements_with_equal_text_are_one_object_as_literals_are() {
+    let mut pool = pool(1, Duration::from_secs(10));
+    let mut b = Builder::new();
+    let text = b.string("abc");
+    let same_text = b.string("abc");
+    let other_text = b.string("abd");
+    let constructed = b.new_object("java/lang/String", "(Ljava/lang/String;)V", &[text]);
+    let identical = "(Ljava/lang/Object;Ljava/lang/Object;)Z";
+    b.values("identical", identical, &[text, same_text]);
+    b.values("identical", identical, &[text, other_text]);
+    b.values("identical", identical, &[text, constructed]);
+    let e = pool.run(&[b.build()]).remove(0);
+    assert_eq!(e.status, ExecutionStatus::Completed, "{e:?}");
+    assert_eq!(
+        e.outcomes[4..],
+        [
+            normal(V::Boolean(true)),
+            normal(V::Boolean(false)),
+            normal(V::Boolean(false))
+        ]
     );
 }
 
@@ -760,36 +788,4 @@ fn scratch_files_are_made_for_the_test_and_removed_after_it() {
         .and_then(|d1| d1.parent())
         .expect("the test's directory");
     assert!(!own.exists(), "{} is left after the test", own.display());
-}
-
-/// The code under test sees a home directory of the worker's own, so a call that would change
-/// the user's home (commons-io's `FileUtils.deleteDirectory(getUserDirectory())`) is refused
-/// like any write outside the test's temporary directory.
-#[test]
-fn the_user_home_a_worker_shows_is_its_own() {
-    let mut b = Builder::new();
-    let key = b.string("user.home");
-    b.call(
-        "java/lang/System",
-        "getProperty",
-        "(Ljava/lang/String;)Ljava/lang/String;",
-        None,
-        &[key],
-    );
-    let mut pool = pool(1, Duration::from_secs(10));
-    let e = &pool.run(&[b.build()])[0];
-    let StatementOutcome::Normal(V::String(home)) = &e.outcomes[1] else {
-        panic!("{e:?}")
-    };
-    let home = std::path::PathBuf::from(home);
-    assert!(home.ends_with("home"), "{}", home.display());
-    let worker = home
-        .parent()
-        .and_then(|d| d.file_name())
-        .map(|n| n.to_string_lossy().into_owned());
-    assert!(
-        worker.is_some_and(|n| n.starts_with("rivet-worker-")),
-        "{}",
-        home.display()
-    );
 }

@@ -86,7 +86,10 @@ final class Batch {
                 s.value = primitive(b, s.type);
                 break;
             case Wire.ST_STRING:
-                s.text = Wire.getString(b);
+                // The written test has a string literal here, and javac's literals are interned:
+                // two statements with equal text are one object under JUnit, so they are here too
+                // (StringUtils.equals(a, b) takes its a == b branch on them, in both).
+                s.text = Wire.getString(b).intern();
                 break;
             case Wire.ST_NULL:
                 s.text = Wire.getString(b);
