@@ -8,6 +8,7 @@
 //!
 //! Like `rivet-worker`, this crate runs processes (javac, java); no other Rivet crate does.
 
+mod any_order;
 mod junit;
 mod mutation;
 mod process;

@@ -1,6 +1,6 @@
-//! The tools verification runs: javac on the emitted class (and its copy in any order) and
-//! the JUnit console launcher, each in a confined process with its own directories, to the
-//! verifier's deadline; tests that hang, and tests that leave files in the working directory
+//! The tools verification runs: javac on the emitted class (its copy in any order is made from
+//! the class file, `any_order`) and the JUnit console launcher, each in a confined process
+//! with its own directories, to the verifier's deadline; tests that hang, and tests that leave files in the working directory
 //! (which stands for the developer's project directory), are found by bisection.
 
 use std::path::{Path, PathBuf};
@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use rivet_junit::Emitted;
 use tracing::debug;
 
+use crate::any_order::copy_in_any_order;
 use crate::process::{
     parse_javac, parse_reports, run_command, CompileError, RunReport, TestOutcome,
 };
@@ -140,42 +141,24 @@ impl Verifier {
         parts.join(":")
     }
 
-    /// Compiles the emitted class into `dir/classes` and, for JUnit 5, a copy without its fixed
-    /// method order into `dir/classes-any-order`; javac's errors (empty on success).
+    /// Compiles the emitted class into `dir/classes` and, for JUnit 5, makes the copy without
+    /// its fixed method order in `dir/classes-any-order` (from the class file, not a second
+    /// javac run); javac's errors (empty on success).
     pub fn compile(&self, emitted: &Emitted, dir: &Path) -> Result<Vec<CompileError>, VerifyError> {
-        if !emitted.source.contains(FIXED_ORDER_5) {
-            return self.compile_variant(&emitted.source, emitted, dir, Order::Fixed);
+        let errors = self.javac(emitted, dir)?;
+        if errors.is_empty() && emitted.source.contains(FIXED_ORDER_5) {
+            let any = Order::Any(0).dir("classes");
+            copy_in_any_order(
+                &dir.join(Order::Fixed.dir("classes")),
+                &dir.join(any),
+                &emitted.qualified_name(),
+            )?;
         }
-        // Same lines, so that failures map to the same tests and assertions; both compiled
-        // at once.
-        let any = emitted
-            .source
-            .replace(FIXED_ORDER_5, "// (run in any order)");
-        let (fixed, other) = std::thread::scope(|s| {
-            let other = s.spawn(|| self.compile_variant(&any, emitted, dir, Order::Any(0)));
-            let fixed = self.compile_variant(&emitted.source, emitted, dir, Order::Fixed);
-            (fixed, other.join())
-        });
-        let errors = fixed?;
-        if !errors.is_empty() {
-            return Ok(errors);
-        }
-        match other {
-            Ok(r) => r,
-            Err(_) => Err(VerifyError::Io {
-                what: "compiling the copy in any order".into(),
-                source: std::io::Error::other("the compiling thread panicked"),
-            }),
-        }
+        Ok(errors)
     }
 
-    fn compile_variant(
-        &self,
-        source: &str,
-        emitted: &Emitted,
-        dir: &Path,
-        order: Order,
-    ) -> Result<Vec<CompileError>, VerifyError> {
+    fn javac(&self, emitted: &Emitted, dir: &Path) -> Result<Vec<CompileError>, VerifyError> {
+        let (source, order) = (&emitted.source, Order::Fixed);
         let src = dir.join(order.dir("src"));
         let classes = dir.join(order.dir("classes"));
         let path = src.join(emitted.relative_path());

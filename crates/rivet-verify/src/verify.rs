@@ -40,6 +40,8 @@ pub enum VerifyError {
     LeftFiles { class: ClassName, files: String },
     #[error("the generated test class {class} does not compile: {message}")]
     DoesNotCompile { class: ClassName, message: String },
+    #[error("cannot make the copy of {class} that runs in any order: {reason}")]
+    AnyOrder { class: ClassName, reason: String },
     #[error("cannot confine {what}: {source}")]
     Sandbox {
         what: String,

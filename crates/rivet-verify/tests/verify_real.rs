@@ -439,3 +439,87 @@ fn an_assertion_on_an_identity_hash_code_is_dropped() {
         v.emitted.source
     );
 }
+
+/// `Registry.register(name)`, then `Registry.size() == size`: the registry's names are
+/// static, so the size holds only after the tests written before this one.
+fn registry_test(name: &str, size: i32) -> TestSource {
+    const REGISTRY: &str = "statics/Registry";
+    let mut t = TypedTest::new();
+    let n = t.push(
+        Statement::String(name.into()),
+        Some(JType::class("java/lang/String")),
+    );
+    t.push(
+        Statement::Call {
+            method: MemberRef::new(REGISTRY, "register", "(Ljava/lang/String;)Z"),
+            receiver: None,
+            args: vec![n],
+        },
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    let s = t.push(
+        Statement::Call {
+            method: MemberRef::new(REGISTRY, "size", "()I"),
+            receiver: None,
+            args: vec![],
+        },
+        Some(JType::Prim(Prim::Int)),
+    );
+    TestSource {
+        generated: GeneratedTest {
+            test: t,
+            goals: vec![],
+            assertions: vec![Assertion::Equals {
+                of: s,
+                value: ValueSummary::Int(size),
+            }],
+        },
+        covers: vec![],
+        subject: "register".into(),
+    }
+}
+
+#[test]
+fn assertions_that_hold_only_in_the_written_order_are_dropped() {
+    let keep = tempfile::tempdir().unwrap();
+    let verifier = Verifier {
+        keep: Some(keep.path().to_path_buf()),
+        ..verifier(JUnitVersion::Five, Duration::from_secs(60))
+    };
+    // The registry freezes at three names: sizes 1, 2, 3, 3, 3 in the written order only.
+    let sizes = [("a", 1), ("b", 2), ("c", 3), ("d", 3), ("e", 3)];
+    let class = TestClass {
+        class_under_test: "statics/Registry".into(),
+        junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
+        tests: sizes.iter().map(|&(n, s)| registry_test(n, s)).collect(),
+        overloaded: BTreeMap::new(),
+        inner_classes: BTreeSet::new(),
+    };
+    let v = verifier.verify(class).expect("verification runs");
+    // Every test stays; the run in another order took some of the sizes away.
+    assert!(v.dropped_tests.is_empty(), "{:?}", v.reasons);
+    assert!(v.dropped_assertions >= 1, "{}", v.emitted.source);
+    assert!(v.emitted.source.contains(rivet_junit::FIXED_ORDER_5));
+    // The copy that ran in any order lost the order's annotation, and only that.
+    let class_file = |dir: &str| {
+        std::fs::read(
+            keep.path()
+                .join(dir)
+                .join("statics/RegistryRivetTest.class"),
+        )
+        .unwrap()
+    };
+    // (@TestMethodOrder is the class's one annotation kept in its class file.)
+    let annotated = |b: Vec<u8>| {
+        let c = rivet_classfile::ClassFile::parse(&b).unwrap();
+        let names: Vec<&str> = c
+            .attributes
+            .iter()
+            .map(|a| c.constant_pool.utf8(a.name).unwrap())
+            .collect();
+        names.contains(&"RuntimeVisibleAnnotations")
+    };
+    assert!(annotated(class_file("classes")));
+    assert!(!annotated(class_file("classes-any-order")));
+}
