@@ -115,6 +115,12 @@ impl Session {
             time_limit: std::time::Duration::from_secs(120),
             deadline: None,
             keep,
+            // Beside the instrumented classes' cache, shared by every run of the user's.
+            archives: Some(
+                std::env::temp_dir()
+                    .join("rivet-cache")
+                    .join("jvm-archives"),
+            ),
         })
     }
 }

@@ -9,6 +9,7 @@
 //! Like `rivet-worker`, this crate runs processes (javac, java); no other Rivet crate does.
 
 mod any_order;
+mod archives;
 mod junit;
 mod mutation;
 mod process;

@@ -11,6 +11,7 @@ use rivet_junit::Emitted;
 use tracing::debug;
 
 use crate::any_order::copy_in_any_order;
+use crate::archives::Tool;
 use crate::process::{
     parse_javac, parse_reports, run_command, CompileError, RunReport, TestOutcome,
 };
@@ -175,6 +176,10 @@ impl Verifier {
             std::fs::create_dir_all(parent).map_err(io("creating the source directory"))?;
         }
         std::fs::write(&path, source).map_err(io("writing the test source"))?;
+        // The JVM's class-data archive, or the place it writes one (`archives`).
+        let dump = dir.join("javac-archive");
+        std::fs::create_dir_all(&dump).map_err(io("creating the archive's directory"))?;
+        let startup = self.startup((&self.javac, Tool::Javac, None), Some(&dump));
         let mut cmd = Command::new(&self.javac);
         // A small compile: a quick start matters more than peak speed.
         cmd.args([
@@ -182,6 +187,7 @@ impl Verifier {
             "-J-XX:+UseSerialGC",
             "-J-Xshare:auto",
         ])
+        .args(startup.flags().iter().map(|f| format!("-J{f}")))
         .arg("-d")
         .arg(&classes)
         .arg("-cp")
@@ -203,10 +209,12 @@ impl Verifier {
         }
         std::fs::write(&shift, HASH_SHIFT.1).map_err(io("writing the launcher's wrapper"))?;
         cmd.arg(&shift);
-        let confinement = Self::confinement(&self.javac, vec![classes.clone()]);
+        let confinement = Self::confinement(&self.javac, vec![classes.clone(), dump]);
         // javac runs no code under test (-proc:none): its own limit, not the deadline.
         let what = order.dir("javac");
-        let (ok, _out, err) = run_command((&mut cmd, &confinement), dir, self.time_limit, &what)?;
+        let ran = run_command((&mut cmd, &confinement), dir, self.time_limit, &what);
+        startup.finish(ran.as_ref().is_ok_and(|(ok, _, _)| *ok));
+        let (ok, _out, err) = ran?;
         if ok {
             // The wrapper goes to a directory of its own, the JVM's class path in those runs
             // (the tests must stay in the launcher's loader, with the classes they test).
@@ -454,6 +462,9 @@ impl Verifier {
         // A home directory of the run's own (not writable), as the workers have.
         let home = work.join("home");
         let _ = std::fs::create_dir_all(&home);
+        let launcher = std::path::absolute(&self.junit.launcher)
+            .unwrap_or_else(|_| self.junit.launcher.clone());
+        let startup = self.launcher_startup(&launcher, dir);
         let mut cmd = Command::new(&self.java);
         cmd.arg(format!("-Djava.io.tmpdir={}", tmp.display()))
             .arg(format!("-Duser.home={}", home.display()))
@@ -463,9 +474,8 @@ impl Verifier {
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
             ])
-            .args(hashes.flags());
-        let launcher = std::path::absolute(&self.junit.launcher)
-            .unwrap_or_else(|_| self.junit.launcher.clone());
+            .args(hashes.flags())
+            .args(startup.flags());
         match hashes {
             Hashes::Default => {
                 cmd.arg("-jar").arg(launcher);

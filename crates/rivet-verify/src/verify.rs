@@ -65,6 +65,9 @@ pub struct Verifier {
     pub deadline: Option<Instant>,
     /// Where to keep the sources, classes and reports (a temporary directory when None).
     pub keep: Option<PathBuf>,
+    /// Where the class-data archives of the javac and launcher JVMs are kept (`archives`;
+    /// None: the JVMs start without).
+    pub archives: Option<PathBuf>,
 }
 
 /// The outcome of verification.

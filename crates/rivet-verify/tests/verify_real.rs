@@ -29,6 +29,7 @@ fn verifier(junit: JUnitVersion, time_limit: Duration) -> Verifier {
         time_limit,
         deadline: None,
         keep: None,
+        archives: None,
     }
 }
 
@@ -522,4 +523,66 @@ fn assertions_that_hold_only_in_the_written_order_are_dropped() {
     };
     assert!(annotated(class_file("classes")));
     assert!(!annotated(class_file("classes-any-order")));
+}
+
+#[test]
+fn javac_and_the_launcher_archive_their_classes_once_and_map_them_after() {
+    let archives = tempfile::tempdir().unwrap();
+    let dir = archives.path().join("jvm-archives");
+    let verifier = Verifier {
+        archives: Some(dir.clone()),
+        ..verifier(JUnitVersion::Five, Duration::from_secs(60))
+    };
+    let class = || TestClass {
+        class_under_test: AVL.into(),
+        junit: JUnitVersion::Five,
+        expected_exceptions: ExpectedExceptions::AssertThrows,
+        tests: vec![tree_test(1, "insert"), tree_test(7, "insert")],
+        overloaded: BTreeMap::new(),
+        inner_classes: BTreeSet::new(),
+    };
+    let listing = || {
+        let mut files: Vec<(String, std::time::SystemTime)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, e.metadata().unwrap().modified().unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let first = verifier.verify(class()).expect("verification runs");
+    let made = listing();
+    let names: Vec<&str> = made.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].starts_with("javac-") && names[1].starts_with("junit-launcher-"));
+    // The JVMs map them (-Xshare:on fails when an archive cannot be used).
+    let launcher = &verifier.junit.launcher;
+    let javac = std::process::Command::new("javac")
+        .arg(format!(
+            "-J-XX:SharedArchiveFile={}",
+            dir.join(names[0]).display()
+        ))
+        .args(["-J-Xshare:on", "-version"])
+        .output()
+        .unwrap();
+    assert!(javac.status.success(), "{javac:?}");
+    let java = std::process::Command::new("java")
+        .arg(format!(
+            "-XX:SharedArchiveFile={}",
+            dir.join(names[1]).display()
+        ))
+        .args(["-Xshare:on", "-jar"])
+        .arg(launcher)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(java.status.success(), "{java:?}");
+    // A second verification uses them as they are, to the same outcome.
+    let second = verifier.verify(class()).expect("verification runs");
+    assert_eq!(listing(), made);
+    assert_eq!(second.emitted.source, first.emitted.source);
+    assert_eq!(first.dropped_assertions, 1);
 }
