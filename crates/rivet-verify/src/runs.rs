@@ -1,7 +1,8 @@
 //! The tools verification runs: javac on the emitted class (its copy in any order is made from
 //! the class file, `any_order`) and the JUnit console launcher, each in a confined process
-//! with its own directories, to the verifier's deadline; tests that hang, and tests that leave files in the working directory
-//! (which stands for the developer's project directory), are found by bisection.
+//! with its own directories, to the verifier's deadline; tests that hang, and tests that leave
+//! files in the working directory (which stands for the developer's project directory), are
+//! found by bisection.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
