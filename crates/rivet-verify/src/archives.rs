@@ -15,6 +15,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::process::run_command;
+use crate::runs::LAUNCHER_QUIET;
 use crate::verify::Verifier;
 
 /// Which tool's JVM.
@@ -215,11 +216,7 @@ impl Verifier {
             .arg(&empty)
             .arg("--reports-dir")
             .arg(&reports)
-            .args([
-                "--disable-banner",
-                "--details=none",
-                "--disable-ansi-colors",
-            ])
+            .args(LAUNCHER_QUIET)
             .current_dir(&work);
         let confinement = rivet_sandbox::Confinement::for_jvm(&self.java, vec![work.clone()]);
         let limit = self.limit(ARCHIVING_LIMIT);

@@ -84,6 +84,13 @@ impl Order {
 /// first and second.
 const THIRD_RUNS: usize = 10_000;
 
+/// The console launcher's output: no banner, no tree of tests, no colours (the reports say it).
+pub(crate) const LAUNCHER_QUIET: [&str; 3] = [
+    "--disable-banner",
+    "--details=none",
+    "--disable-ansi-colors",
+];
+
 /// Time limit of one bisection run (a subset of the tests in a fresh JVM).
 const SUBSET_LIMIT: Duration = Duration::from_secs(15);
 /// Below this, a run is not started.
@@ -499,11 +506,7 @@ impl Verifier {
             .args(selector)
             .arg("--reports-dir")
             .arg(&reports)
-            .args([
-                "--disable-banner",
-                "--details=none",
-                "--disable-ansi-colors",
-            ])
+            .args(LAUNCHER_QUIET)
             .current_dir(&cwd);
         if let Order::Any(seed) = order {
             cmd.args([
